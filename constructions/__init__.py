@@ -1,0 +1,1 @@
+"""Exact objects: Limit Transformers, C-RASP programs, realizing networks, tasks and samplers."""

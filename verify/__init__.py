@@ -1,0 +1,1 @@
+"""Proof regression suite: mechanical re-derivations of the papers' identifiability arguments."""
