@@ -1,0 +1,227 @@
+"""Proof-step kernel: a published argument as a list of explicitly instantiated, mechanically discharged steps.
+
+Each step names its claim, its hypotheses instantiated explicitly ("substitute beta = -alpha"), its goal and
+its method, and carries a *negative control*: a mutated goal or a dropped hypothesis that the same method
+must reject.  Methods:
+
+* :class:`Z3Step`     -- ground, quantifier-free formulas; proved iff ``hypotheses AND NOT goal`` is unsat.
+                         Quantifiers are refused (no unbounded forall left to heuristic instantiation).
+* :class:`SympyStep`  -- exact identity ``lhs == rhs``: ``simplify(lhs - rhs)`` must be 0; Floats refused.
+* :class:`LinalgStep` -- exact linear algebra: a residual matrix (sympy, rational entries) must be zero.
+* :class:`EnumerationStep` -- a predicate checked on every instance of an explicit finite family.
+* :class:`CitedLemma` -- a step resting on analysis (continuity, density, analyticity, measure zero),
+                         recorded with its exact statement and source; never silently assumed, never
+                         counted as discharged.
+
+:func:`assert_proof` runs every step and every negative control and fails unless all positives hold and
+all negatives are rejected.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+REJECTED = "rejected"
+
+
+class KernelError(ValueError):
+    """A step is malformed: quantified z3 formula, float in an exact identity, missing negative control."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Result of discharging one step: ``holds`` and a human-readable detail (model, residual, instance)."""
+
+    holds: bool
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class _Step:
+    claim: str
+    name: str
+
+    method = "abstract"
+
+    def discharge(self) -> Outcome:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+def _refuse_quantifiers(expr) -> None:
+    import z3
+
+    todo, seen = [expr], set()
+    while todo:
+        e = todo.pop()
+        if e.get_id() in seen:
+            continue
+        seen.add(e.get_id())
+        if z3.is_quantifier(e):
+            raise KernelError(f"z3 step contains a quantifier ({e.sexpr()[:60]}...): instantiate it explicitly")
+        todo.extend(e.children())
+
+
+@dataclass(frozen=True)
+class Z3Step(_Step):
+    """``hypotheses => goal`` over ground quantifier-free z3 terms (unsat of hypotheses AND NOT goal)."""
+
+    hypotheses: tuple = ()
+    goal: Any = None
+    negative: Z3Step | None = None
+    timeout_ms: int = 20000
+
+    method = "z3"
+
+    def discharge(self) -> Outcome:
+        import z3
+
+        if self.goal is None:
+            raise KernelError(f"{self.claim}/{self.name}: z3 step without a goal")
+        for h in (*self.hypotheses, self.goal):
+            _refuse_quantifiers(h)
+        s = z3.Solver()
+        s.set("timeout", self.timeout_ms)
+        s.add(*self.hypotheses)
+        s.add(z3.Not(self.goal))
+        r = s.check()
+        if r == z3.unsat:
+            return Outcome(True, "unsat: hypotheses entail the goal")
+        if r == z3.sat:
+            return Outcome(False, f"sat: counter-model {s.model()}")
+        return Outcome(False, f"unknown ({s.reason_unknown()}): not proved")
+
+
+def _has_float(expr) -> bool:
+    import sympy
+
+    return any(isinstance(a, sympy.Float) for a in sympy.sympify(expr).atoms(sympy.Number))
+
+
+@dataclass(frozen=True)
+class SympyStep(_Step):
+    """Exact identity ``lhs == rhs`` over Q (``simplify(lhs - rhs) == 0``)."""
+
+    lhs: Any = None
+    rhs: Any = 0
+    negative: SympyStep | None = None
+
+    method = "sympy"
+
+    def discharge(self) -> Outcome:
+        import sympy
+
+        if _has_float(self.lhs) or _has_float(self.rhs):
+            raise KernelError(f"{self.claim}/{self.name}: float in an exact identity; use sympy.Rational")
+        residual = sympy.simplify(sympy.sympify(self.lhs) - sympy.sympify(self.rhs))
+        if residual == 0:
+            return Outcome(True, "residual 0")
+        return Outcome(False, f"nonzero residual {residual}")
+
+
+@dataclass(frozen=True)
+class LinalgStep(_Step):
+    """Exact linear algebra: ``residual`` (a sympy Matrix, or a callable returning one) must be zero."""
+
+    residual: Any = None
+    negative: LinalgStep | None = None
+
+    method = "linalg"
+
+    def discharge(self) -> Outcome:
+        import sympy
+
+        m = self.residual() if callable(self.residual) else self.residual
+        m = sympy.Matrix(m)
+        if any(_has_float(x) for x in m):
+            raise KernelError(f"{self.claim}/{self.name}: float entry in an exact residual")
+        m = m.applyfunc(sympy.simplify)
+        if m.is_zero_matrix:
+            return Outcome(True, f"residual {m.shape} is exactly zero")
+        return Outcome(False, f"nonzero residual {m.tolist()}")
+
+
+@dataclass(frozen=True)
+class EnumerationStep(_Step):
+    """``predicate(instance)`` holds on every instance of an explicit finite family (exact arithmetic)."""
+
+    instances: Callable[[], Iterable] | None = None
+    predicate: Callable[[Any], bool] | None = None
+    negative: EnumerationStep | None = None
+
+    method = "enumeration"
+
+    def discharge(self) -> Outcome:
+        count = 0
+        for inst in self.instances():
+            count += 1
+            if not self.predicate(inst):
+                return Outcome(False, f"fails on instance {inst!r}")
+        if count == 0:
+            return Outcome(False, "empty family: nothing was checked")
+        return Outcome(True, f"holds on all {count} instances")
+
+
+@dataclass(frozen=True)
+class CitedLemma(_Step):
+    """A step resting on analysis, recorded with its exact statement and source (not discharged)."""
+
+    statement: str = ""
+    source: str = ""
+
+    method = "cited"
+
+    def discharge(self) -> Outcome:
+        return Outcome(True, f"cited, not discharged: {self.statement} [{self.source}]")
+
+
+@dataclass(frozen=True)
+class StepResult:
+    step: _Step
+    outcome: Outcome
+    negative_outcome: Outcome | None
+
+
+@dataclass(frozen=True)
+class Proof:
+    """A published argument: its claim key, a title and the ordered steps."""
+
+    claim: str
+    title: str
+    steps: tuple = field(default_factory=tuple)
+
+    def run(self) -> list[StepResult]:
+        results = []
+        for st in self.steps:
+            out = st.discharge()
+            neg = getattr(st, "negative", None)
+            if st.method != "cited" and neg is None:
+                raise KernelError(f"{st.claim}/{st.name}: every discharged step needs a negative control")
+            if neg is not None and neg.method != st.method:
+                raise KernelError(f"{st.claim}/{st.name}: the negative control must use the same method")
+            results.append(StepResult(st, out, neg.discharge() if neg is not None else None))
+        return results
+
+    @property
+    def cited(self) -> list[CitedLemma]:
+        return [s for s in self.steps if isinstance(s, CitedLemma)]
+
+
+def assert_proof(proof: Proof) -> list[StepResult]:
+    """Run ``proof``; raise AssertionError unless every step holds and every negative control is rejected."""
+    results = proof.run()
+    problems = []
+    for r in results:
+        if not r.outcome.holds:
+            problems.append(f"step {r.step.name!r} fails: {r.outcome.detail}")
+        if r.negative_outcome is not None and r.negative_outcome.holds:
+            problems.append(f"negative control of {r.step.name!r} was NOT rejected: {r.negative_outcome.detail}")
+    if problems:
+        raise AssertionError(f"{proof.claim} ({proof.title}):\n  " + "\n  ".join(problems))
+    return results
+
+
+def negated(step, **changes):
+    """A copy of ``step`` with fields replaced (e.g. a mutated goal) and no negative of its own."""
+    return replace(step, negative=None, **changes)
