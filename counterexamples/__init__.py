@@ -1,0 +1,1 @@
+"""Counterexamples: mechanically found and exactly re-checked failures of length generalization."""
