@@ -1,0 +1,272 @@
+"""Ingredients of Izzo et al. Theorem 4.1 for a one-layer Limit Transformer: gamma, L, tau, Delta, |Sigma|, 2^{p/gamma}.
+
+Logit margin (sec. 3.2, ``izzo2025:def-gamma``).  For a query token y in Sigma at residue i (mod Delta) the paper
+collects the logits it can observe,
+
+    printed:   A_(y,i) = { A_(y,i),(z,i-k) + phi(1, k+1) : z in Sigma, k = 0..tau },
+
+with ``A_(y,i),(z,j) = (E_z + p_j)^T K^T Q (E_y + p_i)`` (the paper prints ``(E_z + p_i)^T K^T Q (E_y + p_j)``, which
+pairs each token with the other side's residue; we use the evident intent: key z at residue j, query y at residue i),
+and ``gamma(f) = min_{(y,i)} min {a - a' > 0 : a, a' in A_(y,i)}`` (min of the empty set = +inf).
+
+The printed set only has the keys inside the tau-window.  Keys farther than tau (phi = 0, ANY residue mod Delta)
+and the ``$`` key are observed too, so the printed gamma can exceed every real gap (for the ModP construction,
+tau = 0, it is +inf) and the sec. 3.2 hardmax claim "N >= 2^{p/gamma} => hardmax" fails for it (witness in
+docs/gaps.d/izzo2025.md).  ``definition="completed"`` (the default) adds
+
+* far keys: ``A_(y,i),(z,j)`` for every z in Sigma and every residue j (no phi), and
+* the ``$`` key (model position 1, residue ``offset mod Delta``): ``A_(y,i),($,o)`` plus ``phi`` at each window
+  offset k = 0..tau with ``k = i - o (mod Delta)``, and without phi (``$`` farther than tau).
+
+Both sets also keep the printed offset-0 entries with z != y (unobservable: the offset-0 key is the query itself);
+extra entries can only lower gamma, so the completed gamma is a valid (conservative) margin.  Queries are tokens of
+Sigma (a ``$`` query sees only itself).  Multi-head layers: gamma is the min over heads.
+
+Hardmax threshold (sec. 3.2, ``izzo2025:sec3.2-hardmax``).  Under the ``izzo`` precision model (shift the max logit to
+0, flush post-exp terms <= 2^-p) a sub-maximal term is ``N^{-(a* - a)} <= N^{-gamma}``, flushed iff
+``N^{gap} >= 2^p``.  :func:`hardmax_threshold` returns the smallest integer N with ``N^gamma >= 2^p``, exactly for
+rational gamma = u/v (``N^u >= 2^{p v}`` by integer roots); 1 for gamma = +inf.  N is the model input length |x|
+(``$`` included).  The ``huang`` precision model never flushes, so the threshold does not apply to it.
+
+Norm L (sec. 4, ``izzo2025:thm4.1``).  ``L = max_s ||A||_F ||B||_F ||V E_s||``.  App. A.1 handles positional vectors
+by making each (token, residue) a token, so ``definition="completed"`` (default) uses ``max_{s,r} ||V (E_s + p_r)||``
+over s in Sigma and ``$`` and every residue r (``$`` can be attended); ``"printed"`` uses ``max_{s in Sigma} ||V E_s||``.
+L^2 is an exact rational; L is returned as a float (and as a sympy sqrt by :meth:`NormL.exact`).  L omits the
+unembedding U and the residual path (see docs/bounds.md); :attr:`NormL.unembedding_f2` records ||U||_F^2.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from constructions.limit_transformer.model import LimitTransformer, LocalPhi
+
+INF = math.inf
+DEFINITIONS = ("completed", "printed")
+
+
+class BoundsError(ValueError):
+    """Base class of the errors of :mod:`bounds`."""
+
+
+class UnsupportedModelError(BoundsError):
+    """The model is outside Theorem 4.1's setting (not one layer, not Periodic and Local, no attention head)."""
+
+
+# ------------------------------------------------------------------------------------------ helpers
+def _iroot(a: int, k: int) -> int:
+    """floor(a^(1/k)) for integers a >= 0, k >= 1 (exact)."""
+    if a < 2 or k == 1:
+        return a
+    x = 1 << -(-a.bit_length() // k)
+    while True:
+        y = ((k - 1) * x + a // x ** (k - 1)) // k
+        if y >= x:
+            break
+        x = y
+    while x**k > a:
+        x -= 1
+    while (x + 1) ** k <= a:
+        x += 1
+    return x
+
+
+def hardmax_threshold(gamma, precision_bits: int) -> int:
+    """Smallest integer N >= 1 with N^gamma >= 2^p (exact for rational gamma; 1 for gamma = +inf).
+
+    For N >= this value every strictly sub-maximal softmax term N^{-gap} (gap >= gamma) is <= 2^-p and is flushed
+    by the izzo precision model.  ``2^{p/gamma}`` itself is in general irrational; this is its ceiling.
+    """
+    if gamma == INF:
+        return 1
+    g = Fraction(gamma)
+    if g <= 0:
+        raise BoundsError(f"the logit margin must be positive, got {g}")
+    if precision_bits < 0:
+        raise BoundsError(f"precision bits must be >= 0, got {precision_bits}")
+    u, v = g.numerator, g.denominator
+    target = 2 ** (precision_bits * v)
+    r = _iroot(target, u)
+    n = r if r**u >= target else r + 1
+    return max(n, 1)
+
+
+def hardmax_float(gamma, precision_bits: int) -> float:
+    """2^{p/gamma} as a float (1.0 for gamma = +inf; inf on overflow)."""
+    if gamma == INF:
+        return 1.0
+    e = precision_bits / float(gamma)
+    return 2.0**e if e < 1024 else INF
+
+
+def require_one_layer(model: LimitTransformer, what: str = "Theorem 4.1") -> tuple[int, int]:
+    """(Delta, tau) of a one-layer Periodic and Local model with at least one head, else UnsupportedModelError."""
+    if model.depth != 1:
+        raise UnsupportedModelError(f"{what} is about one-layer Limit Transformers; this model has {model.depth} layers")
+    if not model.layers[0].heads:
+        raise UnsupportedModelError(f"{what} needs an attention head; layer 1 has none")
+    try:
+        return model.require_periodic_and_local(what)
+    except ValueError as e:  # NotPeriodicError / NotLocalError
+        raise UnsupportedModelError(str(e)) from e
+
+
+def _class_vectors(model: LimitTransformer, delta: int) -> np.ndarray:
+    """y^(0) of every class (token id t, residue r), index t * Delta + r (object array of Fractions)."""
+    table = model.positions.table if model.positions is not None else None
+    rows = []
+    for t in range(len(model.alphabet) + 1):
+        for r in range(delta):
+            v = model.embedding[t].copy()
+            if table is not None:
+                v = v + table[r]
+            rows.append(v)
+    return np.array(rows, dtype=object)
+
+
+# ------------------------------------------------------------------------------------------- gamma
+@dataclass(frozen=True)
+class Margin:
+    """gamma and a witness: the query class and the two logits a > a' realizing the smallest gap."""
+
+    gamma: object  # Fraction or INF
+    head: int | None = None
+    query_token: str | None = None
+    query_residue: int | None = None
+    top: Fraction | None = None
+    below: Fraction | None = None
+
+
+def observable_logits(model: LimitTransformer, head_index: int, query_token: int, query_residue: int,
+                      definition: str = "completed", offset: int = 0) -> set:
+    """The logit set A_(y,i) of ``definition`` for query token id y (1..|Sigma|) at residue i, head ``head_index``."""
+    if definition not in DEFINITIONS:
+        raise BoundsError(f"unknown margin definition {definition!r}; use one of {DEFINITIONS}")
+    delta, tau = require_one_layer(model, "the logit margin")
+    head = model.layers[0].heads[head_index]
+    X = _class_vectors(model, delta)
+    q = head.query.dot(X[query_token * delta + query_residue])
+    keys = X.dot(head.key.T).dot(q)  # logit of every key class for this query
+
+    def logit(t, r):
+        return Fraction(keys[t * delta + (r % delta)])
+
+    phi = head.phi.values if isinstance(head.phi, LocalPhi) else (Fraction(0),) * (tau + 1)
+    phi = tuple(phi) + (Fraction(0),) * (tau + 1 - len(phi))
+    sigma = range(1, len(model.alphabet) + 1)
+    out = {logit(z, query_residue - k) + phi[k] for z in sigma for k in range(tau + 1)}
+    if definition == "completed":
+        out |= {logit(z, r) for z in sigma for r in range(delta)}
+        bos_r = offset % delta
+        out.add(logit(0, bos_r))
+        out |= {logit(0, bos_r) + phi[k] for k in range(tau + 1) if (query_residue - k - bos_r) % delta == 0}
+    return out
+
+
+def logit_margin(model: LimitTransformer, definition: str = "completed", offset: int = 0) -> Margin:
+    """gamma(f) of sec. 3.2 (exact Fraction, or INF) with a witness; see the module docstring for the definitions."""
+    delta, _ = require_one_layer(model, "the logit margin")
+    best = Margin(INF)
+    for h in range(len(model.layers[0].heads)):
+        for y in range(1, len(model.alphabet) + 1):
+            for i in range(delta):
+                vals = sorted(observable_logits(model, h, y, i, definition, offset))
+                for lo, hi in zip(vals, vals[1:], strict=False):
+                    if best.gamma == INF or hi - lo < best.gamma:
+                        best = Margin(hi - lo, h, model.alphabet[y - 1], i, hi, lo)
+    return best
+
+
+# ----------------------------------------------------------------------------------------------- L
+@dataclass(frozen=True)
+class NormL:
+    """L^2 = ||A||_F^2 ||B||_F^2 max ||V y||^2 exactly, with its factors and the maximizing class."""
+
+    L2: Fraction
+    A_f2: Fraction
+    B_f2: Fraction
+    value_max2: Fraction
+    argmax: tuple  # (head, symbol, residue or None)
+    unembedding_f2: Fraction
+    has_heaviside: bool
+
+    @property
+    def L(self) -> float:
+        return math.sqrt(self.L2)
+
+    def exact(self):
+        """L as a sympy expression sqrt(L^2) (imports sympy)."""
+        import sympy
+
+        return sympy.sqrt(sympy.Rational(self.L2.numerator, self.L2.denominator))
+
+
+def norm_L(model: LimitTransformer, definition: str = "completed") -> NormL:
+    """L of Theorem 4.1 for one model (Theorem 4.1 takes the max over the pair f, g)."""
+    if definition not in DEFINITIONS:
+        raise BoundsError(f"unknown L definition {definition!r}; use one of {DEFINITIONS}")
+    delta, _ = require_one_layer(model, "the norm L")
+    layer = model.layers[0]
+    sq = lambda arr: sum((x * x for x in np.asarray(arr, dtype=object).flat), Fraction(0))  # noqa: E731
+    a2 = sq(layer.mlp.A) if layer.mlp is not None else Fraction(0)
+    b2 = sq(layer.mlp.B) if layer.mlp is not None else Fraction(0)
+    X = _class_vectors(model, delta)
+    best, arg = Fraction(-1), None
+    names = ("$",) + model.alphabet
+    for h, head in enumerate(layer.heads):
+        for t in range(len(names)):
+            if definition == "printed" and t == 0:
+                continue
+            residues = range(delta) if definition == "completed" else [None]
+            for r in residues:
+                y = model.embedding[t] if r is None else X[t * delta + r]
+                v2 = sq(head.value.dot(y))
+                if v2 > best:
+                    best, arg = v2, (h, names[t], r)
+    heav = bool(layer.mlp is not None and layer.mlp.heaviside_mask.any())
+    return NormL(a2 * b2 * best, a2, b2, best, arg, sq(model.unembedding), heav)
+
+
+# ------------------------------------------------------------------------------------- ingredients
+@dataclass(frozen=True)
+class Ingredients:
+    """Everything Theorem 4.1 reads off a one-layer model (or the worse of a pair)."""
+
+    gamma: object
+    L2: Fraction
+    tau: int
+    period: int
+    alphabet_size: int
+    precision_bits: int
+    precision: str
+    has_heaviside: bool = False
+
+    @property
+    def L(self) -> float:
+        return math.sqrt(self.L2)
+
+    @property
+    def hardmax_length(self) -> int:
+        return hardmax_threshold(self.gamma, self.precision_bits)
+
+
+def ingredients(model: LimitTransformer, precision_bits: int | None = None, definition: str = "completed",
+                offset: int = 0) -> Ingredients:
+    """gamma, L^2, tau, Delta, |Sigma|, p of a one-layer Periodic and Local model."""
+    delta, tau = require_one_layer(model)
+    p = model.precision_bits if precision_bits is None else precision_bits
+    nl = norm_L(model, definition)
+    return Ingredients(logit_margin(model, definition, offset).gamma, nl.L2, tau, delta, len(model.alphabet), p,
+                       model.precision, nl.has_heaviside)
+
+
+def combine(a: Ingredients, b: Ingredients) -> Ingredients:
+    """Theorem 4.1's pair quantities: min gamma, max L, max tau, lcm of the periods, max |Sigma| and p."""
+    return Ingredients(min(a.gamma, b.gamma), max(a.L2, b.L2), max(a.tau, b.tau), math.lcm(a.period, b.period),
+                       max(a.alphabet_size, b.alphabet_size), max(a.precision_bits, b.precision_bits),
+                       a.precision if a.precision == b.precision else f"{a.precision}/{b.precision}",
+                       a.has_heaviside or b.has_heaviside)
