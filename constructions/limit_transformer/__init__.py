@@ -1,5 +1,6 @@
 """Limit Transformers: exact type, finite-precision semantics, evaluators, validation and JSON files."""
 
+from constructions.limit_transformer.counting import counting_forward  # noqa: F401, E402
 from constructions.limit_transformer.errors import (  # noqa: F401
     InputError,
     LimitTransformerError,
@@ -9,9 +10,10 @@ from constructions.limit_transformer.errors import (  # noqa: F401
     NotLocalError,
     NotPeriodicError,
     NotTranslationInvariantError,
-    PrecisionOverflowError,
     ShapeError,
 )
+from constructions.limit_transformer.evaluate import forward  # noqa: F401, E402
+from constructions.limit_transformer.exact import exact_forward  # noqa: F401, E402
 from constructions.limit_transformer.model import (  # noqa: F401
     BOS,
     MLP,
@@ -23,3 +25,4 @@ from constructions.limit_transformer.model import (  # noqa: F401
     LocalPhi,
     PeriodicPositions,
 )
+from constructions.limit_transformer.serialize import load_model, model_from_dict, model_to_dict, save_model  # noqa: F401, E402

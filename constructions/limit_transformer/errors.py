@@ -29,10 +29,6 @@ class NotHardmaxError(LimitTransformerError):
     """The counting evaluator was asked for a length at which attention is not a hardmax."""
 
 
-class PrecisionOverflowError(LimitTransformerError):
-    """A float64 evaluation overflowed (exp of a huge logit); use the exact path."""
-
-
 class ModelFormatError(LimitTransformerError):
     """A model file is malformed, of an unknown schema version, or inconsistent with itself."""
 

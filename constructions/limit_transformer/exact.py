@@ -1,0 +1,64 @@
+"""Exact (``Fraction``) evaluation of a Limit Transformer on one string (eqs. (1)-(4), (6)).
+
+Under the ``huang`` precision model every quantity is rational, so the result is always exact.  Under
+``izzo`` it is exact whenever every head is in the hardmax regime at this length (every strictly
+sub-maximal term is flushed); otherwise :class:`NotExactError` says which query/key broke it.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+from constructions.limit_transformer.errors import InputError
+from constructions.limit_transformer.model import LimitTransformer
+from constructions.limit_transformer.precision import exact_weights
+from constructions.limit_transformer.rationals import zeros
+
+
+def exact_forward(model: LimitTransformer, string, *, offset: int = 0, positions: str = "all") -> np.ndarray:
+    """Exact outputs for one string: an object array of Fractions, (n+1, m) or (m,) for ``positions="last"``."""
+    if positions not in ("all", "last"):
+        raise InputError(f"positions must be 'all' or 'last', got {positions!r}")
+    if offset < 0:
+        raise InputError(f"offset must be >= 0, got {offset}")
+    ids = model.encode(string)
+    if ids.shape[0] != 1:
+        raise InputError("exact_forward evaluates one string at a time")
+    ids = ids[0]
+    n = len(ids)
+    y = model.embedding[ids].copy()
+    if model.positions is not None:
+        y = y + model.positions.vectors(np.arange(1, n + 1) + offset)
+    for l, layer in enumerate(model.layers, 1):
+        last = l == model.depth
+        queries = range(n) if (not last or positions == "all") else [n - 1]
+        Y = y[list(queries)].copy()
+        for h, head in enumerate(layer.heads, 1):
+            qv = y.dot(head.query.T)
+            kv = y.dot(head.key.T)
+            vv = y.dot(head.value.T)
+            for row, i in enumerate(queries):
+                logits = [Fraction(kv[j].dot(qv[i])) + (head.phi.value(j + 1, i + 1) if head.phi is not None
+                                                        else 0) for j in range(i + 1)]
+                w = exact_weights(logits, n, model.precision_bits, model.precision,
+                                  where=f"layer {l} head {h} query {i + 1}: ")
+                acc = zeros(model.d)
+                for j, wj in enumerate(w):
+                    if wj:
+                        acc = acc + wj * vv[j]
+                Y[row] = Y[row] + acc
+        if layer.mlp is not None:
+            m = layer.mlp
+            pre = Y.dot(m.A.T) + m.b
+            act = np.empty(pre.shape, dtype=object)
+            for idx, z in np.ndenumerate(pre):
+                heav = m.heaviside_mask[idx[-1]]
+                act[idx] = (Fraction(1) if z >= 0 else Fraction(0)) if heav else (z if z > 0 else Fraction(0))
+            Y = Y + act.dot(m.B.T)
+        y = Y
+    if model.depth == 0 and positions == "last":
+        y = y[-1:]
+    out = y.dot(model.unembedding.T)
+    return out if positions == "all" else out[0]

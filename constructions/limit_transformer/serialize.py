@@ -1,0 +1,156 @@
+"""JSON files for Limit Transformers (schema ``lengthgen.limit-transformer``, version 1).
+
+Numbers are written as exact rational strings (``"3/4"``); on reading, strings, integers and JSON floats
+are accepted (a JSON float is read by its decimal text, so ``0.1`` means 1/10).  Only Periodic and Local
+models can be written (encodings and phi as tables).  Every problem with a file raises
+:class:`ModelFormatError` naming the field and what to fix.  Layout::
+
+    {"format": "lengthgen.limit-transformer", "version": 1, "name": "...", "alphabet": ["0", "1"],
+     "precision": "izzo", "precision_bits": 8,
+     "embedding": [[...], ...],                       # |Sigma|+1 rows, row 0 is "$"
+     "positions": {"period": D, "table": [[...], ...]} | null,
+     "layers": [{"heads": [{"query": .., "key": .., "value": .., "phi": {"tau": t, "values": [...]} | null}],
+                 "mlp": {"A": .., "b": .., "B": .., "activations": ["relu", "heaviside", ...]} | null}],
+     "unembedding": [[...], ...], "metadata": {...}}
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+
+from constructions.limit_transformer.errors import LimitTransformerError, ModelFormatError
+from constructions.limit_transformer.model import (
+    MLP,
+    Head,
+    Layer,
+    LimitTransformer,
+    LocalPhi,
+    PeriodicPositions,
+)
+
+FORMAT = "lengthgen.limit-transformer"
+VERSION = 1
+_TOP_KEYS = {"format", "version", "name", "alphabet", "precision", "precision_bits", "embedding", "positions",
+             "layers", "unembedding", "metadata"}
+
+
+def _mat(a: np.ndarray) -> list:
+    return [[str(Fraction(x)) for x in row] for row in a]
+
+
+def _num(x):
+    if isinstance(x, float):
+        return repr(x)
+    return x
+
+
+def _nested(x):
+    if isinstance(x, list):
+        return [_nested(v) for v in x]
+    return _num(x)
+
+
+def model_to_dict(model: LimitTransformer) -> dict:
+    """A JSON-ready dict; raises :class:`ModelFormatError` for non-Periodic or non-Local models."""
+    if model.period is None or model.tau is None:
+        raise ModelFormatError("only Periodic and Local models can be serialized (encodings and phi as tables)")
+    layers = []
+    for layer in model.layers:
+        heads = [{"query": _mat(h.query), "key": _mat(h.key), "value": _mat(h.value),
+                  "phi": None if h.phi is None else {"tau": h.phi.tau, "values": [str(v) for v in h.phi.values]}}
+                 for h in layer.heads]
+        mlp = None
+        if layer.mlp is not None:
+            m = layer.mlp
+            mlp = {"A": _mat(m.A), "b": [str(v) for v in m.b], "B": _mat(m.B), "activations": list(m.activations)}
+        layers.append({"heads": heads, "mlp": mlp})
+    return {"format": FORMAT, "version": VERSION, "name": model.name, "alphabet": list(model.alphabet),
+            "precision": model.precision, "precision_bits": model.precision_bits,
+            "embedding": _mat(model.embedding),
+            "positions": None if model.positions is None else {"period": model.period,
+                                                               "table": _mat(model.positions.table)},
+            "layers": layers, "unembedding": _mat(model.unembedding), "metadata": model.metadata}
+
+
+def _require(obj: dict, key: str, where: str):
+    if not isinstance(obj, dict):
+        raise ModelFormatError(f"{where} must be a JSON object")
+    if key not in obj:
+        raise ModelFormatError(f"{where} is missing the field {key!r}")
+    return obj[key]
+
+
+def model_from_dict(data: dict) -> LimitTransformer:
+    """Build and validate a model from :func:`model_to_dict`'s layout (:class:`ModelFormatError` on any problem)."""
+    if not isinstance(data, dict):
+        raise ModelFormatError("a model file must hold one JSON object")
+    if data.get("format") != FORMAT:
+        raise ModelFormatError(f"not a Limit Transformer file: 'format' must be {FORMAT!r}")
+    if data.get("version") != VERSION:
+        raise ModelFormatError(f"unsupported schema version {data.get('version')!r}; this library reads version {VERSION}")
+    unknown = set(data) - _TOP_KEYS
+    if unknown:
+        raise ModelFormatError(f"unknown field(s) {sorted(unknown)} in model file")
+    try:
+        pos = data.get("positions")
+        positions = None
+        if pos is not None:
+            table = _nested(_require(pos, "table", "positions"))
+            positions = PeriodicPositions(table)
+            if "period" in pos and pos["period"] != positions.period:
+                raise ModelFormatError(f"positions: declared period {pos['period']} but the table has "
+                                       f"{positions.period} rows (give exactly one period)")
+        layers = []
+        for l, ld in enumerate(_require(data, "layers", "model"), 1):
+            heads = []
+            for h, hd in enumerate(_require(ld, "heads", f"layer {l}"), 1):
+                phi = None
+                if hd.get("phi") is not None:
+                    values = _nested(_require(hd["phi"], "values", f"layer {l} head {h} phi"))
+                    phi = LocalPhi(tuple(values))
+                    if "tau" in hd["phi"] and hd["phi"]["tau"] != phi.tau:
+                        raise ModelFormatError(f"layer {l} head {h} phi: declared tau {hd['phi']['tau']} but "
+                                               f"{len(values)} values (need tau + 1, for offsets 0..tau)")
+                heads.append(Head(_nested(_require(hd, "query", f"layer {l} head {h}")),
+                                  _nested(_require(hd, "key", f"layer {l} head {h}")),
+                                  _nested(_require(hd, "value", f"layer {l} head {h}")), phi))
+            mlp = None
+            if ld.get("mlp") is not None:
+                md = ld["mlp"]
+                mlp = MLP(_nested(_require(md, "A", f"layer {l} mlp")), _nested(_require(md, "b", f"layer {l} mlp")),
+                          _nested(_require(md, "B", f"layer {l} mlp")), tuple(md.get("activations", ())))
+            layers.append(Layer(heads, mlp))
+        return LimitTransformer(
+            alphabet=tuple(_require(data, "alphabet", "model")), embedding=_nested(_require(data, "embedding", "model")),
+            layers=layers, unembedding=_nested(_require(data, "unembedding", "model")), positions=positions,
+            precision_bits=_require(data, "precision_bits", "model"), precision=_require(data, "precision", "model"),
+            name=data.get("name", ""), metadata=data.get("metadata") or {})
+    except ModelFormatError:
+        raise
+    except (LimitTransformerError, TypeError, AttributeError, ValueError) as e:
+        raise ModelFormatError(f"inconsistent model: {e}") from e
+
+
+def save_model(model: LimitTransformer, path) -> None:
+    Path(path).write_text(json.dumps(model_to_dict(model), indent=1) + "\n")
+
+
+def load_model(path) -> LimitTransformer:
+    """Read a model file; :class:`ModelFormatError` (with the path) if it is missing, not JSON, or inconsistent."""
+    p = Path(path)
+    try:
+        text = p.read_text()
+    except OSError as e:
+        raise ModelFormatError(f"cannot read model file {p}: {e.strerror}") from e
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ModelFormatError(f"{p} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from e
+    try:
+        return model_from_dict(data)
+    except ModelFormatError as e:
+        raise ModelFormatError(f"{p}: {e}") from e
