@@ -1,0 +1,192 @@
+"""Claims of Huang et al. (2024) outside the C-RASP benchmark: Limit Transformers, the inference
+procedure, the main theorems, the compiler (Theorem 9) and communication complexity (Theorem 12).
+
+The C-RASP definition (def8), Theorem 10, Lemma 11, eq. (10) and the benchmark table claims are
+registered by :mod:`verify.registry` modules of the C-RASP benchmark, not here.  Checks live in
+``constructions/tests/test_crasp_compiler.py`` and ``constructions/tests/test_communication.py``;
+choices made where the restored reference is UNCERTAIN are in ``docs/crasp_compiler.md``; gaps in
+``docs/gaps.d/huang2024_core.md``.
+"""
+
+from verify.claims import register
+
+_C = "constructions/tests/test_crasp_compiler.py"
+_M = "constructions/tests/test_communication.py"
+_INF = ("the Inference Procedure minimises R over the infinite classes Theta_n (an infimum over all widths); "
+        "nothing in this package computes it")
+
+# ---------------------------------------------------------------------------------------- definitions
+register("huang2024:def2", "Definition 2",
+         "Limit Transformer: N(T) = infinity, p-bit parameters (incl. p_i and phi values), logits get an extra "
+         "phi_{l,h}(j, i) term.", "verified",
+         f"{_C}::test_compiled_parameters_are_p_bit (compiled models are LimitTransformers whose every parameter is "
+         "dyadic with <= p fractional bits; a corrupted non-dyadic weight is rejected by the same check)")
+register("huang2024:def3", "Definition 3",
+         "Translation-invariant and local phi; Periodic (p_i = p_{i+Delta}) and Local (all phi translation-invariant "
+         "and tau-local).", "verified",
+         f"{_C}::test_compiled_models_are_periodic_and_local, {_M}::test_protocol_rejects_non_local_and_non_periodic")
+register("huang2024:def4", "Definition 4 (= Definition 46)",
+         "Hypothesis class Theta_n: N(T) = n, p-bit parameters, every product function involving positional "
+         "encodings translation-invariant.", "unchecked",
+         "finite transformers with APE and the product-function condition (7) are not implemented here (the lead's "
+         "core has only Limit Transformers)")
+register("huang2024:def5", "Definition 5",
+         "Regularizer R(T): depth/heads, precision p, ranks, norms, and the positional-attention term (8); width d "
+         "does not enter.", "unchecked",
+         "body lost in the text copy (UNCERTAIN in the reference); not implemented here")
+register("huang2024:def6", "Definition 6", "Inference Procedure: T_n in U_n (matches f up to length n/2) with "
+                                           "R(T_n) <= 1/n + inf R (eq. 9).", "unchecked", _INF)
+register("huang2024:def16", "Definition 16", "R^-(T) := R(T) minus the positional-attention term (8).", "unchecked",
+         "depends on Definition 5, not implemented")
+register("huang2024:def22", "Definition 22",
+         "Training length l: N -> N with l(n) <= n (and a growth condition, UNCERTAIN); the l-Inference Procedure.",
+         "unchecked", _INF)
+register("huang2024:def43", "Definition 43",
+         "Product parameterization: vector parameters, products Pi_S of value matrices (lowest layer right), product "
+         "functions w^T Pi_S v and (Pi_S v)^T K^T Q (Pi_S' v').", "unchecked",
+         "product functions are not enumerated by this package")
+register("huang2024:def46", "Definition 46", "Theta_n restated (App. F).", "unchecked", "see huang2024:def4")
+register("huang2024:def50", "Definition 50",
+         "Complexity R_infinity of a Limit Transformer: size, p, max norm, period Delta (+ tau), positional-logit "
+         "mass.", "unchecked",
+         "items 1 and 4 UNCERTAIN in the reference; describe() reports depth/heads/width/p/Delta/tau of compiled "
+         "models but no R_infinity is computed")
+
+# ------------------------------------------------------------------------------------------ equations
+register("huang2024:eq1", "Equation (1)", "y_i^(0) = E_{x_i} + p_{i+o}.", "verified",
+         f"{_M}::test_protocol_matches_direct_exactly (two independent exact implementations of eqs (1)-(4),(6) -- "
+         "the library's exact_forward and the protocol's streaming evaluator -- agree on every activation; a "
+         "tampered message is caught)")
+register("huang2024:eq2", "Equation (2)", "a_ij = y_j^T K^T Q y_i (key j, query i).", "verified",
+         f"{_M}::test_protocol_matches_direct_exactly (see huang2024:eq1)")
+register("huang2024:eq3", "Equation (3)", "Y_i = y_i + sum_h softmax(log|x| a_i.) V y (causal).", "verified",
+         f"{_M}::test_protocol_matches_direct_exactly (see huang2024:eq1; both precision models)")
+register("huang2024:eq4", "Equation (4)", "y_i = Y_i + B psi(A Y_i + b), psi ReLU or Heaviside per unit.", "verified",
+         f"{_M}::test_protocol_matches_direct_exactly (see huang2024:eq1)")
+register("huang2024:eq5", "Equation (5)", "Examples of product functions (exact list UNCERTAIN).", "unchecked",
+         "product functions not enumerated")
+register("huang2024:eq6", "Equation (6)", "Limit Transformer logits a_ij = y_j^T K^T Q y_i + phi_{l,h}(j, i).", "verified",
+         f"{_M}::test_protocol_matches_direct_exactly on compiled models with local phi (see huang2024:eq1)")
+register("huang2024:eq7", "Equation (7)", "p_i^T Pi p_j = p_{i+Delta}^T Pi p_{j+Delta} (translation invariance in Theta_n).",
+         "unchecked", "Theta_n not implemented")
+register("huang2024:eq8", "Equation (8)", "Positional-attention term sum_{l,h,j} (p_1^T K^T Q p_j)^2 of R.", "unchecked",
+         "R not implemented (index convention UNCERTAIN)")
+register("huang2024:eq9", "Equation (9)", "R(T_n) <= 1/n + inf_{T in U_n} R(T).", "unchecked", _INF)
+
+# ------------------------------------------------------------------------------------------- theorems
+register("huang2024:thm7", "Theorem 7",
+         "f is expressible by a Periodic and Local Limit Transformer iff the Inference Procedure eventually "
+         "length-generalizes on f (with sup_n R(T_n) < infinity).", "unchecked", _INF)
+register("huang2024:thm14", "Theorem 14", "Theorem 7 restated (App. B).", "unchecked", _INF)
+register("huang2024:thm9", "Theorem 9",
+         "Every C-RASP[periodic,local] program compiles to a Periodic and Local Limit Transformer accepting the same "
+         "words; a program without positional relations compiles to a NoPE model.", "verified",
+         f"{_C}: exhaustive equivalence (binary to length 12 float / 6 exact; slow: exact to 10, float to 14; "
+         "3-4 letters to 8), Hypothesis programs x strings up to length 2100, NoPE test, corrupted-weight and "
+         "wrong-lambda negative controls")
+register("huang2024:thm9.nope", "Theorem 9 (NoPE part)",
+         "A program with no periodic or local relation compiles to a model with no positional encodings and no phi.",
+         "verified", f"{_C}::test_plain_crasp_compiles_to_nope (and its negative control with a Positional op)")
+register("huang2024:thm9.exactness", "Theorem 9 (exactness of our construction)",
+         "Our compiled model stores Booleans exactly and counts exactly as C/t at every length under both precision "
+         "models (lambda = p + 1); with lambda < p under 'izzo' the hardmax (exact) regime starts at n = 2^(p/lambda).",
+         "verified",
+         f"{_C}::test_exactness_boundary_izzo_small_lambda, test_long_strings_exact_via_protocol, "
+         "test_float_tie_without_margin (see docs/crasp_compiler.md)")
+register("huang2024:thm27", "Theorem 27", "Theorem 9 restated (App. B.6).", "verified", "see huang2024:thm9")
+register("huang2024:rem28", "Remark 28",
+         "The compiled T emulates P at offset 0 and need not be offset-invariant.", "verified",
+         f"{_C}::test_compiled_model_not_offset_invariant (a periodic program's compiled model changes its answer "
+         "at offset 1)")
+register("huang2024:thm12", "Theorem 12",
+         "For a Periodic and Local Limit Transformer, Alice (first N positions) can send C log N bits after which "
+         "Bob computes every activation of positions N+1..2N.", "gap",
+         "holds exactly for models whose value vectors take finitely many values (huang2024:thm12.finite-values), "
+         "but with exact rational activations a 2-layer NoPE model needs >= N-1 bits "
+         "(huang2024:thm12.exact-activations); the proof's 'all activations have O(log N) precision' needs a "
+         "rounding of activations that eqs (1)-(4) do not have. docs/gaps.d/huang2024_core.md")
+register("huang2024:thm12.finite-values", "Theorem 12 (finite-valued values)",
+         "Protocol of App. B.3 (per key class: count + sum of values; <= tau boundary positions) reconstructs Bob's "
+         "activations exactly with O(log N) bits when values range over a finite set (e.g. compiled C-RASP).",
+         "verified",
+         f"{_M}::test_protocol_matches_direct_exactly, test_message_bits_grow_logarithmically "
+         "(negative controls: tampered message, dropped boundary, non-local model)")
+register("huang2024:thm12.exact-activations", "Theorem 12 (exact rational activations)",
+         "Reading Theorem 12 with exact activations: O(log N) bits suffice for Bob to compute every activation.",
+         "refuted",
+         f"{_M}::test_exact_activation_witness_needs_linear_bits: averaging_witness() (2 layers, NoPE, p = 1) has "
+         "2^(N-1) distinct Alice-dependent layer-2 aggregates, all giving distinct Bob activations")
+register("huang2024:thm19", "Theorem 19",
+         "Theorem 12 with logits rounded to p bits; C grows linearly in a complexity parameter of T (UNRECOVERED).",
+         "unchecked", "the complexity parameter is UNRECOVERED; the 'huang' precision model runs the same protocol "
+         f"({_M}::test_protocol_huang_precision) but the constant is not measured against it")
+register("huang2024:thm23", "Theorem 23",
+         "Expressible by a Periodic and Local Limit Transformer iff for every training length l the l-procedure "
+         "eventually generalizes.", "unchecked", _INF)
+
+# -------------------------------------------------------------------------------------------- lemmas
+register("huang2024:lem17", "Lemma 17",
+         "sup_n R(T_n) < infinity implies f expressible by a Periodic and Local Limit Transformer and eventual "
+         "generalization.", "unchecked", _INF)
+register("huang2024:lem47", "Lemma 47",
+         "A Periodic and Local Limit Transformer gives T_n in Theta_n (width d + n + O(Delta)) matching it at every "
+         "offset with bounded R.", "unchecked", "the six-region construction is not implemented here")
+register("huang2024:lem48", "Lemma 48",
+         "Bounded-rank, bounded-norm, p-bit translation-invariant bilinear products are periodic with period "
+         "independent of N.", "unchecked", "not implemented")
+register("huang2024:lem49", "Lemma 49",
+         "With p-bit parameters every product function is exactly representable with about (L+4)p bits (constant "
+         "UNCERTAIN).", "unchecked", "product functions not enumerated")
+register("huang2024:lem52", "Lemma 52",
+         "Every T in Theta_n translates into a Limit Transformer with R_inf <= F(R(T)) and "
+         "phi(i, j) = p_i^T K^T Q p_j.", "unchecked", "not implemented")
+register("huang2024:lem53", "Lemma 53", "Correctness of the Lemma 52 translation (induction over layers).",
+         "unchecked", "not implemented")
+register("huang2024:lem56", "Lemma 56", "Nuclear-norm bound ||M||_* <= ||V||^2 ||A||_* for M = V^T A V (UNCERTAIN).",
+         "unchecked", "App. G.3 heuristic; not checked here")
+
+# --------------------------------------------------------------------------------------- corollaries
+register("huang2024:cor13", "Corollary 13",
+         "Copying with repeated n-grams (and addition) is not expressible by a Periodic and Local Limit Transformer.",
+         "gap",
+         "fooling-set half verified exactly (huang2024:cor13.fooling); with Theorem 12 for finite-valued models it "
+         "excludes those models, but the general proof rests on huang2024:thm12 whose exact-activation reading is "
+         "refuted, so the corollary needs the activation rounding the proof assumes (docs/gaps.d/huang2024_core.md)")
+register("huang2024:cor13.fooling", "Corollary 13 (fooling set)",
+         "Any protocol letting Bob produce the copy of Alice's x in {a,b}^(N-1) needs 2^(N-1) distinct messages "
+         "(>= N-1 bits), while a Periodic and Local model's protocol has O(log N) bits and hence collides.",
+         "verified",
+         f"{_M}::test_copy_fooling_set (exact enumeration N <= 9; collision found and the model's outputs on Bob's "
+         "half checked equal directly; negative control: an injective message is not flagged)")
+register("huang2024:cor18", "Corollary 18",
+         "NoPE version of Theorem 7: NoPE length-generalizes on functions expressible without positional "
+         "information.", "unchecked", _INF + "; its input, NoPE compilation of C-RASP, is huang2024:thm9.nope")
+register("huang2024:cor20", "Corollary 20", "Corollary 13 restated, incl. addition (y = 0 reduces to copying).",
+         "unchecked", "addition is not executed separately; see huang2024:cor13")
+register("huang2024:cor24", "Corollary 24",
+         "If f is not so expressible, some training length l makes infinitely many T_n fail at length n.",
+         "unchecked", _INF)
+register("huang2024:cor26", "Corollary 26",
+         "Expressible by a Periodic and Local Limit Transformer implies a width-O(N), p-bit, bounded-depth APE "
+         "transformer for all lengths <= N.", "unchecked", "needs Lemma 47, not implemented")
+
+# ------------------------------------------------------------------------------------- propositions
+register("huang2024:prop51", "Proposition 51",
+         "Limit Transformers with R_inf <= B have finitely many parameter settings apart from phi.", "unchecked",
+         "R_inf not implemented")
+register("huang2024:prop54", "Proposition 54",
+         "With i.i.d. init of variance ~1/d and d = Omega(N), E[(8)] = O(1).", "unchecked",
+         "variance and width assumptions UNCERTAIN; not simulated here")
+
+# ------------------------------------------------------------------------------------------- remarks
+register("huang2024:rem15", "Remark 15",
+         "The representing Limit Transformer need not be offset-invariant; T(x, 0) = f(x) suffices.", "unchecked",
+         "statement about the hypotheses of Theorem 7; see huang2024:rem28 for the compiled models")
+register("huang2024:rem21", "Remark 21",
+         "The Corollary 13 argument also covers multiplication and unbounded-depth Dyck-2.", "unchecked",
+         "not executed")
+register("huang2024:rem25", "Remark 25",
+         "Inexpressible functions fail when test lengths exceed training lengths by more than a factor 2.",
+         "unchecked", _INF)
+register("huang2024:rem45", "Remark 45", "Product functions that never occur in a computation are harmless.",
+         "unchecked", "product functions not enumerated")
