@@ -12,7 +12,7 @@ from constructions.limit_transformer.errors import InputError
 from constructions.limit_transformer.model import LimitTransformer, LocalPhi
 from constructions.limit_transformer.precision import float_weights
 
-_CHUNK_ELEMENTS = 2**24  # logits per chunk (B * queries * keys), bounds memory to ~128 MB
+_CHUNK_ELEMENTS = 2**23  # floats per chunk in the largest tensor (~64 MB)
 
 
 def _position_vectors(model: LimitTransformer, n: int, offset: int) -> np.ndarray:
@@ -36,21 +36,35 @@ def _phi_matrix(phi, n: int) -> np.ndarray | None:
     return phi.matrix(n).astype(np.float64)
 
 
-def _layer(model, layer_params, phis, y, queries, n):
-    """One layer: attention for the given query rows, then the MLP.  y: (B, n, d) -> (B, len(queries), d)."""
+def _project(M: np.ndarray, y, factored) -> np.ndarray:
+    """``y @ M.T``; for the first layer, ``(E M^T)[ids] + (P M^T)`` without materializing y."""
+    if factored is None:
+        return y @ M.T
+    ids, E, P = factored
+    return (E @ M.T)[ids] + (P @ M.T)[None, :, :]
+
+
+def _layer(model, layer_params, phis, y, queries, n, factored=None):
+    """One layer: attention for the given query rows, then the MLP.
+
+    y: (B, n, d) activations, or None with ``factored = (ids, E, P)`` for the first layer.
+    Returns (B, len(queries), d).
+    """
     heads, mlp = layer_params
-    yq = y[:, queries, :]
+    if factored is None:
+        yq = y[:, queries, :]
+    else:
+        ids, E, P = factored
+        yq = E[ids[:, queries]] + P[queries][None, :, :]
     Y = yq.copy()
     keys_idx = np.arange(n)
     mask = keys_idx[None, :] <= queries[:, None]  # causal: key j <= query i
     for (Q, K, V, _), phi_m in zip(heads, phis, strict=True):
-        q = yq @ Q.T
-        k = y @ K.T
-        logits = np.einsum("bqr,bkr->bqk", q, k)
+        logits = np.einsum("bqr,bkr->bqk", yq @ Q.T, _project(K, y, factored))
         if phi_m is not None:
             logits = logits + phi_m[queries][None, :, :]
         w = float_weights(logits, mask[None, :, :], n, model.precision_bits, model.precision)
-        Y = Y + w @ (y @ V.T)
+        Y = Y + w @ _project(V, y, factored)
     if mlp is not None:
         A, b, B, heaviside = mlp
         h = Y @ A.T + b
@@ -76,20 +90,23 @@ def forward(model: LimitTransformer, strings, *, offset: int = 0, positions: str
     phis = [[_phi_matrix(h.phi, n) for h in layer.heads] for layer in model.layers]
     pos = _position_vectors(model, n, offset)
     out_rows = n if positions == "all" else 1
-    # chunk the batch so that the largest logit tensor stays bounded
-    per_seq = max(1, n * n if model.depth > 1 or positions == "all" else n)
+    # chunk the batch so that the largest tensor (logits or activations) stays bounded
+    width = max(model.d, 1)
+    per_seq = n * max(width, n if (model.depth > 1 or positions == "all") else 1)
     chunk = max(1, _CHUNK_ELEMENTS // per_seq)
     out = np.empty((B, out_rows, model.output_dim))
     all_q = np.arange(n)
     for s in range(0, B, chunk):
-        y = fp["E"][ids[s : s + chunk]] + pos[None, :, :]
+        ids_c = ids[s : s + chunk]
+        y, factored = None, (ids_c, fp["E"], pos)
         for l, lp in enumerate(fp["layers"]):
             last = l == model.depth - 1
             queries = all_q if (not last or positions == "all") else all_q[-1:]
-            y = _layer(model, lp, phis[l], y, queries, n)
-        if model.depth == 0 and positions == "last":
-            y = y[:, -1:, :]
+            y = _layer(model, lp, phis[l], y, queries, n, factored)
+            factored = None
+        if model.depth == 0:
+            y = fp["E"][ids_c] + pos[None, :, :]
+            if positions == "last":
+                y = y[:, -1:, :]
         out[s : s + chunk] = y @ fp["U"].T
     return out if positions == "all" else out[:, 0, :]
-
-

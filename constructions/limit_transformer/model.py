@@ -358,23 +358,47 @@ class LimitTransformer:
     def encode(self, strings) -> np.ndarray:
         """Token ids with ``$`` prepended: a (B, n+1) int array for B equal-length strings.
 
-        ``strings`` is one string/sequence of symbols or a list of them; symbols must be in the alphabet.
+        ``strings`` is one string/sequence of symbols, a list of them, or an int array of ids that already
+        starts with the ``$`` id 0 (returned as is after a range check); symbols must be in the alphabet.
         """
+        if isinstance(strings, np.ndarray) and strings.dtype.kind in "iu":
+            ids = np.atleast_2d(strings)
+            if ids.size and (ids.min() < 0 or ids.max() > len(self.alphabet) or np.any(ids[:, 0] != 0)):
+                raise InputError(f"token ids must lie in 0..{len(self.alphabet)} with the '$' id 0 first")
+            return ids
         if isinstance(strings, str) or (len(strings) > 0 and not isinstance(strings[0], str | list | tuple)):
             strings = [strings]
-        if isinstance(strings, np.ndarray) and strings.dtype.kind in "iu":
-            return strings
-        index = {s: k for k, s in enumerate(self.alphabet, 1)}
         lengths = {len(s) for s in strings}
         if len(lengths) > 1:
             raise InputError(f"a batch must have equal-length strings; got lengths {sorted(lengths)}")
         out = np.zeros((len(strings), (lengths.pop() if lengths else 0) + 1), dtype=np.int64)
         for b, s in enumerate(strings):
-            for t, sym in enumerate(s, 1):
-                if sym not in index:
-                    raise InputError(f"symbol {sym!r} is not in the alphabet {list(self.alphabet)}")
-                out[b, t] = index[sym]
+            out[b, 1:] = self._symbol_ids(s)
         return out
+
+    @cached_property
+    def _char_lut(self) -> np.ndarray | None:
+        """Code point -> id table (-1 for unknown) when every symbol is one character, else None."""
+        if not all(len(a) == 1 for a in self.alphabet):
+            return None
+        lut = np.full(max(ord(a) for a in self.alphabet) + 1, -1, dtype=np.int64)
+        for k, a in enumerate(self.alphabet, 1):
+            lut[ord(a)] = k
+        return lut
+
+    def _symbol_ids(self, s) -> np.ndarray:
+        lut = self._char_lut
+        if isinstance(s, str) and lut is not None:
+            codes = np.frombuffer(s.encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
+            ids = lut[np.minimum(codes, len(lut) - 1)]
+            bad = np.nonzero((ids < 0) | (codes >= len(lut)))[0]
+        else:
+            index = {a: k for k, a in enumerate(self.alphabet, 1)}
+            ids = np.array([index.get(sym, -1) for sym in s], dtype=np.int64)
+            bad = np.nonzero(ids < 0)[0]
+        if len(bad):
+            raise InputError(f"symbol {s[bad[0]]!r} is not in the alphabet {list(self.alphabet)}")
+        return ids
 
     # ---- float views
     @cached_property
