@@ -1,0 +1,96 @@
+"""Shared helpers for the ahuja2024 proof chains: step builders that always attach a negative control.
+
+Every builder takes the positive step's data and a *mutation* (a changed goal, a dropped hypothesis, a
+different instance family) and returns the kernel step with ``negative`` set.  A builder refuses a
+"mutation" that leaves the step unchanged, so no control is a copy of the step it controls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from typing import Any
+
+import sympy
+
+from verify.kernel import EnumerationStep, KernelError, LinalgStep, SympyStep, Z3Step
+
+PAPER = "ahuja2024"
+
+_UNSET = object()
+
+
+def key(label: str) -> str:
+    """The registry key ``ahuja2024:<label>``."""
+    return f"{PAPER}:{label}"
+
+
+def z3_step(claim: str, name: str, hypotheses: Iterable, goal, *, neg_hypotheses: Any = _UNSET,
+            neg_goal: Any = _UNSET, timeout_ms: int = 20000) -> Z3Step:
+    """``hypotheses => goal`` by z3, with a control that drops hypotheses or mutates the goal."""
+    hyps = tuple(hypotheses)
+    base = Z3Step(key(claim), name, hyps, goal, timeout_ms=timeout_ms)
+    if neg_hypotheses is _UNSET and neg_goal is _UNSET:
+        raise KernelError(f"{claim}/{name}: give a negative control (neg_hypotheses or neg_goal)")
+    neg = replace(base, negative=None,
+                  hypotheses=hyps if neg_hypotheses is _UNSET else tuple(neg_hypotheses),
+                  goal=goal if neg_goal is _UNSET else neg_goal)
+    return replace(base, negative=neg)
+
+
+def sympy_step(claim: str, name: str, lhs, rhs, *, neg_lhs: Any = _UNSET, neg_rhs: Any = _UNSET) -> SympyStep:
+    """Exact identity ``lhs == rhs`` with a mutated side as control."""
+    if neg_lhs is _UNSET and neg_rhs is _UNSET:
+        raise KernelError(f"{claim}/{name}: give a negative control (neg_lhs or neg_rhs)")
+    base = SympyStep(key(claim), name, lhs, rhs)
+    neg = replace(base, lhs=lhs if neg_lhs is _UNSET else neg_lhs, rhs=rhs if neg_rhs is _UNSET else neg_rhs)
+    return replace(base, negative=neg)
+
+
+def linalg_step(claim: str, name: str, residual, neg_residual) -> LinalgStep:
+    """A residual matrix that must vanish exactly, with a mutated residual as control."""
+    base = LinalgStep(key(claim), name, residual)
+    return replace(base, negative=replace(base, residual=neg_residual))
+
+
+def enum_step(claim: str, name: str, instances: Callable[[], Iterable], predicate: Callable[[Any], bool], *,
+              neg_instances: Any = _UNSET, neg_predicate: Any = _UNSET) -> EnumerationStep:
+    """A predicate on every member of a finite family, with a widened family or mutated predicate as control."""
+    if neg_instances is _UNSET and neg_predicate is _UNSET:
+        raise KernelError(f"{claim}/{name}: give a negative control (neg_instances or neg_predicate)")
+    base = EnumerationStep(key(claim), name, instances, predicate)
+    neg = replace(base, instances=instances if neg_instances is _UNSET else neg_instances,
+                  predicate=predicate if neg_predicate is _UNSET else neg_predicate)
+    return replace(base, negative=neg)
+
+
+def sigmoid(z):
+    """The logistic sigmoid as an exact sympy expression."""
+    return 1 / (1 + sympy.exp(-z))
+
+
+def rat_matrix(rows) -> sympy.Matrix:
+    """A sympy Matrix of exact rationals (strings like '1/3' or ints)."""
+    return sympy.Matrix([[sympy.Rational(x) for x in r] for r in rows])
+
+
+def rank_is(expected: int):
+    """Predicate: a sympy Matrix has exactly this rank (exact arithmetic)."""
+    return lambda m: sympy.Matrix(m).rank() == expected
+
+
+def checked(proof) -> list:
+    """Run ``proof`` through :func:`verify.kernel.assert_proof`; also insist something was discharged.
+
+    ``assert_proof`` fails unless every step holds and every negative control is rejected, so a passing
+    call is the test that the controls are rejected.
+    """
+    from verify.kernel import assert_proof
+
+    results = assert_proof(proof)
+    discharged = [r for r in results if r.step.method != "cited"]
+    if not discharged:
+        raise AssertionError(f"{proof.claim}: only cited steps, nothing was checked")
+    if any(r.negative_outcome is None or r.negative_outcome.holds for r in discharged):
+        raise AssertionError(f"{proof.claim}: a discharged step lacks a rejected control")
+    return results

@@ -1,0 +1,96 @@
+"""Claims of ahuja2024 (Ahuja & Mansouri, On Provable Length and Compositional Generalization).
+
+Owned here: definitions, assumptions, Lemmas 3, 15, 16, Theorems 4-9, 12-14, 17-20, the Lipschitz
+constants (42)-(47), the Rademacher bound (92)-(94) and the equations those proofs check.  Theorem 10,
+Lemma 11 and the high-capacity / App. B.1 statements are registered by another module.
+
+Evidence names the proof module in verify/ahuja/ and its tests (verify/tests/test_ahuja_*.py); findings are
+written up in docs/gaps.d/ahuja2024.md.  "verified" means: every algebraic step discharged mechanically
+(z3 / sympy / exact linear algebra / enumeration) with a rejected negative control; analysis steps
+(continuity, density, analyticity, compactness) are recorded as cited lemmas with their statement.
+"""
+
+from verify.claims import register
+
+_P = "ahuja2024"
+_GAPS = "docs/gaps.d/ahuja2024.md"
+
+CLAIMS = [
+    # --- Section 3: definitions -------------------------------------------------------------------------
+    ("def1", "Definition 1", "Length generalization: zero error on P(T~) for every T~ >= 1 after training on P(T)",
+     "unchecked", "definition; instantiated as 'h = f at every length' in every theorem chain of verify/ahuja/"),
+    ("def2", "Definition 2", "Compositional generalization: zero error on the uniform Q(T) over prod_j supp(X_j)",
+     "gap", f"'uniform' is ill-defined when supp(X_j) = R^n (A9, A16, A17 use that support); read as a.e. "
+     f"equality on the product support ({_GAPS})"),
+    # --- assumptions ------------------------------------------------------------------------------------
+    ("asm1", "Assumption 1", "Deep set h = sigma(A sum psi(x_j)), sigma C^1 bijective, psi differentiable",
+     "verified", "satisfiable: exact member with polynomial psi (verify/ahuja/deepsets_slp.py)"),
+    ("asm2", "Assumption 2", "supp(X_{<=i}) non-empty and regular closed for i <= T",
+     "verified", "satisfiable: the box and the l1-ball of Fig. 1a are regular closed (z3, verify/ahuja/lemma3.py); "
+     "fails for discrete tokens (hence A15)"),
+    ("asm3", "Assumption 3", "Deep set h = omega(sum psi(x_j)) with omega a C^1-diffeomorphism",
+     "verified", "satisfiable: the cubic diffeomorphism of verify/ahuja/cauchy.py (a' >= 1)"),
+    ("asm4", "Assumption 4", "supp(X_j) = [0,1]^n and supp([phi(X_1), phi(X_2)]) = R^{2m}",
+     "gap", f"cannot hold for phi continuous on the closed cube (compact image); holds for phi = logit on "
+     f"(0,1)^n, where f is not C^1 on the closed support; the clause is load-bearing ({_GAPS}; "
+     "verify/ahuja/cauchy.py findings)"),
+    ("asm5", "Assumption 5", "Attention h = sigma(A (1/i) sum_{j<=i} psi(x_i, x_j)), perceptron head",
+     "verified", "satisfiable: sigmoid attention psi(x,y) = sigma(x y) y is differentiable (verify/ahuja/assumptions.py)"),
+    ("asm6", "Assumption 6", "Attention over the other tokens, (1/(i-1)) sum_{j<i}, omega C^1-diffeo, omega(0) = 0",
+     "verified", "satisfiable: omega = id; omega(0) = 0 is needed for eq. (64) (affine witness, verify/ahuja/jensen.py)"),
+    ("asm7", "Assumption 7", "supp(X_i, X_j) = [0,1]^{2n} and supp([phi(X_1,X_2), phi(X_1,X_3)]) = R^{2m}",
+     "gap", f"same compact-image problem as A4; the proof needs the shared-query pair [phi(X_3,X_2), phi(X_3,X_1)] "
+     f"({_GAPS})"),
+    ("asm8", "Assumption 8", "SSM h = omega(sum_j Lambda^j B x_{i-j}), omega C^1-diffeo, B, Lambda square invertible",
+     "verified", "satisfiable: rational invertible instance (verify/ahuja/ssm.py)"),
+    ("asm9", "Assumption 9", "supp(X_1) = R^n and n i stacked training sequences of rank n i for some 2 <= i <= T",
+     "verified", "rank clause checked on exact data, and implied by A2 (interior points); the first clause is "
+     "load-bearing (bounded-token witness, verify/ahuja/ssm.py) and excludes the paper's U[0,1] experiments"),
+    ("asm12", "Assumption 12", "Relative-PE attention with perceptron head; psi_k = 0 for k >= T_max",
+     "verified", "satisfiable: the lag witnesses of verify/ahuja/attention.py; note the main text's convention "
+     "differs by one (see ahuja2024:thm13.tmax-main-text)"),
+    ("asm13", "Assumption 13", "Relative-PE attention, omega C^1-diffeo, psi_k = 0 for k > T_max - 1, zeros of psi_k",
+     "gap", f"the proof of Thm 14 uses a different class ((1/(i-1)) sum_{{j<i}}) and needs omega(0) = 0, which A13 "
+     f"lacks ({_GAPS})"),
+    ("asm14", "Assumption 14", "supp(X_{<=T}) = [0,1]^T (sic) and supp([phi_1(X_1,X_2), phi_2(X_1,X_3)]) = R^{2k}",
+     "gap", f"exponent typo ([0,1]^{{nT}}), swapped query indices, and the compact-image problem of A4 ({_GAPS})"),
+    # --- Lemma 3 and the deep-set theorems -------------------------------------------------------------
+    ("lem3", "Lemma 3", "a.e. equality of C^1 maps on a regular closed set extends to the set and to Jacobians",
+     "verified", "analysis steps cited; regular-closedness necessity witness (verify/ahuja/lemma3.py, "
+     "test_ahuja_deepsets.py)"),
+    ("thm4", "Theorem 4", "Deep sets with perceptron head: A psi = B phi on [0,1]^n, length + compositional gen.",
+     "verified", "chain (4)-(12) with the polynomial feature instance (verify/ahuja/deepsets_slp.py)"),
+    ("thm4.remark-label-t", "Remark after Theorem 4",
+     "The result continues to hold if only the label at length T is observed",
+     "gap", f"holds for the bias-free perceptron of A1; fails with a bias: error (t/T - 1)(b_B - b_A) at length t "
+     f"({_GAPS}; test_ahuja_deepsets.py::test_bias_witness)"),
+    ("thm5", "Theorem 5", "Deep sets with diffeomorphic head: Cauchy additivity makes a = omega^{-1} o rho linear",
+     "gap", f"chain (13)-(18) verified with ground instances of H (verify/ahuja/cauchy.py); A4 is satisfiable only by "
+     f"phi unbounded on the open cube, and the theorem fails once phi is bounded ({_GAPS})"),
+    ("thm6", "Theorem 6", "Attention with perceptron head, T >= 2: A psi = B phi on [0,1]^{2n}",
+     "verified", "direct chain (i = 1, i = 2, averaging) and a T = 1 break (verify/ahuja/attention.py)"),
+    ("thm7", "Theorem 7", "Attention over other tokens, diffeomorphic head, T >= 3: midpoint form => linear a",
+     "gap", f"chain (60)-(67) verified (verify/ahuja/jensen.py); A7 has the compact-image problem of A4 ({_GAPS})"),
+    ("thm13", "Theorem 13", "Relative PE, perceptron head, T >= T_max >= 2: lags identified, length generalization",
+     "verified", "lag peel (57)-(59) (verify/ahuja/attention.py)"),
+    ("thm13.tmax-main-text", "Section 4.2 / A.2.1 text",
+     "phi_{i-j} = 0 for i - j > T_max suffices; lags i - j >= T - 1 cannot be learned",
+     "gap", f"off by one: with the main-text convention T = T_max fails (witness, {_GAPS}); lag T - 1 is learned"),
+    ("thm14", "Theorem 14", "Relative PE with diffeomorphic head, T >= T_max: length generalization",
+     "gap", f"proof not checkable as written: step (70) drops a factor 1/2 (z3 witness a(z) = z^3), a(0) = 0 missing "
+     f"from A13, class mismatch ({_GAPS})"),
+    # --- SSM ---------------------------------------------------------------------------------------------
+    ("thm8", "Theorem 8", "SSM: C Lambda^i B = Lambda~^i B~ for all i, h~ = C h, length + compositional gen.",
+     "verified", "chain (21)-(27) generic 2x2 and rational instances (verify/ahuja/ssm.py); supp X_1 = R^n is "
+     "load-bearing (bounded-token witness)"),
+    ("eq23", "Equation (23)", "R X = 0 with the stacked tokens [x_i; x_{i-1}; ...; x_1]",
+     "gap", "typo: the displayed vector reads x_{i-2} in place of x_{i-1}; the step itself is verified (ssm.py)"),
+    ("eq24", "Equation (24)", "C Lambda^j B = Lambda~^j B~ for the blocks of R",
+     "gap", "index typo: the list should end at Lambda^{i-1}; only the first two equalities are used (ssm.py)"),
+    ("eq25", "Equation (25)", "Lambda~^i B~ = C Lambda^i B for all i from the first two equalities",
+     "verified", "generic induction step and ground instances (verify/ahuja/ssm.py)"),
+]
+
+
+for _label, _stmt, _summary, _status, _evidence in CLAIMS:
+    register(f"{_P}:{_label}", _stmt, _summary, _status, _evidence)

@@ -1,0 +1,41 @@
+"""ahuja2024 transformer theorems 6, 7, 13, 14 (proof chains, controls, findings)."""
+
+from verify.ahuja import attention, jensen
+from verify.ahuja._common import checked
+from verify.claims import checks
+
+
+@checks("ahuja2024:thm6")
+def test_theorem6_chain():
+    checked(attention.thm6_proof())
+
+
+@checks("ahuja2024:thm6", "ahuja2024:asm5")
+def test_theorem6_needs_two_lengths():
+    checked(attention.thm6_findings())
+
+
+@checks("ahuja2024:thm7")
+def test_theorem7_jensen_chain():
+    checked(jensen.proof())
+
+
+@checks("ahuja2024:thm7", "ahuja2024:asm6")
+def test_theorem7_origin_and_odd_t_remark():
+    checked(jensen.findings())
+
+
+@checks("ahuja2024:thm13", "ahuja2024:asm12")
+def test_theorem13_lag_peel():
+    checked(attention.thm13_proof())
+
+
+@checks("ahuja2024:thm13.tmax-main-text")
+def test_tmax_main_text_witness():
+    checked(attention.thm13_findings())
+
+
+@checks("ahuja2024:thm14", "ahuja2024:asm13")
+def test_theorem14_step70_witness():
+    res = checked(attention.thm14_findings())
+    assert "unsat" in res[0].outcome.detail
