@@ -1,0 +1,137 @@
+"""Permutation identification tool (verify.identify): sigma(V y) = U sigma(y) on an open set.
+
+Generalises the RNN step of ahuja2024 Theorem 9 (eqs. (29)-(34)); tests are tagged with that claim once the
+ahuja2024 registry module declares ``ahuja2024:thm9``.
+"""
+
+import itertools
+import json
+
+import pytest
+import sympy
+import z3
+
+from verify import identify as I
+from verify.claims import checks, load_all
+from verify.kernel import Proof, Z3Step, assert_proof, negated
+
+
+def _tag(f):
+    return checks("ahuja2024:thm9")(f) if "ahuja2024:thm9" in load_all() else f
+
+
+@_tag
+@pytest.mark.parametrize(("act", "cls", "order"), [
+    ("sigmoid", "permutations: U = V = P", 3),
+    ("softplus", "permutations: U = V = P", 2),
+    ("exp", "permutations: U = V = P", 2),
+    ("tanh", "signed permutations: U = V = D P, D = diag(+-1)", 3),
+    ("sin", "signed permutations: U = V = D P, D = diag(+-1)", 3),
+])
+def test_identified_classes(act, cls, order):
+    r = I.identify(act, 3)
+    assert r["identified"] is True and r["class"] == cls and r["order"] == order
+    assert r["log"][-1]["closed"] and all(not e["closed"] for e in r["log"][:-1])
+
+
+@_tag
+def test_sigmoid_n6_json_cli(capsys):
+    assert I.main(["--activation", "sigmoid", "--n", "6", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert {"identified", "class", "order", "witness"} <= set(out)
+    assert out["identified"] is True and out["order"] == 3 and out["witness"] is None
+
+
+def _check_pair_exactly(act, U, V):
+    n = len(V)
+    y = sympy.symbols(f"y0:{n}")
+    s = I.ANALYTIC[act]
+    for i in range(n):
+        e = s(sum(sympy.sympify(V[i][j]) * y[j] for j in range(n))) - sum(
+            sympy.sympify(U[i][j]) * s(y[j]) for j in range(n))
+        assert sympy.expand(e) == 0
+
+
+def test_identity_is_not_identified_with_witness():
+    """Negative control: a linear activation admits every invertible V (U = V)."""
+    r = I.identify("identity", 3)
+    assert r["identified"] is False and r["class"].startswith("all invertible linear maps")
+    V = sympy.Matrix(r["witness"]["V"])
+    assert V.det() != 0
+    assert not any(V == sympy.Matrix(3, 3, lambda i, j, p=p: int(p[i] == j)) for p in itertools.permutations(range(3)))
+    _check_pair_exactly("identity", r["witness"]["U"], r["witness"]["V"])
+
+
+def test_cube_scaled_family_witness():
+    r = I.identify("cube", 2)
+    assert r["identified"] is False and r["order"] == 3
+    _check_pair_exactly("cube", r["witness"]["U"], r["witness"]["V"])
+
+
+def test_mutated_system_does_not_close():
+    """Negative control: sigmoid with every equation of order >= 2 dropped never closes."""
+    ra = I.analyse_rows("sigmoid", 2, max_order=6, mutate=lambda o: [m for m in o if m <= 1])
+    assert not ra.closed and ra.order is None
+    assert I.identify("sigmoid", 2, max_order=2)["order"] is None  # truncated too early: undecided
+
+
+@pytest.mark.parametrize("act", ["sigmoid", "tanh", "softplus", "gelu"])
+@pytest.mark.parametrize("n", [2, 3])
+def test_structured_solver_agrees_with_direct_groebner(act, n):
+    r = I.analyse_rows(act, n)
+    zero_dim, direct = I.direct_row_solutions(act, n, r.order)
+    assert zero_dim
+    structured = set()
+    for sp in r.supports:
+        for uu, vv in sp.points:
+            for p in itertools.permutations(range(n)):
+                structured.add((tuple(uu[p[j]] for j in range(n)), tuple(vv[p[j]] for j in range(n))))
+    assert structured == set(direct)
+
+
+def test_taylor_coefficients_match_sympy_series():
+    t = sympy.Symbol("t")
+    for act in ("sigmoid", "tanh", "softplus", "swish"):
+        ser = sympy.expand(sympy.series(I.ANALYTIC[act](t), t, 0, 8).removeO())
+        ours = I.taylor_coefficients(act, 7)
+        assert all(sympy.simplify(sympy.nsimplify(ours[m]) - ser.coeff(t, m)) == 0 for m in range(1, 8))
+    assert sympy.simplify(I.taylor_coefficients("softplus", 1)[0] - sympy.log(2)) == 0
+
+
+def test_relu_handled_not_by_taylor():
+    r = I.identify("relu", 3)
+    assert r["identified"] is False and r["order"] is None and r["witness"]["verified"]
+    with pytest.raises(I.IdentifyError):
+        I.taylor_coefficients("relu", 3)
+
+
+@pytest.mark.parametrize("argv", [["--activation", "nope", "--n", "2"], ["--activation", "tanh", "--n", "0"],
+                                  ["--activation", "tanh"], ["--activation", "tanh", "--n", "2", "--max-order", "0"]])
+def test_cli_usage_errors_exit_2(argv, capsys):
+    with pytest.raises(SystemExit) as e:
+        I.main(argv)
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "error" in err
+
+
+def _z3_row_proof(n=3):
+    """z3 (nonlinear reals): the order-3 sigmoid row system forces (u, v) = (e_j, e_j)."""
+    u = z3.Reals(" ".join(f"u{j}" for j in range(n)))
+    v = z3.Reals(" ".join(f"v{j}" for j in range(n)))
+
+    def z3eqs(orders):
+        eqs = I.row_equations(n, orders, sympy.symbols(f"u0:{n}"), sympy.symbols(f"v0:{n}"))
+        syms = (*sympy.symbols(f"u0:{n}"), *sympy.symbols(f"v0:{n}"))
+        return tuple(sympy.lambdify(syms, e, "math")(*u, *v) == 0 for e in eqs)
+
+    goal = z3.Or(*[z3.And(*[z3.And(u[k] == int(k == j), v[k] == int(k == j)) for k in range(n)]) for j in range(n)])
+    step = Z3Step("ahuja2024:thm9", "sigmoid row system to order 3 => unit rows", hypotheses=z3eqs((0, 1, 3)), goal=goal)
+    neg = negated(step, hypotheses=z3eqs((0, 1)))  # order-3 equations dropped: counter-model exists
+    return Z3Step(step.claim, step.name, step.hypotheses, step.goal, negative=neg)
+
+
+@_tag
+def test_z3_row_system_proof_with_negative_control():
+    results = assert_proof(Proof("ahuja2024:thm9", "sigmoid row identification (z3)", (_z3_row_proof(), I.ANALYTICITY)))
+    assert results[0].outcome.holds and not results[0].negative_outcome.holds
