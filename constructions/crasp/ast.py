@@ -283,6 +283,7 @@ class Initial(BoolExpr):
     def __post_init__(self):
         if not isinstance(self.symbol, str) or len(self.symbol) != 1 or self.symbol.isspace():
             raise CraspTypeError(f"Initial: a symbol is one non-space character, got {self.symbol!r}")
+        hash(self)  # eager, bottom-up: deep programs never recurse when hashing
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -294,6 +295,7 @@ class Not(BoolExpr):
 
     def __post_init__(self):
         object.__setattr__(self, "arg", _as_bool(self.arg, "Not"))
+        hash(self)  # eager, bottom-up: deep programs never recurse when hashing
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -307,6 +309,7 @@ class And(BoolExpr):
     def __post_init__(self):
         object.__setattr__(self, "left", _as_bool(self.left, "And"))
         object.__setattr__(self, "right", _as_bool(self.right, "And"))
+        hash(self)  # eager, bottom-up: deep programs never recurse when hashing
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -319,6 +322,7 @@ class BoolConst(BoolExpr):
     def __post_init__(self):
         if not isinstance(self.value, bool):
             raise CraspTypeError(f"Constant: a Boolean constant is True or False, got {self.value!r}")
+        hash(self)  # eager, bottom-up: deep programs never recurse when hashing
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -334,6 +338,7 @@ class Positional(BoolExpr):
                 f"Positional: phi must be a PeriodicRelation (period, residues); got {type(self.phi).__name__}. "
                 "C-RASP[periodic,local] admits only periodic unary relations (use PeriodicRelation.from_function)"
             )
+        hash(self)  # eager, bottom-up: deep programs never recurse when hashing
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -350,6 +355,9 @@ class Comparison(BoolExpr):
 
 
 # Count operations -----------------------------------------------------------------------------------
+        hash(self)  # eager, bottom-up: deep programs never recurse when hashing
+
+
 @dataclass(frozen=True, eq=False, repr=False)
 class Count(CountExpr):
     """``#[j <= i, psi(i, j)] arg(j)``; ``psi=None`` is the always-true relation."""
@@ -366,6 +374,7 @@ class Count(CountExpr):
                 f"{type(self.psi).__name__}. C-RASP[periodic,local] admits only local translation-invariant psi "
                 "(use LocalRelation.from_function)"
             )
+        hash(self)  # eager, bottom-up: deep programs never recurse when hashing
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -381,6 +390,7 @@ class Conditional(CountExpr):
         object.__setattr__(self, "cond", _as_bool(self.cond, "Conditional"))
         object.__setattr__(self, "then", _as_count(self.then, "Conditional"))
         object.__setattr__(self, "orelse", _as_count(self.orelse, "Conditional"))
+        hash(self)  # eager, bottom-up: deep programs never recurse when hashing
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -394,6 +404,7 @@ class Add(CountExpr):
     def __post_init__(self):
         object.__setattr__(self, "left", _as_count(self.left, "Addition"))
         object.__setattr__(self, "right", _as_count(self.right, "Addition"))
+        hash(self)  # eager, bottom-up: deep programs never recurse when hashing
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -407,6 +418,7 @@ class Sub(CountExpr):
     def __post_init__(self):
         object.__setattr__(self, "left", _as_count(self.left, "Subtraction"))
         object.__setattr__(self, "right", _as_count(self.right, "Subtraction"))
+        hash(self)  # eager, bottom-up: deep programs never recurse when hashing
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -419,6 +431,7 @@ class CountConst(CountExpr):
     def __post_init__(self):
         if isinstance(self.value, bool) or not isinstance(self.value, int):
             raise CraspTypeError(f"Constant count: expected an integer, got {self.value!r}")
+        hash(self)  # eager, bottom-up: deep programs never recurse when hashing
 
 
 BOOL_NODES = (Initial, Not, And, BoolConst, Positional, Comparison)
@@ -523,16 +536,17 @@ def const(value: int) -> CountExpr:
 
 
 def scale(k: int, c) -> CountExpr:
-    """``k * c`` for an integer ``k >= 0`` as repeated addition (``0 * c`` is the constant 0)."""
+    """``k * c`` by repeated doubling (depth O(log k)); ``0 * c`` is the constant 0, ``k < 0`` negates."""
     c = _as_count(c, "Addition")
     if k < 0:
         return Sub(CountConst(0), scale(-k, c))
     if k == 0:
         return CountConst(0)
-    out = c
-    for _ in range(k - 1):
-        out = Add(out, c)
-    return out
+    if k == 1:
+        return c
+    half = scale(k // 2, c)
+    out = Add(half, half)
+    return Add(out, c) if k % 2 else out
 
 
 def count_upto_minus(p, c: int) -> CountExpr:

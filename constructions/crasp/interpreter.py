@@ -131,7 +131,7 @@ def evaluate(prog: Program, X: np.ndarray, keep: Iterable[Node] | None = None, a
         else:  # pragma: no cover
             raise CraspError(f"evaluate: unknown node type {type(op).__name__}")
         val[op] = v
-        for ch in op.children():
+        for ch in set(op.children()):
             if last_use.get(ch) == k and ch not in keep_set:
                 del val[ch]
     return {op: val[op] for op in keep_set}

@@ -36,12 +36,10 @@ from constructions.crasp.ast import (
     Add,
     And,
     BoolConst,
-    BoolExpr,
     Comparison,
     Conditional,
     Count,
     CountConst,
-    CountExpr,
     Initial,
     LocalRelation,
     Node,
@@ -195,10 +193,11 @@ def _lex_line(text: str, lineno: int) -> list[Tok]:
 
 # ------------------------------------------------------------------------------------------ parsing
 class _Parser:
-    def __init__(self, toks: list[Tok], env: dict[str, Node]):
+    def __init__(self, toks: list[Tok], env: dict[str, Node], alphabet: tuple[str, ...] = ()):
         self.toks = toks
         self.k = 0
         self.env = env
+        self.alphabet = alphabet
 
     # token helpers
     @property
@@ -336,6 +335,8 @@ class _Parser:
             self.k += 1
             return CountConst(int(t.text))
         if t.kind == "SYM":
+            if self.alphabet and t.text not in self.alphabet:
+                raise self.err(f"Q_{t.text} uses a symbol outside the alphabet {' '.join(self.alphabet)!r}", t)
             self.k += 1
             return self.build(t, Initial, t.text)
         if t.kind == "NAME":
@@ -441,7 +442,7 @@ def parse(text: str, name: str = "", description: str = "") -> Program:
     alphabet: tuple[str, ...] | None = None
     env: dict[str, Node] = {}
     defs: list[tuple[str, Node]] = []
-    last_line = 0
+    last_line = last_def_line = 0
     for lineno, raw in enumerate(text.splitlines(), start=1):
         last_line = lineno
         stripped = raw.split("--", 1)[0].strip()
@@ -477,29 +478,21 @@ def parse(text: str, name: str = "", description: str = "") -> Program:
             raise ParseError(str(e), lineno, toks[0].col) from None
         if nm in env:
             raise ParseError(f"{nm!r} is defined twice", lineno, toks[0].col)
-        p = _Parser(toks, env)
+        p = _Parser(toks, env, alphabet)
         p.k = 2
         node = p.expr()
         if p.cur.kind != "END":
             raise p.err(f"unexpected {p.cur.text!r} after the expression")
-        for sub in _initials(node):
-            if sub not in alphabet:
-                raise ParseError(f"Q_{sub} uses a symbol outside the alphabet {' '.join(alphabet)!r}", lineno, toks[2].col)
         env[nm] = node
         defs.append((nm, node))
+        last_def_line = lineno
     if alphabet is None:
         raise ParseError("no 'alphabet: ...' line", max(last_line, 1), 1)
     if not defs:
         raise ParseError("no definitions", max(last_line, 1), 1)
     if defs[-1][1].sort != "bool":
-        raise ParseError(f"the output (last definition {defs[-1][0]!r}) must be Boolean, it is a Count", last_line, 1)
+        raise ParseError(f"the output (last definition {defs[-1][0]!r}) must be Boolean, it is a Count", last_def_line, 1)
     return Program(alphabet, tuple(defs), name, description)
-
-
-def _initials(node: Node) -> set[str]:
-    from constructions.crasp.ast import iter_nodes
-
-    return {n.symbol for n in iter_nodes([node]) if isinstance(n, Initial)}
 
 
 def parse_file(path: str) -> Program:
@@ -519,6 +512,3 @@ def parse_file(path: str) -> Program:
     return parse(text, name=name, description="\n".join(desc))
 
 
-# keep the sort classes importable from here for type hints in callers
-BoolExpr = BoolExpr
-CountExpr = CountExpr

@@ -1,0 +1,241 @@
+"""``python -m constructions.crasp list|show|check|run|trace|compile`` (see docs/crasp.md).
+
+NAME is a benchmark name (``list`` shows them) or the path of a ``.crasp`` program file.  Exit codes:
+0 success, 1 a check failed (program != oracle) or compilation failed, 2 usage error (unknown name,
+symbol outside the alphabet, malformed program file, compiler missing) -- always one readable line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from constructions.crasp.ast import Program
+from constructions.crasp.errors import CraspError, UnknownProgramError
+
+
+class UsageError(Exception):
+    """A command-line usage error (exit status 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit 2
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def _load(name: str) -> tuple[Program, object]:
+    """(program, benchmark-or-None) for a benchmark name or a .crasp path."""
+    from constructions.crasp import programs
+    from constructions.crasp.syntax import parse_file
+
+    if name.endswith(".crasp") or os.sep in name or os.path.isfile(name):
+        if not os.path.isfile(name):
+            raise UsageError(f"no such program file: {name}")
+        try:
+            prog = parse_file(name)
+        except UnicodeDecodeError as e:
+            raise UsageError(f"{name}: not a UTF-8 text file ({e.reason})") from None
+        except CraspError as e:
+            raise UsageError(f"{name}: {e}") from None
+        return prog, programs.BENCHMARKS.get(prog.name)
+    try:
+        bench = programs.get(name)
+    except UnknownProgramError as e:
+        raise UsageError(str(e)) from None
+    return bench.program(), bench
+
+
+def _compiler():
+    try:
+        from constructions.crasp import compiler  # noqa: PLC0415 - lazy on purpose
+    except ImportError as e:
+        raise UsageError(f"the C-RASP compiler (constructions/crasp/compiler.py) is not available: {e}") from None
+    if not hasattr(compiler, "compile_program"):
+        raise UsageError("constructions/crasp/compiler.py has no compile_program(program) yet")
+    return compiler
+
+
+def cmd_list(args) -> int:
+    from constructions.crasp.programs import BENCHMARKS, NO_PROGRAM
+
+    rows = []
+    for b in BENCHMARKS.values():
+        p = b.program()
+        rows.append({"name": b.name, "title": b.title, "fragment": p.fragment, "alphabet": "".join(p.alphabet),
+                     "exhaustive_length": b.exhaustive_len, "claim": b.claim, "paper": b.paper_row})
+    no = [{"name": n.name, "title": n.title, "program": None, "claim": n.claim, "argument": n.argument}
+          for n in NO_PROGRAM.values()]
+    if args.json:
+        print(json.dumps({"programs": rows, "no_program": no}, indent=2))
+        return 0
+    w = max(len(r["name"]) for r in rows)
+    for r in rows:
+        print(f"{r['name'].ljust(w)}  {r['fragment']:<22} {{{','.join(r['alphabet'])}}}  {r['title']}")
+    print("\nno program (non-expressibility claims):")
+    for r in no:
+        print(f"  {r['name'].ljust(w)}  {r['title']}  [{r['claim']}]")
+    return 0
+
+
+def cmd_show(args) -> int:
+    from constructions.crasp.syntax import format_program
+
+    prog, _ = _load(args.name)
+    if args.json:
+        print(json.dumps({"name": prog.name, "alphabet": list(prog.alphabet), "fragment": prog.fragment,
+                          "period": prog.period, "locality": prog.locality,
+                          "operations": len(prog.operations()), "text": format_program(prog)}, indent=2))
+        return 0
+    print(format_program(prog, header=True), end="")
+    print(f"-- fragment {prog.fragment}, period {prog.period}, locality {prog.locality}, "
+          f"{len(prog.operations())} operations")
+    return 0
+
+
+def cmd_check(args) -> int:
+    from constructions.crasp.programs import exhaustive_length
+    from constructions.crasp.verify import check_exhaustive
+
+    prog, bench = _load(args.name)
+    if bench is None:
+        raise UsageError(f"no oracle for {args.name!r}: check works for benchmark names (see 'list')")
+    n = args.max_len or (bench.exhaustive_len if bench else exhaustive_length(len(prog.alphabet)))
+    if n < 1:
+        raise UsageError("--max-len must be >= 1")
+    res = check_exhaustive(prog, bench.oracle, n, bench.name)
+    if args.json:
+        print(json.dumps({"name": res.name, "max_len": res.max_len, "strings": res.n_strings, "accepted": res.n_accepted,
+                          "ok": res.ok, "counterexample": res.counterexample, "seconds": round(res.seconds, 3)}))
+    else:
+        print(res.line())
+    return 0 if res.ok else 1
+
+
+def cmd_run(args) -> int:
+    from constructions.crasp.interpreter import accepts
+
+    prog, _ = _load(args.name)
+    strings = list(args.strings)
+    for s in strings:
+        if s == "":
+            raise UsageError("the empty word is outside Definition 8 (a C-RASP program has no value on it)")
+        bad = [c for c in s if c not in prog.alphabet]
+        if bad:
+            raise UsageError(f"symbol {bad[0]!r} in {s!r} is not in the alphabet {' '.join(prog.alphabet)!r} of {prog.name}")
+    if args.compiled:
+        comp = _compiler()
+        model = comp.compile_program(prog)
+        if not hasattr(comp, "compiled_accepts"):
+            raise UsageError("constructions/crasp/compiler.py has no compiled_accepts(model, strings)")
+        result = [bool(x) for x in comp.compiled_accepts(model, strings)]
+    else:
+        result = [bool(x) for x in accepts(prog, strings)]
+    if args.json:
+        print(json.dumps([{"input": s, "accept": a} for s, a in zip(strings, result, strict=True)]))
+    else:
+        for s, a in zip(strings, result, strict=True):
+            print(f"{'accept' if a else 'reject'}  {s}")
+    return 0
+
+
+def cmd_trace(args) -> int:
+    from constructions.crasp.interpreter import trace
+
+    prog, _ = _load(args.name)
+    s = args.string
+    if s == "":
+        raise UsageError("the empty word is outside Definition 8 (a C-RASP program has no value on it)")
+    bad = [c for c in s if c not in prog.alphabet]
+    if bad:
+        raise UsageError(f"symbol {bad[0]!r} in {s!r} is not in the alphabet {' '.join(prog.alphabet)!r} of {prog.name}")
+    t = trace(prog, s, all_ops=args.all)
+    if args.html:
+        with open(args.html, "w", encoding="utf-8") as f:
+            f.write(f"<!doctype html><meta charset='utf-8'><title>{prog.name} on {s}</title>\n{t.html()}\n")
+        print(f"wrote {args.html}")
+    else:
+        print(t.text())
+    return 0
+
+
+def cmd_compile(args) -> int:
+    prog, _ = _load(args.name)
+    comp = _compiler()
+    try:
+        model = comp.compile_program(prog)
+    except CraspError as e:
+        print(f"compile failed: {e}", file=sys.stderr)
+        return 1
+    from constructions.limit_transformer.serialize import save_model
+
+    try:
+        save_model(model, args.out)
+    except OSError as e:
+        raise UsageError(f"cannot write {args.out}: {e.strerror}") from None
+    info = comp.describe(model) if hasattr(comp, "describe") else {}
+    if args.json:
+        print(json.dumps({"name": prog.name, "out": args.out, **{k: v for k, v in info.items() if _jsonable(v)}}))
+    else:
+        print(f"compiled {prog.name} -> {args.out}" + "".join(f"; {k} {v}" for k, v in info.items()))
+    return 0
+
+
+def _jsonable(v) -> bool:
+    try:
+        json.dumps(v)
+        return True
+    except TypeError:
+        return False
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="python -m constructions.crasp", description="C-RASP programs: list, show, check, run, trace, compile.")
+    sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
+    s = sub.add_parser("list", help="list the benchmark programs and the tasks without a program")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(fn=cmd_list)
+    s = sub.add_parser("show", help="print a program in the text syntax")
+    s.add_argument("name")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(fn=cmd_show)
+    s = sub.add_parser("check", help="compare a program with its oracle on all words up to a length")
+    s.add_argument("name")
+    s.add_argument("--max-len", type=int, default=None)
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(fn=cmd_check)
+    s = sub.add_parser("run", help="run a program (or its compiled Limit Transformer) on strings")
+    s.add_argument("name")
+    s.add_argument("strings", nargs="+", metavar="STRING")
+    s.add_argument("--compiled", action="store_true", help="evaluate the compiled Limit Transformer instead")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(fn=cmd_run)
+    s = sub.add_parser("trace", help="per-position values of every definition on one string")
+    s.add_argument("name")
+    s.add_argument("string")
+    s.add_argument("--all", action="store_true", help="also anonymous sub-operations")
+    s.add_argument("--html", metavar="FILE", help="write an HTML table instead of printing text")
+    s.set_defaults(fn=cmd_trace)
+    s = sub.add_parser("compile", help="compile to a Limit Transformer JSON file")
+    s.add_argument("name")
+    s.add_argument("--out", required=True, metavar="FILE.json")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(fn=cmd_compile)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return args.fn(args)
+    except UsageError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except CraspError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

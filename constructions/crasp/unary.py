@@ -1,0 +1,157 @@
+"""Lemma 37 as an algorithm: eventual behaviour of a C-RASP program on the words ``u a^n``.
+
+Huang et al. Lemma 37 (reference section 3.8): over a unary alphabet, every C-RASP program eventually
+accepts all ``a^n`` or eventually rejects all.  The proof is an induction over the operations: every
+Boolean is eventually constant, every Count is eventually affine in the position.  :func:`eventual`
+executes that induction on the infinite word ``u a a a ...`` (a fixed prefix ``u``; ``u`` empty is the
+lemma), returning for every operation a threshold ``T`` and its eventual form, together with its exact
+values before ``T``.  Because the value of an operation at position ``i`` depends only on ``w_1..w_i``,
+the program accepts ``u a^n`` iff the output at position ``|u| + n`` is true, so acceptance is constant for
+``|u| + n >= T``.
+
+Local relations psi are handled too (an extension: a local count of an eventually constant predicate is
+eventually constant, with threshold ``+ tau``); Positional phi is rejected, since periodic relations break
+the lemma (``(aa)*`` has a C-RASP[periodic] program).
+
+:func:`not_eventually_constant` turns this into a non-expressibility certificate: if membership of
+``u a^n`` in a language is not constant on ``n`` in ``[N, N + period)`` for arbitrarily large ``N`` (checked
+for a given periodic pattern), no C-RASP[local] program recognizes the language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from constructions.crasp.ast import (
+    Add,
+    And,
+    BoolConst,
+    Comparison,
+    Conditional,
+    Count,
+    CountConst,
+    Initial,
+    Node,
+    Not,
+    Positional,
+    Program,
+    Sub,
+)
+from constructions.crasp.errors import CraspError
+
+__all__ = ["Eventual", "eventual", "eventual_acceptance", "not_eventually_constant", "NotUnaryApplicableError"]
+
+
+class NotUnaryApplicableError(CraspError):
+    """Lemma 37 does not apply (the program uses a Positional relation)."""
+
+
+@dataclass(frozen=True)
+class Eventual:
+    """Values ``head[i-1]`` for positions ``1 <= i < T``; for ``i >= T`` the constant ``b`` (Boolean) or
+    the affine ``a * i + b`` (Count)."""
+
+    T: int
+    head: tuple
+    a: int
+    b: int | bool
+    sort: str
+
+    def at(self, i: int):
+        if i < self.T:
+            return self.head[i - 1]
+        return self.b if self.sort == "bool" else self.a * i + self.b
+
+
+def _ceil_div(p: int, q: int) -> int:
+    return -((-p) // q)
+
+
+def eventual(prog: Program, prefix: str, letter: str) -> dict[Node, Eventual]:
+    """Eventual forms of all operations of ``prog`` on ``prefix + letter^infinity`` (see module doc)."""
+    if letter not in prog.alphabet:
+        raise CraspError(f"letter {letter!r} is not in the alphabet")
+    u = len(prefix)
+    ev: dict[Node, Eventual] = {}
+
+    def word(i: int) -> str:
+        return prefix[i - 1] if i <= u else letter
+
+    for op in prog.operations(all_defs=True):
+        if isinstance(op, Positional):
+            raise NotUnaryApplicableError("Lemma 37 does not apply: Positional phi(i) is not eventually constant")
+        if isinstance(op, Initial):
+            T = u + 1
+            e = Eventual(T, tuple(word(i) == op.symbol for i in range(1, T)), 0, letter == op.symbol, "bool")
+        elif isinstance(op, BoolConst):
+            e = Eventual(1, (), 0, op.value, "bool")
+        elif isinstance(op, CountConst):
+            e = Eventual(1, (), 0, op.value, "count")
+        elif isinstance(op, Not):
+            c = ev[op.arg]
+            e = Eventual(c.T, tuple(not v for v in c.head), 0, not c.b, "bool")
+        elif isinstance(op, (And, Add, Sub, Comparison)):
+            l, r = ev[op.left], ev[op.right]
+            T = max(l.T, r.T)
+            if isinstance(op, And):
+                e = Eventual(T, tuple(l.at(i) and r.at(i) for i in range(1, T)), 0, l.b and r.b, "bool")
+            elif isinstance(op, Add):
+                e = Eventual(T, tuple(l.at(i) + r.at(i) for i in range(1, T)), l.a + r.a, l.b + r.b, "count")
+            elif isinstance(op, Sub):
+                e = Eventual(T, tuple(l.at(i) - r.at(i) for i in range(1, T)), l.a - r.a, l.b - r.b, "count")
+            else:
+                # l.a i + l.b <= r.a i + r.b  <=>  d i + k >= 0 with d = r.a - l.a, k = r.b - l.b
+                d, k = r.a - l.a, r.b - l.b
+                if d > 0:
+                    T2, v = max(T, _ceil_div(-k, d)), True
+                elif d < 0:
+                    T2, v = max(T, k // (-d) + 1), False
+                else:
+                    T2, v = T, k >= 0
+                T2 = max(T2, 1)
+                e = Eventual(T2, tuple(l.at(i) <= r.at(i) for i in range(1, T2)), 0, v, "bool")
+        elif isinstance(op, Conditional):
+            c, t, f = ev[op.cond], ev[op.then], ev[op.orelse]
+            T = max(c.T, t.T, f.T)
+            head = tuple(t.at(i) if c.at(i) else f.at(i) for i in range(1, T))
+            br = t if c.b else f
+            e = Eventual(T, head, br.a, br.b, "count")
+        elif isinstance(op, Count):
+            p = ev[op.arg]
+            if op.psi is None:
+                T = p.T
+                head, acc = [], 0
+                for i in range(1, T):
+                    acc += 1 if p.at(i) else 0
+                    head.append(acc)
+                v = 1 if p.b else 0
+                # C(i) = acc + v * (i - T + 1) for i >= T
+                e = Eventual(T, tuple(head), v, acc - v * (T - 1), "count")
+            else:
+                tau = op.psi.tau
+                T = p.T + tau
+                head = tuple(sum(1 for c in op.psi.offsets if i - c >= 1 and p.at(i - c)) for i in range(1, T))
+                e = Eventual(T, head, 0, len(op.psi.offsets) * (1 if p.b else 0), "count")
+        else:  # pragma: no cover
+            raise CraspError(f"unknown node {type(op).__name__}")
+        ev[op] = e
+    return ev
+
+
+def eventual_acceptance(prog: Program, prefix: str = "", letter: str | None = None) -> tuple[int, bool]:
+    """``(N0, v)``: for all ``n >= N0``, ``prog`` accepts ``prefix + letter * n`` iff ``v``."""
+    letter = letter if letter is not None else prog.alphabet[0]
+    e = eventual(prog, prefix, letter)[prog.output]
+    return max(e.T - len(prefix), 1 if not prefix else 0), bool(e.b)
+
+
+def not_eventually_constant(member: Callable[[str], bool], prefix: str, letter: str, period: int,
+                            start: int, upto: int) -> bool:
+    """Check that ``n -> member(prefix + letter^n)`` is periodic with ``period`` on ``[start, upto)`` and
+    not constant there; with Lemma 37 this certifies that no C-RASP[local] program recognizes the language
+    *provided the pattern continues for ever* (true for the modular languages it is used on, by their
+    definition; the check here guards against a mistyped oracle or period)."""
+    vals = [member(prefix + letter * n) for n in range(start, upto)]
+    periodic = all(vals[k] == vals[k + period] for k in range(len(vals) - period))
+    return periodic and len(set(vals)) == 2

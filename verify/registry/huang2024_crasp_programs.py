@@ -1,0 +1,194 @@
+"""Claims of Huang et al. (2024) about C-RASP as a language and the benchmark's expressibility.
+
+Definition 8, Theorem 10, Lemma 11 / 29 and the App. C lemmas behind it (Def. 30 - Lemma 42), eq. (10),
+App. C.1.5 / C.2, Tables 1-3 and Figure 1.  Programs: ``constructions/crasp/programs.py``; oracles:
+``constructions/crasp/oracles.py``; checks: ``constructions/crasp/tests/``; choices where the restored
+reference is UNCERTAIN: ``docs/crasp.md``; gaps: ``docs/gaps.d/crasp.md``.
+
+Status convention here: ``verified`` for definitions implemented and cross-checked by two independent
+implementations, and for statements whose proof we execute as an algorithm checked on every input of a
+finite family; ``verified-numerically`` for expressibility claims backed by a program that agrees with an
+independent oracle on every word up to the exhaustive length and on random words up to length 2000 (this
+is evidence for all lengths, not a proof); ``unchecked`` for statements resting on results we do not
+re-prove (Krebs 2008, Tesson-Therien 2002) or constructions not implemented.
+"""
+
+from verify.claims import register
+
+_T = "constructions/crasp/tests"
+_EX = ("program agrees with an independent oracle on all words up to length 12 (binary alphabets) / 8 "
+       "(3-5 symbols) / 11 (BMI), and on Hypothesis-generated words up to length 2000 "
+       f"({_T}/test_benchmark.py); mutated programs are rejected by the same comparison")
+
+# ------------------------------------------------------------------------------------ definition 8
+register(
+    "huang2024:def8", "Definition 8 (C-RASP, C-RASP[Phi, Psi], C-RASP[periodic, local])",
+    "Straight-line programs of Initial, Not, And, Boolean constant, Positional phi(i), Comparison C1 <= C2 (Boolean) "
+    "and Counting #[j <= i, psi(i,j)] P(j), Conditional, Addition, Subtraction, constant (Count); accept iff the "
+    "output is true at the last position; [periodic, local]: every phi periodic, every psi local and "
+    "translation-invariant.",
+    "verified",
+    "implemented by constructions.crasp (ast.py: typed AST rejecting sort errors, non-periodic phi, non-local psi; "
+    "interpreter.py: vectorized exact semantics); an independently written per-position reference interpreter "
+    f"(reference.py) agrees on Hypothesis-generated well-typed programs and words ({_T}/test_interpreter.py); "
+    "negative control: a deliberately wrong semantics (strict Counting j < i) is caught by the same comparison. "
+    "Empty word: outside the definition, rejected with InputError (docs/crasp.md).")
+register(
+    "huang2024:def8.example", "Section 4.2 example program after Definition 8",
+    "An example C-RASP program recognising a small language (language and program lost in the text copy).",
+    "unchecked",
+    "UNRECOVERED in the reference (section 3.3); docs/crasp.md uses a*b* as our own illustration instead.")
+
+# -------------------------------------------------------------------------------------- Theorem 10
+register(
+    "huang2024:thm10", "Theorem 10",
+    "MAJORITY, DYCK-1 and a third counter language (most likely a^n b^n c^n; possibly a^n b^n) are definable in "
+    "C-RASP without positional relations.",
+    "verified-numerically",
+    "programs majority, dyck1, anbncn, anbn (all fragment C-RASP, asserted by test); " + _EX + ". The third language is "
+    "UNCERTAIN in the reference; both readings have programs.")
+
+# -------------------------------------------------------------------------------- Lemma 11 / 29
+register(
+    "huang2024:lem11", "Lemma 11",
+    "Over {a,b,e}: PARITY not in C-RASP[periodic,local]; (aa)* not in C-RASP but in C-RASP[periodic,local]; "
+    "Sigma* b e* not in C-RASP[periodic,local]; every piecewise testable language is in C-RASP.",
+    "unchecked",
+    "split into huang2024:lem11.parity / .aa-star / .flipflop / .piecewise; two negative items rest on Krebs (2008) "
+    "and are not re-proved here.")
+register(
+    "huang2024:lem11.parity", "Lemma 11 (1) / Lemma 41", "PARITY is not in C-RASP[periodic, local].",
+    "unchecked",
+    "the weaker 'PARITY not in C-RASP[local]' is certified by the Lemma 37 tool (1^n alternates; "
+    f"{_T}/test_unary.py); the periodic case needs the Lemma 40 block encoding, not implemented.")
+register(
+    "huang2024:lem11.aa-star", "Lemma 11 (2) / Lemma 38 / App. C.2.3",
+    "(aa)* is not in C-RASP, but it is in C-RASP[periodic].",
+    "verified-numerically",
+    "positive: program aa_star (C-RASP[periodic], " + _EX + "); negative: Lemma 37 tool shows every C-RASP[local] "
+    f"program is eventually constant on a^n while (aa)* alternates ({_T}/test_unary.py).")
+register(
+    "huang2024:lem11.flipflop", "Lemma 11 (3) / Lemma 36", "Sigma* b e* is not in C-RASP[periodic, local].",
+    "unchecked", "rests on Lemma 35 (Krebs 2008, Lemma 6.11); not re-proved.")
+register(
+    "huang2024:lem11.piecewise", "Lemma 11 (4) / App. C.1.5", "Every piecewise testable language is in C-RASP.",
+    "verified-numerically",
+    "constructions.crasp.programs.subsequence_defs builds S_m := E[j<=i](Q_{a_m} & 2 <= #S_{m-1}); checked for every "
+    f"subsequence pattern of length <= 4 over {{a,b,c}} on all words up to length 7 ({_T}/test_benchmark.py), plus "
+    "pt_aba, pt_bca and the Boolean combination pt_ab_not_ba as benchmarks (" + _EX + "). Boolean closure is the "
+    "And/Not of the language.")
+register(
+    "huang2024:lem29", "Lemma 29 (restatement of Lemma 11)", "Same as Lemma 11.", "unchecked",
+    "see huang2024:lem11.parity, .aa-star, .flipflop, .piecewise")
+
+# ------------------------------------------------------------------------- App. C.3 machinery
+register("huang2024:def30", "Definition 30 (MAJ2[<, +1, MOD])",
+         "Two-variable first-order logic with majority quantifier, letter predicates, <, +1 and MOD predicates.",
+         "unchecked", "not implemented")
+register("huang2024:prop31", "Proposition 31", "C-RASP[periodic, local] is contained in MAJ2[<, +1, MOD].",
+         "unchecked", "translation not implemented")
+register("huang2024:rem32", "Remark 32", "C-RASP is contained in MAJ2[<] (strictly).", "unchecked",
+         "not implemented; the strictness witness is UNCERTAIN in the reference")
+register("huang2024:def33", "Definition 33 (padding morphism)", "Morphism inserting blocks of a neutral letter e.",
+         "unchecked", "exact statement UNCERTAIN in the reference; not implemented")
+register("huang2024:lem34", "Lemma 34", "Padding removes the +1 and MOD predicates from MAJ2[<,+1,MOD] formulas.",
+         "unchecked", "not implemented")
+register("huang2024:lem35", "Lemma 35", "A language over {a,b,e} (reconstructed: Sigma* b e* b Sigma*) is not in "
+         "MAJ2[<, +1, MOD].", "unchecked", "cites Krebs (2008) Lemma 6.11; witness language UNCERTAIN")
+register("huang2024:lem36", "Lemma 36", "Sigma* b e* (= benchmark #17 {0,1,2}*02* up to renaming) is not in "
+         "C-RASP[periodic, local].", "unchecked",
+         "reduction to Lemma 35 not re-proved; the renaming 0->b, 1->a, 2->e is checked by the oracle test "
+         f"({_T}/test_benchmark.py::test_zero_two_star_is_flipflop_renamed)")
+register(
+    "huang2024:lem37", "Lemma 37",
+    "Over a unary alphabet every C-RASP program eventually accepts all a^n or eventually rejects all (counts are "
+    "eventually affine in n, comparisons eventually constant).",
+    "verified",
+    "the inductive proof is executed as an algorithm (constructions/crasp/unary.py: per operation a threshold and an "
+    "eventual constant / affine form, on u a^n for any prefix u; extended to local psi) and its output is compared "
+    f"with the interpreter at every position up to threshold + 40 for Hypothesis-generated programs ({_T}/test_unary.py); "
+    "negative control: Positional phi is rejected, and the C-RASP[periodic] program aa_star does alternate on a^n.")
+register(
+    "huang2024:lem38", "Lemma 38", "(aa)* (and 'length = 0 mod m') is not in C-RASP.", "verified",
+    "immediate from Lemma 37: the certificate function constructions.crasp.unary.not_eventually_constant "
+    f"checks that membership of a^n alternates ({_T}/test_unary.py).")
+register(
+    "huang2024:prop39", "Proposition 39", "#[j <= i - c] P(j) is definable with local relations.",
+    "verified-numerically",
+    "constructions.crasp.ast.count_upto_minus builds #P - #[i-j in 0..c-1] P; equals the direct definition "
+    f"(reference interpreter) on Hypothesis-generated predicates and words ({_T}/test_interpreter.py).")
+register("huang2024:lem40", "Lemma 40", "Block encoding turns a C-RASP[periodic,local] program into a C-RASP program "
+         "over length-k blocks.", "unchecked", "not implemented")
+register("huang2024:lem41", "Lemma 41", "PARITY is not in C-RASP[periodic, local].", "unchecked",
+         "see huang2024:lem11.parity")
+register("huang2024:lem42", "Lemma 42", "C-RASP[periodic,local] is closed under inverse images of length-uniform "
+         "morphisms.", "unchecked", "not implemented")
+
+# --------------------------------------------------------------------------- induction head, App. C.2
+register(
+    "huang2024:eq10", "Equation (10) (induction-head target) and App. C.2.1-C.2.2",
+    "f(x)_a = #{k < N : x_k = x_N, x_{k+1} = a} / #{k < N : x_k = x_N}; NEXT_a (a in argmax f, resp. f_a > 0) is in "
+    "C-RASP[local] via bigram counts with the predecessor relation.",
+    "verified-numerically",
+    "programs induction_next_a (support) and induction_argmax_a (argmax; ties including 0/0 accept every maximiser), "
+    + _EX + ". Copy (unique) uses the same NEXT predicates (program copy_unique).")
+register(
+    "huang2024:app-c2.2", "App. C.2.2 (positional relations are necessary for the induction head)",
+    "NEXT is in C-RASP[local] but not in C-RASP.", "unchecked",
+    "the positive half is huang2024:eq10; the negative half cites Krebs (2008, Lemma 6.11); not re-proved.")
+
+# ------------------------------------------------------------------------------------ tables, figure
+register(
+    "huang2024:tab1", "Table 1 (the benchmark's regular languages)",
+    "Tomita 1-7, D_n = (a D_{n-1} b)*, PARITY, (aa)*, (aaaa)*, (abab)*, aa*bb*cc*dd*ee*, {a,b}*d{b,c}*, {0,1,2}*02*.",
+    "verified",
+    "oracles implemented in constructions/crasp/oracles.py; D_n as a depth scan is cross-checked exhaustively with "
+    f"the grammar D_n = (a D_(n-1) b)* ({_T}/test_benchmark.py). Tomita 7 is printed 0*1*0*1 in our text copy; we use "
+    "the standard 0*1*0*1* (docs/gaps.d/crasp.md).")
+register(
+    "huang2024:tab2", "Table 2 (expressibility of the regular languages)",
+    "Programs exist for 13 languages (Tomita 1, 2, 4, 7; D_2, D_3, D_4, D_12; (aa)*, (aaaa)*, (abab)*; "
+    "aa*bb*cc*dd*ee*; {a,b}*d{b,c}*), in plain C-RASP for all but Tomita 4, (aa)*, (aaaa)*, (abab)*.",
+    "verified-numerically",
+    "one program per language; the plain-C-RASP ones are asserted to use no positional relation; " + _EX + ".")
+register(
+    "huang2024:tab2.no-crasp", "Table 2, C-RASP column 'no' for languages with a periodic/local program",
+    "Tomita 4, (aa)*, (aaaa)*, (abab)* are not in C-RASP.", "unchecked",
+    "(aa)* and (aaaa)* are certified (even against C-RASP[local]) by the Lemma 37 tool; Tomita 4 and (abab)* rest on "
+    "Krebs (2008) and are not re-proved.")
+register(
+    "huang2024:tab2.tomita3", "Table 2 row Tomita 3", "Tomita 3 is not in C-RASP[periodic, local].", "unchecked",
+    "'not in C-RASP[local]' is certified by the Lemma 37 tool on 1 0^n; the periodic case rests on Krebs (2008) "
+    "Thms 6.10/6.12 and Tesson-Therien (2002), not re-proved.")
+register(
+    "huang2024:tab2.tomita5", "Table 2 row Tomita 5", "Tomita 5 is not in C-RASP[periodic, local].", "unchecked",
+    "'not in C-RASP[local]' is certified by the Lemma 37 tool on 0^n; the periodic case needs Lemma 41.")
+register(
+    "huang2024:tab2.tomita6", "Table 2 row Tomita 6", "Tomita 6 is not in C-RASP[periodic, local].", "unchecked",
+    "'not in C-RASP[local]' is certified by the Lemma 37 tool on 0^n; the periodic case needs Lemma 42 plus the "
+    "PARITY-style argument for #1 = 0 mod 3.")
+register(
+    "huang2024:tab3", "Table 3 (expressibility of the algorithmic tasks)",
+    "Binary Majority, Majority and Sort are in C-RASP; Copy (unique) is in C-RASP[local]; Binary Majority "
+    "Interleave is in C-RASP[periodic].",
+    "verified-numerically",
+    "tasks phrased as transcript languages 'input # output' (docs/crasp.md); programs binary_majority, "
+    "majority_letters (3 letters), sort (numbers 1-3, so every transcript is checked exhaustively), copy_unique "
+    "(3 letters), binary_majority_interleave; " + _EX + ".")
+register(
+    "huang2024:tab3.no-crasp", "Table 3, C-RASP column 'no' for Copy (unique) and 'none found' for BMI",
+    "Copy (unique) is not in C-RASP; no C-RASP program for Binary Majority Interleave was found.", "unchecked",
+    "Copy (unique) rests on the App. C.2.2 argument (Krebs 2008); 'none found' is not a claim of impossibility.")
+register(
+    "huang2024:tab3.copy-repeat", "Table 3 row Copy (repeat)", "Copy with repeats is not in C-RASP[periodic, local].",
+    "unchecked", "rests on Corollary 13 (registered as huang2024:cor13 by the communication-complexity module).")
+register(
+    "huang2024:tab3.addition", "Table 3 row Addition", "Binary addition is not in C-RASP[periodic, local].",
+    "unchecked", "reduction from copying (add 0) plus Corollary 13; not re-proved here.")
+register(
+    "huang2024:fig1", "Figure 1 (reported accuracies)",
+    "APE transformers length-generalize where a C-RASP[periodic,local] program exists and NoPE where a C-RASP program "
+    "exists; they fail otherwise.",
+    "unchecked",
+    "no training is run here; docs/crasp.md puts each task's certificate next to the reported accuracies "
+    "(reference section 5.6) and records the exceptions visible in the numbers.")
