@@ -94,3 +94,29 @@ def checked(proof) -> list:
     if any(r.negative_outcome is None or r.negative_outcome.holds for r in discharged):
         raise AssertionError(f"{proof.claim}: a discharged step lacks a rejected control")
     return results
+
+
+class Sig(sympy.Function):
+    """The sigmoid as a function symbol carrying its derivative rule sigma' = sigma (1 - sigma).
+
+    Derivatives of Sig are polynomials in Sig, so identities between them simplify fast; the rule itself is
+    checked once against 1/(1 + e^{-s}) (see :func:`verify.ahuja.rnn.sigmoid_steps`).
+    """
+
+    def fdiff(self, argindex=1):
+        return self * (1 - self)
+
+
+class Elementwise(sympy.Function):
+    """An arbitrary scalar function applied coordinate-wise (steps that hold for every such function)."""
+
+
+def ground(expr, start: int = 2):
+    """``expr`` with every free symbol replaced by a distinct small rational (2, 3, 5/2, ...).
+
+    Used for negative controls: a mutated identity evaluated at one rational point is still rejected by the
+    same exact check, and costs far less to simplify than the generic residual.
+    """
+    syms = sorted(sympy.sympify(expr).free_symbols, key=lambda s: s.name)
+    vals = {s: sympy.Rational(start + i, 1 + (i % 2)) for i, s in enumerate(syms)}
+    return expr.subs(vals) if hasattr(expr, "subs") else expr

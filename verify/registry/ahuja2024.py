@@ -89,6 +89,21 @@ CLAIMS = [
      "gap", "index typo: the list should end at Lambda^{i-1}; only the first two equalities are used (ssm.py)"),
     ("eq25", "Equation (25)", "Lambda~^i B~ = C Lambda^i B for all i from the first two equalities",
      "verified", "generic induction step and ground instances (verify/ahuja/ssm.py)"),
+    # --- RNN ---------------------------------------------------------------------------------------------
+    ("asm10", "Assumption 10", "Vanilla RNN (28) with head sigma o A; A, Lambda, B square invertible, sigma = sigmoid",
+     "verified", "satisfiable: rational invertible instance (verify/ahuja/rnn.py)"),
+    ("thm9", "Theorem 9", "RNN: U = V = Pi, Lambda~ = Pi^T Lambda Pi, h_k = Pi h~_k; length + compositional gen.",
+     "verified", "chain (29)-(41): support, sigmoid-derivative, scalar, permutation, (35)-(36), induction "
+     "(verify/ahuja/rnn.py); analyticity for general p cited"),
+    ("eq36", "Equation (36)", "(Pi Lambda~ Pi^T - Lambda) sigma(B x_1) = 0 => Lambda~ = Pi^T Lambda Pi",
+     "verified", "Pi sigma = sigma Pi and Pi^T Pi = I for all 3! permutations, Lemma 16 (verify/ahuja/rnn.py)"),
+    ("eq40", "Equation (40)", "Pi T~_{k+1} = T_{k+1} (induction step)",
+     "gap", "typo: printed with x_k where x_{k+1} is meant (also eq. 91); as printed it is the rejected control of "
+     "the verified step (test_ahuja_rnn.py::test_eq40_as_printed_is_the_rejected_control)"),
+    ("lem15", "Lemma 15", "The k-th derivative of the sigmoid is P_{k+1}(sigma), degree k+1, not identically zero",
+     "verified", "k = 1..7: degree, leading coefficient (-1)^k k!, a non-root in (0,1); chain rule (verify/ahuja/rnn.py)"),
+    ("lem16", "Lemma 16", "A x = 0 on a set with non-empty interior => A = 0",
+     "verified", "difference step (75) and exact instances; a segment (empty interior) does not suffice"),
 ]
 
 
