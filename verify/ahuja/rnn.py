@@ -29,7 +29,18 @@ import itertools
 import sympy
 import z3
 
-from verify.ahuja._common import Elementwise, Sig, enum_step, ground, key, linalg_step, rat_matrix, sigmoid, sympy_step, z3_step
+from verify.ahuja._common import (
+    Elementwise,
+    Sig,
+    enum_step,
+    ground,
+    key,
+    linalg_step,
+    rat_matrix,
+    sigmoid,
+    sympy_step,
+    z3_step,
+)
 from verify.kernel import CitedLemma, Proof
 
 CLAIM = "thm9"

@@ -104,6 +104,17 @@ CLAIMS = [
      "verified", "k = 1..7: degree, leading coefficient (-1)^k k!, a non-root in (0,1); chain rule (verify/ahuja/rnn.py)"),
     ("lem16", "Lemma 16", "A x = 0 on a set with non-empty interior => A = 0",
      "verified", "difference step (75) and exact instances; a segment (empty interior) does not suffice"),
+    # --- discrete tokens ---------------------------------------------------------------------------------
+    ("asm15", "Assumption 15", "Discrete S = B(supp X): shifted pairs per coordinate, upper and lower rectangles",
+     "gap", f"satisfiable (grid {{0,1,2}}^2), but as literally stated too weak: {{1,2}}^2 meets it while sigma(Vy) = "
+     f"U sigma(y) has a non-permutation solution on it ({_GAPS}; verify/ahuja/discrete.py)"),
+    ("thm17", "Theorem 17", "RNN with discrete tokens (A15; the text says 'Assumption 2'): U = V = Pi",
+     "gap", f"the permutation step fails under A15 as stated: U = diag(u*, u*), V = diag(v*, v*) on S = {{1,2}}^2 "
+     f"(exact witness); holds when the pairs of A15(a) differ in y_i ({_GAPS})"),
+    ("thm17.mvt", "Theorem 17 proof, after eq. (82)", "(82) cannot vanish since s_1 > s_2 > s_3 > s_4 > 0",
+     "gap", f"the ordering needs v_1, v_2 > 0; with v = (1, -1), y = 0, y' = (1, 1), (82) is exactly 0 ({_GAPS})"),
+    ("eq84-85", "Equations (84)-(85)", "u e^{-(v-1) y} = u e^{-(v-1) y'} => v = 1",
+     "verified", "algebra (84) exact; v = 1 needs y != y' (z3), which A15(a) does not require (discrete.py)"),
 ]
 
 
