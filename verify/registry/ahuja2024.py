@@ -115,6 +115,29 @@ CLAIMS = [
      "gap", f"the ordering needs v_1, v_2 > 0; with v = (1, -1), y = 0, y' = (1, 1), (82) is exactly 0 ({_GAPS})"),
     ("eq84-85", "Equations (84)-(85)", "u e^{-(v-1) y} = u e^{-(v-1) y'} => v = 1",
      "verified", "algebra (84) exact; v = 1 needs y != y' (z3), which A15(a) does not require (discrete.py)"),
+    # --- chain of thought --------------------------------------------------------------------------------
+    ("asm16", "Assumption 16", "CoT deep sets; exists t <= T: supp(x_j) = R^n and supp(sum_{j<=t} phi(x_j)) = R^k",
+     "verified", "satisfiable with Gaussian tokens and phi = id (cited); index soup (i vs t, m vs k) noted; the second "
+     "clause is load-bearing (ahuja2024:thm18.bounded-tokens)"),
+    ("asm17", "Assumption 17", "CoT SSM; rank [B, ..., Lambda^t B] = k, supp X_i = R^n, rank [h_{t-1}; x_t] = k + n",
+     "gap", f"ranks checked on exact data (verify/ahuja/cot.py); the controllability clause is off by one: "
+     f"rank [B, Lambda B] = k with h_1 = B x_1 spanning a line (witness, {_GAPS})"),
+    ("asm18", "Assumption 18", "CoT RNN; rank [h_{t-1}; x_t] = k + n and rank [h_t] = k on training subsets",
+     "verified", "satisfiable: rational states in (0,1)^k with the ranks checked exactly (verify/ahuja/cot.py)"),
+    ("thm18", "Theorem 18", "CoT deep sets: psi = phi on the support and omega = rho give length generalization",
+     "verified", "i = 1 CoT gives psi = phi directly; omega = rho cited from A16 (verify/ahuja/cot.py)"),
+    ("thm18.bounded-tokens", "Sec. 4.1 'Role of CoT data' / Theorem 18 with bounded tokens",
+     "CoT supervision yields length generalization for deep sets",
+     "gap", f"needs supp(sum phi) = R^k; with tokens in [0,1] a learner with zero CoT and label risk for t <= 2 "
+     f"errs at t = 3 (exact witness, {_GAPS})"),
+    ("thm19", "Theorem 19", "CoT SSM: rank k + n data give Lambda~ = Lambda, B~ = B; omega = rho",
+     "verified", "exact nullity on data; rank-deficient data admit a different learner that errs on a new input; "
+     "the displayed product [h^T, x^T][Lambda - Lambda~; B - B~] is dimensionally wrong (verify/ahuja/cot.py)"),
+    ("thm20", "Theorem 20", "CoT RNN: logit makes the system linear; rank conditions give equal parameters",
+     "verified", "exact nullity on rational states (verify/ahuja/cot.py)"),
+    ("sec4.1-cot-relu", "Section 4.1, 'Role of CoT data' (ReLU MLP)",
+     "A learner given intermediate outputs ReLU(W_i x + b_i) learns the true W_i, b_i",
+     "refuted", f"dead unit: (w~, b~) = (-5, 0) matches ReLU(x - 2) on [0,1] and differs at x = -1 (z3, {_GAPS})"),
 ]
 
 
