@@ -49,7 +49,7 @@ from constructions.limit_transformer.precision import flushes, round_bits, round
 __all__ = [
     "ProtocolError", "MessageDecodeError", "AliceMessage", "ProtocolResult", "alice_message", "encode_message",
     "decode_message", "bob_reconstruct", "direct_activations", "run_protocol", "message_size_table",
-    "fit_log_slope", "copy_fooling", "CopyFooling", "averaging_witness", "distinct_class_sums",
+    "fit_log_slope", "stream_outputs", "copy_fooling", "CopyFooling", "averaging_witness", "distinct_class_sums",
 ]
 
 
@@ -251,29 +251,53 @@ def _check_split(model: LimitTransformer, word: str) -> tuple[int, np.ndarray]:
     return N, ids
 
 
-def _alice_side(S: _Sparse, ids_alice: Sequence[int], N: int):
-    """Alice's activations (all layers) at positions 1..N, and her message."""
-    n = 2 * N
+def _layer_message(S: _Sparse, head: _HeadSpec, prev: dict, N: int) -> tuple:
+    """(classes, boundary) of one head from Alice's y^(l-1) at positions 1..N."""
     tau = S.tau
-    prev = {t: _embed(S, int(ids_alice[t - 1]), t) for t in range(1, N + 1)}
+    classes: dict = {}
+    for j in range(1, N - tau + 1):
+        k, v = _kv(head, prev[j], S.d)
+        cls = classes.setdefault(k, [0, [0] * S.d])
+        cls[0] += 1
+        _add_into(cls[1], v)
+    boundary = tuple((tuple(k), tuple(v)) for k, v in
+                     (_kv(head, prev[j], S.d) for j in range(max(1, N - tau + 1), N + 1)))
+    cl = tuple(sorted(((k, c, tuple(vs)) for k, (c, vs) in classes.items()), key=lambda x: repr(x[0])))
+    return cl, boundary
+
+
+def _activations(S: _Sparse, ids: Sequence[int], n: int, message_at: int | None = None):
+    """Exact y^(0..L) at positions 1..len(ids) of an input of total length ``n`` (causal: a prefix suffices).
+
+    With ``message_at = N`` also returns Alice's message for the split after position N.
+    """
+    m = len(ids)
+    prev = {t: _embed(S, int(ids[t - 1]), t) for t in range(1, m + 1)}
+    acts = [prev]
     layers_msg = []
     for l in range(1, len(S.layers) + 1):
         heads, _ = S.layers[l - 1]
-        msg_heads = []
-        for head in heads:
-            classes: dict = {}
-            for j in range(1, N - tau + 1):
-                k, v = _kv(head, prev[j], S.d)
-                cls = classes.setdefault(k, [0, [0] * S.d])
-                cls[0] += 1
-                _add_into(cls[1], v)
-            boundary = tuple((tuple(k), tuple(v)) for k, v in
-                             (_kv(head, prev[j], S.d) for j in range(max(1, N - tau + 1), N + 1)))
-            cl = tuple(sorted(((k, c, tuple(vs)) for k, (c, vs) in classes.items()), key=lambda x: repr(x[0])))
-            msg_heads.append((cl, boundary))
-        layers_msg.append(tuple(msg_heads))
-        prev = _stream_layer(S, l, prev, {}, [{} for _ in heads], 1, N, n)
-    return AliceMessage(N, tuple(layers_msg))
+        if message_at is not None:
+            layers_msg.append(tuple(_layer_message(S, head, prev, message_at) for head in heads))
+        prev = _stream_layer(S, l, prev, {}, [{} for _ in heads], 1, m, n)
+        acts.append(prev)
+    msg = AliceMessage(message_at, tuple(layers_msg)) if message_at is not None else None
+    return acts, msg
+
+
+def _alice_side(S: _Sparse, ids_alice: Sequence[int], N: int) -> AliceMessage:
+    """Alice's message, computed from her N tokens only (n = 2N is known to both)."""
+    return _activations(S, ids_alice[:N], 2 * N, message_at=N)[1]
+
+
+def stream_outputs(model: LimitTransformer, word: str) -> list:
+    """Exact outputs ``U y_t^(L)`` at every position of ``$word``, by the protocol's streaming computation
+    (what Alice does for her half): per head, far keys aggregated by key class, so O(n (classes + tau))
+    per head instead of O(n^2).  Cross-checked against the library's ``exact_forward`` in the tests."""
+    S = _sparse(model)
+    ids = model.encode(word)[0]
+    acts, _ = _activations(S, ids, len(ids))
+    return [[_dot(r, acts[-1][t]) for r in S.U] for t in range(1, len(ids) + 1)]
 
 
 def alice_message(model: LimitTransformer, word: str) -> AliceMessage:

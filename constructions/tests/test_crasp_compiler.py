@@ -1,0 +1,495 @@
+"""Theorem 9 (Huang et al.): compiled Limit Transformer == C-RASP interpreter, exhaustively and under
+Hypothesis, with the exactness boundary and negative controls (docs/crasp_compiler.md)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from constructions.communication import run_protocol, stream_outputs
+from constructions.crasp.ast import (
+    FALSE,
+    TRUE,
+    Add,
+    And,
+    Comparison,
+    Conditional,
+    Count,
+    CountConst,
+    LocalRelation,
+    Not,
+    PeriodicRelation,
+    Positional,
+    Program,
+    Q,
+    Sub,
+    count,
+    eq,
+    exists,
+    ite,
+    phi,
+    prev,
+    program,
+)
+from constructions.crasp.compiler import (
+    CompileError,
+    compile_program,
+    compiled_accepts,
+    describe,
+    guard_threshold,
+    required_bits,
+)
+from constructions.crasp.interpreter import accepts
+from constructions.limit_transformer import (
+    MLP,
+    Head,
+    Layer,
+    LimitTransformer,
+    NotExactError,
+    exact_forward,
+    forward,
+)
+from verify.claims import checks
+
+# ------------------------------------------------------------------------------------- programs
+Ca, Cb = count(Q("a")), count(Q("b"))
+MAJORITY = program("ab", [("Ca", Ca), ("Cb", Cb), ("M", Cb <= Ca)], name="majority")
+DYCK1 = program("ab", [("Bad", ~(Cb <= Ca)), ("D", ~exists(~(Cb <= Ca)) & eq(Ca, Cb))], name="dyck1")
+_BAD0 = Q("0") & prev(Q("0")) & prev(Q("0"), 2)
+TOMITA4 = program("01", [("Bad", _BAD0), ("L", count(_BAD0) <= 0)], name="tomita4")
+AA_STAR = program("ab", [("L", ~exists(Q("b")) & phi(2, {0}))], name="aa_star")
+COND = program("ab", [("L", ite(Q("a") & phi(3, {1}), Ca - 3, Cb + 2) <= count(Q("a"), {0, 1, 3}) + 1)], name="cond")
+_Cs = {a: count(Q(a)) for a in "abc"}
+_BADC = (Q("a") & exists(Q("b") | Q("c"))) | (Q("b") & exists(Q("c")))
+ANBNCN = program("abc", [("L", ~exists(_BADC) & eq(_Cs["a"], _Cs["b"]) & eq(_Cs["b"], _Cs["c"]))], name="anbncn")
+_D = {a: count(Q(a)) for a in "abcd"}
+ABCD = program("abcd", [("L", (_D["a"] <= _D["b"] + _D["c"] - 1) | ((_D["d"] <= 1) & prev(Q("c"))))], name="abcd")
+
+BINARY = [MAJORITY, DYCK1, TOMITA4, AA_STAR, COND]
+ALL = [*BINARY, ANBNCN, ABCD]
+COMPILED = {p.name: compile_program(p) for p in ALL}
+
+
+def words(alphabet, n_max, n_min=1):
+    for n in range(n_min, n_max + 1):
+        for t in itertools.product(alphabet, repeat=n):
+            yield "".join(t)
+
+
+def oracle_accepts(prog: Program, strings) -> list[bool]:
+    """Test-local oracle written directly from the Definition 8 table (numpy integers, one length at a
+    time).  Used for the random programs because the package interpreter (constructions.crasp.interpreter,
+    not ours) raised KeyError on operations with two identical operands (e.g. ``1 <= 1``) when this was
+    written; the curated programs use the package interpreter."""
+    out = {}
+    by_len: dict[int, list[str]] = {}
+    for w in strings:
+        by_len.setdefault(len(w), []).append(w)
+    for n, ws in by_len.items():
+        X = np.array([[prog.alphabet.index(ch) for ch in w] for w in ws]).reshape(len(ws), n)
+        i = np.arange(1, n + 1)[None, :]
+        val: dict = {}
+        for node in prog.operations():
+            if isinstance(node, Count):
+                P = val[node.arg].astype(np.int64)
+                if node.psi is None:
+                    v = np.cumsum(P, axis=1)
+                else:
+                    v = np.zeros_like(P)
+                    for c in node.psi.offsets:
+                        if c < n:
+                            v[:, c:] += P[:, : n - c]
+            elif isinstance(node, Comparison):
+                v = val[node.left] <= val[node.right]
+            elif isinstance(node, Not):
+                v = ~val[node.arg]
+            elif isinstance(node, And):
+                v = val[node.left] & val[node.right]
+            elif isinstance(node, Positional):
+                v = np.isin(i % node.phi.period, list(node.phi.residues)) & np.ones_like(X, dtype=bool)
+            elif isinstance(node, Conditional):
+                v = np.where(val[node.cond], val[node.then], val[node.orelse])
+            elif isinstance(node, Add | Sub):
+                v = val[node.left] + (1 if isinstance(node, Add) else -1) * val[node.right]
+            elif isinstance(node, CountConst):
+                v = np.full(X.shape, node.value, dtype=np.int64)
+            elif node is TRUE or node is FALSE or type(node).__name__ == "BoolConst":
+                v = np.full(X.shape, node.value, dtype=bool)
+            else:  # Initial
+                v = X == prog.alphabet.index(node.symbol)
+            val[node] = v
+        for w, r in zip(ws, val[prog.output][:, -1], strict=True):
+            out[w] = bool(r)
+    return [out[w] for w in strings]
+
+
+def disagreements(prog, model, strings, exact=False, oracle=None):
+    strings = list(strings)
+    ref = (oracle or accepts)(prog, strings)
+    if exact:
+        got = [bool(stream_outputs(model, s)[-1][-1] > 0) for s in strings]
+    else:
+        got = compiled_accepts(model, strings)
+    return [s for s, r, g in zip(strings, ref, got, strict=True) if bool(r) != g]
+
+
+def sweep_length(prog, default=True):
+    k = len(prog.alphabet)
+    if k == 2:
+        return 12 if default else 14
+    if k == 3:
+        return 8 if default else 9
+    return 6 if default else 8
+
+
+# ------------------------------------------------------------------------ exhaustive equivalence
+@checks("huang2024:thm9", "huang2024:thm27")
+@pytest.mark.parametrize("prog", ALL, ids=lambda p: p.name)
+def test_exhaustive_float(prog):
+    """Vectorized float64 path == interpreter on every string up to the sweep length."""
+    bad = disagreements(prog, COMPILED[prog.name], words(prog.alphabet, sweep_length(prog)))
+    assert bad == []
+
+
+@pytest.mark.slow
+@checks("huang2024:thm9")
+@pytest.mark.parametrize("prog", ALL, ids=lambda p: p.name)
+def test_exhaustive_float_full(prog):
+    bad = disagreements(prog, COMPILED[prog.name], words(prog.alphabet, sweep_length(prog, default=False)))
+    assert bad == []
+
+
+@checks("huang2024:thm9", "huang2024:thm9.exactness")
+@pytest.mark.parametrize("prog", BINARY, ids=lambda p: p.name)
+def test_exhaustive_exact_short(prog):
+    """Exact (Fraction) evaluation == interpreter on every binary string up to length 5."""
+    assert disagreements(prog, COMPILED[prog.name], words(prog.alphabet, 5), exact=True) == []
+
+
+@pytest.mark.slow
+@checks("huang2024:thm9", "huang2024:thm9.exactness")
+@pytest.mark.parametrize("prog", ALL, ids=lambda p: p.name)
+def test_exhaustive_exact_full(prog):
+    n = {2: 12, 3: 8, 4: 6}[len(prog.alphabet)]
+    assert disagreements(prog, COMPILED[prog.name], words(prog.alphabet, n), exact=True) == []
+
+
+@checks("huang2024:thm9")
+def test_library_exact_forward_agrees():
+    """The library's exact evaluator gives the same exact outputs as the streaming one, and accepts like P."""
+    rng = random.Random(1)
+    for prog in ALL:
+        model = COMPILED[prog.name]
+        for n in (1, 2, 5, 9):
+            w = "".join(rng.choice(prog.alphabet) for _ in range(n))
+            lib = exact_forward(model, w)
+            mine = stream_outputs(model, w)
+            assert [list(r) for r in lib] == [[Fraction(x) for x in r] for r in mine]
+            out = lib[-1][-1]
+            assert out in (1, -1) and (out > 0) == bool(accepts(prog, [w])[0])
+
+
+# ------------------------------------------------------------------------------ structure/describe
+@checks("huang2024:thm9.nope")
+def test_plain_crasp_compiles_to_nope():
+    for prog in (MAJORITY, DYCK1, ANBNCN):
+        m = COMPILED[prog.name]
+        assert prog.fragment == "C-RASP"
+        assert m.positions is None and all(h.phi is None for layer in m.layers for h in layer.heads)
+        assert m.is_nope and describe(m)["nope"] and describe(m)["period"] == 1 and describe(m)["locality"] == 0
+    # negative control: a periodic or a local relation makes the compiled model non-NoPE
+    for prog in (AA_STAR, TOMITA4, COND):
+        assert not COMPILED[prog.name].is_nope
+
+
+@checks("huang2024:def3", "huang2024:thm9")
+def test_compiled_models_are_periodic_and_local():
+    for prog in ALL:
+        m = COMPILED[prog.name]
+        assert m.is_periodic_and_local
+        assert m.period == prog.period and m.tau == prog.locality
+    d = describe(COMPILED["cond"])
+    assert d["period"] == 3 and d["locality"] == 3 and d["depth"] >= 2 and d["fragment"] == "C-RASP[periodic,local]"
+    assert describe(COMPILED["majority"])["depth"] == 1 and describe(COMPILED["majority"])["max_heads"] == 3
+
+
+@checks("huang2024:def2")
+def test_compiled_parameters_are_p_bit():
+    for prog in ALL:
+        m = COMPILED[prog.name]
+        assert required_bits(m) <= m.precision_bits
+    # negative control: a non-dyadic weight is rejected; too few bits is a compile error
+    m = COMPILED["tomita4"]
+    mlp = m.layers[0].mlp
+    A = mlp.A.copy()
+    A[0, 0] = Fraction(1, 3)
+    bad = _replace_layer(m, 0, Layer(m.layers[0].heads, MLP(A, mlp.b, mlp.B, mlp.activations)))
+    with pytest.raises(CompileError):
+        required_bits(bad)
+    with pytest.raises(CompileError, match="fractional bits"):
+        compile_program(TOMITA4, precision_bits=1)
+
+
+def test_guard_threshold():
+    for c in range(1, 40):
+        thr = guard_threshold(c)
+        assert Fraction(1, c + 1) < thr < Fraction(1, c) and thr.denominator & (thr.denominator - 1) == 0
+        # [1/t <= thr] == [t >= c + 1] for t = 1..3c
+        assert all((Fraction(1, t) <= thr) == (t >= c + 1) for t in range(1, 3 * c + 3))
+
+
+def test_compile_errors():
+    with pytest.raises(CompileError):
+        compile_program("not a program")
+    with pytest.raises(CompileError):
+        compile_program(MAJORITY, precision="float")
+    with pytest.raises(CompileError):
+        compile_program(TOMITA4, local_logit=0)
+
+
+# ------------------------------------------------------------------------------ negative controls
+def _replace_layer(m: LimitTransformer, idx: int, layer: Layer) -> LimitTransformer:
+    layers = list(m.layers)
+    layers[idx] = layer
+    return LimitTransformer(m.alphabet, m.embedding, tuple(layers), m.unembedding, m.positions, m.precision_bits,
+                            m.precision)
+
+
+def _corrupt_value(m: LimitTransformer, layer: int, head: int, delta=Fraction(1, 2)) -> LimitTransformer:
+    h = m.layers[layer].heads[head]
+    V = h.value.copy()
+    r, c = next(zip(*np.nonzero(V != 0), strict=True))
+    V[r, c] = V[r, c] + delta
+    heads = list(m.layers[layer].heads)
+    heads[head] = Head(h.query, h.key, V, h.phi)
+    return _replace_layer(m, layer, Layer(tuple(heads), m.layers[layer].mlp))
+
+
+def _corrupt_mlp(m: LimitTransformer, layer: int, unit: int, bias_delta=Fraction(1)) -> LimitTransformer:
+    mlp = m.layers[layer].mlp
+    b = mlp.b.copy()
+    b[unit] = b[unit] + bias_delta
+    return _replace_layer(m, layer, Layer(m.layers[layer].heads, MLP(mlp.A, b, mlp.B, mlp.activations)))
+
+
+@checks("huang2024:thm9")
+def test_corrupted_weight_is_caught():
+    """One corrupted weight (a value entry of a counting head; one MLP bias) breaks the equivalence check."""
+    for prog in (MAJORITY, DYCK1, TOMITA4):
+        m = COMPILED[prog.name]
+        strings = list(words(prog.alphabet, 8))
+        assert disagreements(prog, m, strings) == []
+        li = next(i for i, layer in enumerate(m.layers) if layer.heads)
+        names = m.metadata["coordinates"]
+        counting = [h for h, head in enumerate(m.layers[li].heads)
+                    if names[int(np.nonzero(head.value != 0)[0][0])] != "one"]
+        assert counting
+        for h in counting:
+            assert disagreements(prog, _corrupt_value(m, li, h, Fraction(-1)), strings), (prog.name, h)
+        # the 'one' head only feeds the tie margin and the guards: halving it is harmless for programs
+        # without local counting (the margin shrinks to 1/(4t)), which the sweep rightly does not flag
+        one_head = next(h for h in range(len(m.layers[li].heads)) if h not in counting)
+        if prog is MAJORITY:
+            assert disagreements(prog, _corrupt_value(m, li, one_head, Fraction(-1, 2)), strings) == []
+        lm = max(i for i, layer in enumerate(m.layers) if layer.mlp is not None)
+        assert disagreements(prog, _corrupt_mlp(m, lm, 0), strings), prog.name
+
+
+@checks("huang2024:thm9")
+def test_wrong_comparison_direction_is_caught():
+    """Negative control on the compiler itself: swapping the comparison operands must be detected."""
+    wrong = program("ab", [("M", Ca <= Cb)])
+    m = compile_program(wrong)
+    assert disagreements(MAJORITY, m, words("ab", 6))
+
+
+# ------------------------------------------------------------------------------------ exactness
+@checks("huang2024:thm9.exactness")
+def test_exactness_boundary_izzo_small_lambda():
+    """With lambda = 1 and p = 6 under 'izzo', local heads are hardmax (exact) iff n^1 >= 2^6: the last
+    inexact model length is n = 63, the first exact one n = 64 (n = |$w|).  The default lambda = p + 1
+    is exact already at n = 2.  Decisions are right on both sides (float path)."""
+    prog = program("01", [("L", count(Q("0"), {2}) <= count(Q("1")))], name="local2")
+    m = compile_program(prog, precision_bits=6, local_logit=1)
+    w_last_bad = ("001" * 30)[:62]  # n = 63
+    w_first_ok = ("001" * 30)[:63]  # n = 64
+    with pytest.raises(NotExactError):
+        exact_forward(m, w_last_bad, positions="last")
+    with pytest.raises(NotExactError):
+        stream_outputs(m, w_last_bad)
+    out = exact_forward(m, w_first_ok, positions="last")
+    assert (out[-1] > 0) == bool(accepts(prog, [w_first_ok])[0])
+    assert disagreements(prog, m, [w_last_bad, w_first_ok, "0" * 62, "1" * 62, "100" * 21]) == []
+    m_default = COMPILED["tomita4"]
+    assert m_default.metadata["local_logit"] == str(m_default.precision_bits + 1)
+    for w in ("0", "00", "000", "1000"):
+        assert (exact_forward(m_default, w, positions="last")[-1] > 0) == bool(accepts(TOMITA4, [w])[0])
+
+
+def _long_exact(progs, precision, n=2001, protocol=True):
+    rng = random.Random(7)
+    for prog in progs:
+        m = compile_program(prog, precision=precision)
+        w = "".join(rng.choice(prog.alphabet) for _ in range(n))
+        if prog is DYCK1:  # a balanced word, so the answer is not trivially 'no'
+            w = "ab" * (n // 2) + "a" * (n % 2)
+        ref = bool(accepts(prog, [w])[0])
+        assert (stream_outputs(m, w)[-1][-1] > 0) == ref
+        if protocol:
+            assert (run_protocol(m, w, check=False).outputs[-1][-1] > 0) == ref
+
+
+@checks("huang2024:thm9.exactness")
+@pytest.mark.parametrize("precision", ["izzo", "huang"])
+def test_long_strings_exact_via_protocol(precision):
+    """Exact evaluation at |$w| = 2002 (streaming) and Bob's side of the Theorem 12 protocol agree with P."""
+    _long_exact([COND], precision, protocol=False)
+
+
+@pytest.mark.slow
+@checks("huang2024:thm9.exactness")
+@pytest.mark.parametrize("precision", ["izzo", "huang"])
+def test_long_strings_exact_full(precision):
+    _long_exact([DYCK1, TOMITA4, COND, AA_STAR, ANBNCN], precision, n=4001)
+
+
+@checks("huang2024:thm9.exactness")
+def test_float_tie_without_margin():
+    """Why comparisons carry the one/2 margin: C_T <= C_a + C_b is a tie at every position; without the
+    margin the float path decides it by rounding noise and fails at some short length, with it never."""
+    tie = program("ab", [("L", count(TRUE) <= Ca + Cb)])
+    no_margin = compile_program(tie, margin=False)
+    with_margin = compile_program(tie)
+    strings = list(words("ab", 12))
+    bad = disagreements(tie, no_margin, strings)
+    assert bad, "expected float rounding to break an exact tie without the margin"
+    first = min(len(s) for s in bad)
+    assert 1 < first <= 12
+    assert disagreements(tie, with_margin, strings) == []
+    # exact arithmetic does not need the margin
+    assert disagreements(tie, no_margin, words("ab", 5), exact=True) == []
+
+
+@checks("huang2024:rem28")
+def test_compiled_model_not_offset_invariant():
+    m = COMPILED["aa_star"]
+    for w in ("aa", "aaaa"):
+        assert forward(m, [w], positions="last")[0, -1] > 0
+        assert forward(m, [w], offset=1, positions="last")[0, -1] < 0  # phi(i) is read at i + offset
+
+
+# ------------------------------------------------------------------------------------- Hypothesis
+@st.composite
+def programs(draw, max_ops=7):
+    """Random C-RASP[periodic,local] programs over {a,b} or {a,b,c} (every Definition 8 operation)."""
+    alphabet = draw(st.sampled_from(["ab", "abc"]))
+    bools = [Q(a) for a in alphabet] + [TRUE]
+    counts = [CountConst(1)]
+    for _ in range(draw(st.integers(2, max_ops))):
+        kind = draw(st.sampled_from(["count", "local", "cmp", "not", "and", "pos", "add", "sub", "cond", "const",
+                                     "count", "cmp"]))
+        if kind == "count":
+            counts.append(Count(draw(st.sampled_from(bools))))
+        elif kind == "local":
+            offs = draw(st.frozensets(st.integers(0, 3), min_size=1, max_size=2))
+            counts.append(Count(draw(st.sampled_from(bools)), LocalRelation(offs)))
+        elif kind == "cmp":
+            bools.append(Comparison(draw(st.sampled_from(counts)), draw(st.sampled_from(counts))))
+        elif kind == "not":
+            bools.append(Not(draw(st.sampled_from(bools))))
+        elif kind == "and":
+            bools.append(And(draw(st.sampled_from(bools)), draw(st.sampled_from(bools))))
+        elif kind == "pos":
+            period = draw(st.integers(1, 4))
+            res = draw(st.frozensets(st.integers(0, period - 1), max_size=period))
+            bools.append(Positional(PeriodicRelation(period, res)))
+        elif kind == "add":
+            counts.append(Add(draw(st.sampled_from(counts)), draw(st.sampled_from(counts))))
+        elif kind == "sub":
+            counts.append(Sub(draw(st.sampled_from(counts)), draw(st.sampled_from(counts))))
+        elif kind == "cond":
+            counts.append(Conditional(draw(st.sampled_from(bools)), draw(st.sampled_from(counts)),
+                                      draw(st.sampled_from(counts))))
+        else:
+            counts.append(CountConst(draw(st.integers(-3, 3))))
+    # the output compares two counts (so counting is always exercised), possibly combined with a Boolean
+    out = Comparison(draw(st.sampled_from(counts)), draw(st.sampled_from(counts)))
+    if draw(st.booleans()):
+        out = And(out, draw(st.sampled_from(bools))) if draw(st.booleans()) else Not(out)
+    return Program(tuple(alphabet), (("out", out),), name="random")
+
+
+def _long_words(data, alphabet, n_words, lo, hi):
+    out = []
+    for _ in range(n_words):
+        n = data.draw(st.integers(lo, hi))
+        style = data.draw(st.sampled_from(["uniform", "skewed", "blocks"]))
+        rng = random.Random(data.draw(st.integers(0, 2**32)))
+        if style == "uniform":
+            w = "".join(rng.choice(alphabet) for _ in range(n))
+        elif style == "skewed":
+            w = "".join(alphabet[0] if rng.random() < 0.9 else rng.choice(alphabet) for _ in range(n))
+        else:
+            unit = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 5)))
+            w = (unit * (n // len(unit) + 1))[:n]
+        out.append(w)
+    return out
+
+
+@checks("huang2024:thm9")
+@settings(max_examples=15, deadline=None)
+@given(prog=programs(), data=st.data())
+def test_hypothesis_programs_float(prog, data):
+    """Random programs: every string up to length 5, and long strings (up to 2100) on the float path."""
+    model = compile_program(prog)
+    assert model.is_periodic_and_local and model.is_nope == (prog.fragment == "C-RASP")
+    assert disagreements(prog, model, words(prog.alphabet, 5), oracle=oracle_accepts) == []
+    long = _long_words(data, prog.alphabet, 2, 2000, 2100)
+    assert disagreements(prog, model, long, oracle=oracle_accepts) == []
+
+
+@checks("huang2024:thm9", "huang2024:thm9.exactness")
+@settings(max_examples=8, deadline=None)
+@given(prog=programs(max_ops=6), data=st.data())
+def test_hypothesis_programs_exact(prog, data):
+    """Random programs in exact arithmetic (both precision models) on short and medium strings."""
+    precision = data.draw(st.sampled_from(["izzo", "huang"]))
+    model = compile_program(prog, precision=precision)
+    assert disagreements(prog, model, words(prog.alphabet, 3), exact=True, oracle=oracle_accepts) == []
+    assert disagreements(prog, model, _long_words(data, prog.alphabet, 1, 50, 300), exact=True,
+                         oracle=oracle_accepts) == []
+
+
+@pytest.mark.slow
+@checks("huang2024:thm9", "huang2024:thm9.exactness")
+@settings(max_examples=150, deadline=None)
+@given(prog=programs(max_ops=9), data=st.data())
+def test_hypothesis_programs_slow(prog, data):
+    model = compile_program(prog, precision=data.draw(st.sampled_from(["izzo", "huang"])))
+    assert disagreements(prog, model, words(prog.alphabet, 7), oracle=oracle_accepts) == []
+    assert disagreements(prog, model, _long_words(data, prog.alphabet, 3, 2000, 4000), oracle=oracle_accepts) == []
+    assert disagreements(prog, model, _long_words(data, prog.alphabet, 1, 2000, 2100), exact=True,
+                         oracle=oracle_accepts) == []
+
+
+def test_local_oracle_agrees_with_interpreter():
+    """The test-local oracle agrees with the package interpreter on the curated programs (negative
+    control: it disagrees with the interpreter of a different program)."""
+    for prog in ALL:
+        ws = list(words(prog.alphabet, 6 if len(prog.alphabet) == 2 else 4))
+        assert oracle_accepts(prog, ws) == [bool(x) for x in accepts(prog, ws)]
+    ws = list(words("ab", 6))
+    assert oracle_accepts(MAJORITY, ws) != [bool(x) for x in accepts(DYCK1, ws)]
+
+
+def test_constants_and_false():
+    p = program("ab", [("L", (FALSE | (count(Q("a")) <= 2)) & (CountConst(-2) <= Sub(Cb, Ca)))])
+    m = compile_program(p)
+    assert disagreements(p, m, words("ab", 8)) == []
+    assert disagreements(p, m, words("ab", 4), exact=True) == []
