@@ -14,8 +14,8 @@
 
 The constant is therefore 1 times the token count of the proof's construction; it is not fitted to anything.  The
 conclusion ``|f - g| = O(delta + eps)`` carries a second constant that the paper does not give; eps here is the
-paper's eps (the error scale), not a guaranteed error.  Everything is exact except 1/eps' = L/eps, bounded from
-above to 2^-64 before the ceiling.  The theorem needs the ``izzo`` precision model and ReLU MLPs; the CLI refuses
+paper's eps (the error scale), not a guaranteed error.  Everything is exact (the ceiling of a + sqrt(q) by integer
+square roots).  The theorem needs the ``izzo`` precision model and ReLU MLPs; the CLI refuses
 a ``huang`` model and warns about Heaviside units.  Usage errors exit 2 with one line.  No torch is imported.
 """
 
@@ -41,20 +41,28 @@ class UsageError(BoundsError):
     """A command-line argument is invalid (message says which and why)."""
 
 
-def _upper_sqrt(x: Fraction, bits: int = 64) -> Fraction:
-    """A rational r with sqrt(x) <= r <= sqrt(x) + 2^-bits."""
-    scaled = x.numerator * 4**bits // x.denominator
-    return Fraction(math.isqrt(scaled) + 1, 2**bits)
+def _ceil_plus_sqrt(a: Fraction, q: Fraction) -> int:
+    """ceil(a + sqrt(q)) exactly, for rationals a and q >= 0."""
+    num, den = q.numerator, q.denominator
+    approx = Fraction(math.isqrt(num * den * 4**64), den * 2**64)  # floor-ish of sqrt(q), within 2^-63
+    k = math.ceil(a + approx)
+    while k - 1 >= a and (k - 1 - a) ** 2 >= q:
+        k -= 1
+    while k < a or (k - a) ** 2 < q:
+        k += 1
+    return k
 
 
 def sample_length(tau: int, period: int, L2: Fraction, eps: Fraction) -> int:
-    """1 + ceil(Delta (tau+1) (1 + max(2x, x + x^2))), x = L/eps (an upper bound; exact up to 2^-64 in x)."""
+    """1 + ceil(Delta (tau+1) (1 + max(2x, x + x^2))), x = L/eps, computed exactly (L = sqrt(L2))."""
+    eps, L2 = Fraction(eps), Fraction(L2)
     if eps <= 0:
         raise UsageError(f"--eps must be positive, got {eps}")
-    x = _upper_sqrt(Fraction(L2)) / eps if L2 else Fraction(0)
-    x2 = Fraction(L2) / eps**2
-    count = period * (tau + 1) * (1 + max(2 * x, x + x2))
-    return 1 + math.ceil(count)
+    c = period * (tau + 1)
+    x2 = L2 / eps**2
+    if x2 >= 1:  # x + x^2 >= 2x
+        return 1 + _ceil_plus_sqrt(c * (1 + x2), c * c * x2)
+    return 1 + _ceil_plus_sqrt(Fraction(c), 4 * c * c * x2)
 
 
 def printed_sample_term(tau: int, period: int, L2: Fraction, eps: Fraction) -> Fraction:

@@ -1,0 +1,167 @@
+"""python -m bounds.estimate (Izzo et al. Theorem 4.1) and the tau = 0 counterexample to the printed bound."""
+
+import itertools
+import json
+import math
+import subprocess
+import sys
+import time
+from fractions import Fraction
+
+import pytest
+
+from bounds.estimate import main, printed_sample_term, run, sample_length
+from bounds.margin import INF, ingredients
+from bounds.witnesses import bump_pair, check_bump_pair
+from constructions.limit_transformer import exact_forward, forward, save_model
+from constructions.tasks import ModPTask
+from verify.claims import checks
+
+KEYS = {"gamma", "L", "tau", "period", "alphabet_size", "precision_bits", "eps", "hardmax_length", "sample_length", "N"}
+
+
+def _json(capsys, *argv):
+    assert main([*argv, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+# ----------------------------------------------------------------------------------------- output
+@checks("izzo2025:thm4.1")
+def test_modp_json(capsys):
+    r = _json(capsys, "--task", "modp")
+    assert KEYS <= r.keys()
+    assert (r["gamma"], r["L"], r["tau"], r["period"], r["alphabet_size"], r["precision_bits"]) == ("8", 1.0, 0, 5, 2, 8)
+    assert r["hardmax_length"] == 2
+    # 1 + Delta (tau+1) (1 + L/eps + L^2/eps^2) = 1 + 5 (1 + 10 + 100)
+    assert r["sample_length"] == 556 and r["N"] == 556 and r["printed_sample_term"] == 0
+    r = _json(capsys, "--task", "modp", "--period", "7", "--index", "3", "--eps", "1/4", "--precision-bits", "2")
+    assert r["period"] == 7 and r["gamma"] == "2" and r["sample_length"] == 1 + 7 * (1 + 4 + 16)
+
+
+@checks("izzo2025:thm4.1")
+def test_text_output_names_every_ingredient(capsys):
+    assert main(["--task", "simple", "--omega", "3"]) == 0
+    out = capsys.readouterr().out
+    for word in ["gamma =", "L =", "tau =", "Delta =", "|Sigma| =", "p =", "eps =", "hardmax_length", "sample_length",
+                 "N =", "constant", "not given by the paper", "tau+1"]:
+        assert word in out
+
+
+@checks("izzo2025:thm4.1")
+def test_model_files_and_pairs(tmp_path, capsys):
+    f = tmp_path / "modp.json"
+    save_model(ModPTask(3, 1).limit_transformer(), f)
+    r = _json(capsys, "--model", str(f), "--eps", "0.5")
+    assert r["period"] == 3 and r["L"] == 1.0 and r["sample_length"] == 1 + 3 * (1 + 2 + 4)
+    g = tmp_path / "bump.json"
+    save_model(bump_pair(4)[1], g)
+    r2 = _json(capsys, "--model", str(f), "--model", str(g))
+    assert r2["gamma"] == "8" and r2["L"] > 100 and r2["period"] == 3 and r2["alphabet_size"] == 2
+
+
+def test_sample_length_formula():
+    assert sample_length(0, 1, Fraction(0), Fraction(1, 10)) == 2  # L = 0: z is ($, the suffix)
+    assert sample_length(0, 1, Fraction(1, 100), Fraction(1)) == 1 + math.ceil(1 + 2 * 0.1)  # small-L branch
+    base = sample_length(1, 2, Fraction(9), Fraction(1, 2))
+    assert base == 1 + 2 * 2 * (1 + 6 + 36)
+    assert sample_length(2, 2, Fraction(9), Fraction(1, 2)) > base < sample_length(1, 3, Fraction(9), Fraction(1, 2))
+    assert sample_length(1, 2, Fraction(10), Fraction(1, 2)) > base < sample_length(1, 2, Fraction(9), Fraction(1, 3))
+    assert sample_length(1, 2, Fraction(2), Fraction(1)) == 1 + math.ceil(4 * (1 + 2 + 2**0.5))  # irrational L, exact
+
+
+# ------------------------------------------------------------------------------------------ errors
+@pytest.mark.parametrize("argv,needle", [
+    (["--task", "nope"], "unknown task"),
+    (["--eps", "0"], "--eps must be positive"),
+    (["--eps=-1/2"], "--eps must be positive"),
+    (["--eps", "x"], "not a number"),
+    (["--precision-bits", "0"], "positive integer"),
+    (["--period", "0"], "--period"),
+    (["--bogus"], "unrecognized"),
+])
+def test_usage_errors_exit_2_one_line(argv, needle, capsys):
+    with pytest.raises(SystemExit) as e:
+        code = main(argv)
+        raise SystemExit(code)
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert needle in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_bad_model_files_exit_2(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    incons = tmp_path / "incons.json"
+    m = ModPTask(3, 1).limit_transformer()
+    save_model(m, incons)
+    data = json.loads(incons.read_text())
+    data["embedding"] = data["embedding"][:2]  # 2 rows for '$' + 2 symbols
+    incons.write_text(json.dumps(data))
+    deep = tmp_path / "deep.json"
+    from constructions.limit_transformer import LimitTransformer
+    save_model(LimitTransformer(m.alphabet, m.embedding, m.layers * 2, m.unembedding, m.positions), deep)
+    huang = tmp_path / "huang.json"
+    save_model(LimitTransformer(m.alphabet, m.embedding, m.layers, m.unembedding, m.positions, precision="huang"),
+               huang)
+    for path, needle in [(bad, "not valid JSON"), (incons, "row"), (tmp_path / "missing.json", "cannot read"),
+                         (deep, "one-layer"), (huang, "izzo")]:
+        assert main(["--model", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert needle in err and err.count("\n") == 1, err
+
+
+def test_subprocess_one_line_no_torch_and_fast():
+    code = ("import sys, time; t = time.perf_counter(); from bounds.estimate import main; rc = main(['--task', 'modp']);"
+            " print('ELAPSED', time.perf_counter() - t); assert rc == 0; assert 'torch' not in sys.modules, 'torch'")
+    t0 = time.perf_counter()
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    wall = time.perf_counter() - t0
+    assert p.returncode == 0, p.stderr
+    elapsed = float(p.stdout.split("ELAPSED")[1])
+    assert elapsed < 1.0  # imports + estimate inside the interpreter
+    assert wall < 10  # interpreter start included; the benchmark (docs/bench_foundation.py) reports the real number
+    p = subprocess.run([sys.executable, "-m", "bounds.estimate", "--task", "x"], capture_output=True, text=True,
+                       timeout=60)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "Traceback" not in p.stderr
+
+
+def test_run_in_process_under_a_second():
+    t = time.perf_counter()
+    run(["--task", "modp"])
+    run(["--task", "simple", "--omega", "5"])
+    assert time.perf_counter() - t < 1.0
+
+
+# ------------------------------------------------------------------- Theorem 4.1 with tau = 0 (gap)
+@checks("izzo2025:thm4.1")
+@pytest.mark.parametrize("N", [1, 2, 3, 5, 20, 100])
+def test_bump_pair_refutes_printed_tau0(N):
+    f, g = bump_pair(N)
+    rep = check_bump_pair(f, g, N)
+    assert rep.refutes_printed and rep.agree_up_to == N + 1 and rep.difference == 1
+    ing = ingredients(g)
+    assert ing.gamma == INF and ing.tau == 0 and ing.period == 1 and ing.hardmax_length == 1
+    # printed N = O(max{2^{p/gamma}, tau Delta L^2 / eps^2}) = O(max{1, 0}) for every eps: no dependence on N
+    assert all(printed_sample_term(ing.tau, ing.period, ing.L2, Fraction(1, k)) == 0 for k in (1, 10, 1000))
+    # control 1: with tau + 1 the sample term exceeds the witness length, so the corrected bound is not contradicted
+    assert sample_length(ing.tau, ing.period, ing.L2, Fraction(1, 2)) > rep.witness_length
+
+
+@checks("izzo2025:thm4.1")
+def test_bump_pair_control_visible_bump_is_rejected():
+    """Control 2: a pair whose bump is visible at length <= N does not satisfy the hypothesis; the check says so."""
+    f, g = bump_pair(3)  # bump on (1/8, 1/6): first seen at position 7 (c/i = 1/7)
+    rep = check_bump_pair(f, g, 10)
+    assert rep.agree_up_to == 6 and not rep.refutes_printed
+
+
+@checks("izzo2025:thm4.1")
+def test_bump_pair_through_the_evaluators():
+    N = 3
+    f, g = bump_pair(N)
+    for n in range(N + 1):  # every string with <= N symbols (model length <= N + 1): exact agreement
+        for s in map("".join, itertools.product("01", repeat=n)):
+            assert (exact_forward(f, s) == exact_forward(g, s)).all()
+    w = "1" + "0" * (2 * N - 1)
+    assert exact_forward(g, w, positions="last")[0] - exact_forward(f, w, positions="last")[0] == 1
+    assert forward(g, [w], positions="last")[0, 0] == pytest.approx(1.0)
