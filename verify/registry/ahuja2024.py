@@ -138,6 +138,59 @@ CLAIMS = [
     ("sec4.1-cot-relu", "Section 4.1, 'Role of CoT data' (ReLU MLP)",
      "A learner given intermediate outputs ReLU(W_i x + b_i) learns the true W_i, b_i",
      "refuted", f"dead unit: (w~, b~) = (-5, 0) matches ReLU(x - 2) on [0,1] and differs at x = -1 (z3, {_GAPS})"),
+    # --- finite / infinite classes (Theorem 10 and Lemma 11 are registered elsewhere) ---------------------
+    ("asm11", "Assumption 11", "Uniform Lipschitzness in the parameters, with L independent of the length t",
+     "verified", "satisfiable: h = theta mean(x) (z3, verify/ahuja/covers.py); the experiments' SSM (orthogonal "
+     "Lambda) violates it: d h_t / d Lambda = t(t-1)/2 (verify/ahuja/lipschitz.py findings)"),
+    ("thm12", "Theorem 12", "Constrained learner over an eta-cover: exists T_0 after which all solutions are eps-good",
+     "verified", "non-emptiness (z3), nesting, and an exact instance with T_0 = 5 (Theta_c^3 = Theta_c^4 != "
+     "Theta_c^5: a plateau does not reveal T_0); 'non-decreasing' should be non-increasing (the rejected "
+     "control); squared loss needs eps <= 1 (ahuja2024:thm12.squared-loss) (verify/ahuja/covers.py)"),
+    ("thm12.squared-loss", "Theorem 12 proof, first paragraph", "||h(theta_c) - f|| <= L eta <= eps gives R~ <= eps",
+     "gap", f"with l the squared loss R~ <= eps^2, which exceeds eps for eps > 1 (witness eps = 2); fine for eps <= 1 "
+     f"({_GAPS})"),
+    # --- Lipschitz constants -------------------------------------------------------------------------------
+    ("eq42", "Equation (42)", "One block omega((1/t) sum psi): Lipschitz constant sqrt(L_omega^2 + M_omega^2 L_psi^2)",
+     "verified", "averaging step and Cauchy-Schwarz (Lagrange identity) (verify/ahuja/lipschitz.py); with the "
+     "released code's sum pooling the averaging step fails (the control); typos psi(x_j, x_j), swapped "
+     "theta subscripts, 1/t vs 1/n; the multiblock claim also needs input-Lipschitz blocks"),
+    ("eq43", "Equation (43)", "||dy_t|| <= L_omega ||dtheta_omega|| + M_omega ||dh_t||",
+     "verified", "triangle inequality (z3, verify/ahuja/lipschitz.py)"),
+    ("eq44", "Equation (44)", "||dh_t|| <= L_sigma ||Lambda|| ||dh_{t-1}|| + L_sigma ||dLambda|| h_sup + L_sigma ||dB|| x_sup",
+     "verified", "triangle inequality and sub-multiplicativity, as (43); uses ||h'_{t-1}|| <= h_sup for the perturbed "
+     "parameters (needs theta' in Theta)"),
+    ("eq45", "Equation (45)", "||dh_t|| <= alpha* / (1 - L_sigma Lambda_sup)",
+     "verified", "induction step of the contraction bound (z3, verify/ahuja/lipschitz.py)"),
+    ("eq46", "Equation (46)", "RNN constant sqrt(L_sigma^2 + gamma_1^2 + gamma_2^2)",
+     "refuted", f"must be sqrt(L_omega^2 + gamma_1^2 + gamma_2^2): exact witness with ratio 1 > sqrt(2077/8100) "
+     f"({_GAPS}; test_ahuja_bounds.py::test_eq46_witness)"),
+    ("eq47", "Equation (47)", "h_sup = L_sigma B_sup x_sup / (1 - L_sigma Lambda_sup), using sigma(0) = 0",
+     "gap", f"sigma(0) = 0 excludes the sigmoid of Thm 9 and the experiments (h_1 = 1/2 > h_sup = 0 at x = 0); the "
+     f"corrected bound (|sigma(0)| + L_sigma B x)/(1 - L_sigma Lambda) is verified ({_GAPS})"),
+    ("sec5.2-ssm", "Section 5.2, multiblock SSMs", "One SSM block with ||Lambda|| <= Lambda_sup < 1 satisfies A11",
+     "verified", "sum j rho^{j-1} <= 1/(1-rho)^2 and the telescoping of Lambda^j - Lambda'^j (verify/ahuja/lipschitz.py); "
+     "the experiments' orthogonal Lambda is outside the statement"),
+    # --- Rademacher ----------------------------------------------------------------------------------------
+    ("eq92", "Equation (92)", "g = l o h is L_l L-Lipschitz in theta", "verified",
+     "composition (z3, verify/ahuja/rademacher.py)"),
+    ("eq93", "Equation (93)", "R(G o S) <= R(G_c o S) + eps for an (eps/(L L_l))-cover", "verified",
+     "cover step (z3, verify/ahuja/rademacher.py)"),
+    ("eq94", "Equation (94)", "R(G o S) <= 2 c sqrt(log N / (m T)) + eps",
+     "refuted", f"with the paper's shared-over-t signs: exact witnesses (m, T) = (1, 12) and (4, 100) above the bound; "
+     f"holds with independent signs per (i, t) ({_GAPS}; test_ahuja_bounds.py::test_rademacher_witnesses)"),
+    ("eq94.massart", "App. A.6, Massart's lemma as quoted", "R(G_c o S) <= max ||a - a_bar|| sqrt(log N)/(m T)",
+     "refuted", f"missing sqrt(2): A = {{(0), (2)}} has complexity 1 > sqrt(log 2) ({_GAPS})"),
+    # --- steps registered as equations ------------------------------------------------------------------------
+    ("eq4", "Equation (4)", "sigma(A sum psi) = sigma(B sum phi) => A sum psi = B sum phi", "verified",
+     "sigmoid injectivity (z3 + cited exp injectivity, verify/ahuja/deepsets_slp.py)"),
+    ("eq10", "Equation (10)", "B sum phi + C T = B sum phi => C = 0", "verified",
+     "T C = 0 with T >= 1 (z3; control T = 0), and the polynomial form (verify/ahuja/deepsets_slp.py)"),
+    ("eq16", "Equation (16)", "a(alpha) + a(beta) = a(alpha + beta) for all alpha, beta in R^m", "verified",
+     "from (14)-(15) by ground instances (z3, verify/ahuja/cauchy.py); needs the R^{2m} support of A4"),
+    ("eq63-65", "Equations (63)-(65)", "midpoint form => a(2 alpha) = 2 a(alpha) => additivity", "verified",
+     "instances J(2 alpha, 0), J(2 alpha, 2 beta) and a(0) = 0 (z3, verify/ahuja/jensen.py)"),
+    ("eq70", "Equation (70)", "psi_2(x, y) = a(phi_2(x, y)) from the i = 3 equation with phi_1 = 0",
+     "gap", f"drops a factor 1/2: (1/2) psi_2 = a(phi_2/2) does not give psi_2 = a(phi_2) (z3 witness a = z^3; {_GAPS})"),
 ]
 
 

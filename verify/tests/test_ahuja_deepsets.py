@@ -18,7 +18,7 @@ def test_lemma3_needs_regular_closedness_witness():
     assert any("df/dy = 1" in r.step.name for r in res)
 
 
-@checks("ahuja2024:thm4", "ahuja2024:asm1")
+@checks("ahuja2024:thm4", "ahuja2024:asm1", "ahuja2024:eq4", "ahuja2024:eq10")
 def test_theorem4_chain():
     checked(deepsets_slp.proof())
 
@@ -33,7 +33,7 @@ def test_bias_witness():
     checked(deepsets_slp.findings())
 
 
-@checks("ahuja2024:thm5")
+@checks("ahuja2024:thm5", "ahuja2024:eq16")
 def test_theorem5_cauchy_chain():
     checked(cauchy.proof())
 

@@ -15,7 +15,7 @@ def test_theorem6_needs_two_lengths():
     checked(attention.thm6_findings())
 
 
-@checks("ahuja2024:thm7")
+@checks("ahuja2024:thm7", "ahuja2024:eq63-65")
 def test_theorem7_jensen_chain():
     checked(jensen.proof())
 
@@ -35,7 +35,7 @@ def test_tmax_main_text_witness():
     checked(attention.thm13_findings())
 
 
-@checks("ahuja2024:thm14", "ahuja2024:asm13")
+@checks("ahuja2024:thm14", "ahuja2024:asm13", "ahuja2024:eq70")
 def test_theorem14_step70_witness():
     res = checked(attention.thm14_findings())
     assert "unsat" in res[0].outcome.detail
