@@ -95,13 +95,12 @@ def cmd_show(args) -> int:
 
 
 def cmd_check(args) -> int:
-    from constructions.crasp.programs import exhaustive_length
     from constructions.crasp.verify import check_exhaustive
 
     prog, bench = _load(args.name)
     if bench is None:
         raise UsageError(f"no oracle for {args.name!r}: check works for benchmark names (see 'list')")
-    n = args.max_len or (bench.exhaustive_len if bench else exhaustive_length(len(prog.alphabet)))
+    n = args.max_len if args.max_len is not None else bench.exhaustive_len
     if n < 1:
         raise UsageError("--max-len must be >= 1")
     res = check_exhaustive(prog, bench.oracle, n, bench.name)

@@ -441,6 +441,25 @@ NO_PROGRAM: dict[str, NoProgram] = {
 }
 
 
+EXAMPLES_DIR = __import__("os").path.join(__import__("os").path.dirname(__file__), "examples")
+
+
+def export_examples(directory: str = EXAMPLES_DIR) -> list[str]:
+    """Write every benchmark program as ``directory/NAME.crasp`` (canonical text with a header)."""
+    import os
+
+    from constructions.crasp.syntax import format_program
+
+    os.makedirs(directory, exist_ok=True)
+    paths = []
+    for name, b in BENCHMARKS.items():
+        path = os.path.join(directory, f"{name}.crasp")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(format_program(b.program(), header=True))
+        paths.append(path)
+    return paths
+
+
 def get(name: str) -> Benchmark:
     try:
         return BENCHMARKS[name]

@@ -83,3 +83,16 @@ def test_random_program_round_trip(prog):
 @given(programs(alphabet="ab#01", max_defs=16))
 def test_random_program_round_trip_slow(prog):
     _round_trip(prog)
+
+
+@pytest.mark.parametrize("name", list(BENCHMARKS))
+def test_example_files_in_sync(name):
+    """constructions/crasp/examples/NAME.crasp parses to the registry program (regenerate with
+    ``python -c 'from constructions.crasp.programs import export_examples; export_examples()'``)."""
+    import os
+
+    from constructions.crasp.programs import EXAMPLES_DIR
+    from constructions.crasp.syntax import parse_file
+    prog = parse_file(os.path.join(EXAMPLES_DIR, f"{name}.crasp"))
+    ref = BENCHMARKS[name].program()
+    assert prog.defs == ref.defs and prog.alphabet == ref.alphabet and prog.name == name

@@ -1,0 +1,98 @@
+"""Lemma 37 executed: eventual behaviour on u a^n, and the non-expressibility certificates it gives."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from constructions.crasp import oracles
+from constructions.crasp.interpreter import accepts
+from constructions.crasp.programs import BENCHMARKS
+from constructions.crasp.reference import value
+from constructions.crasp.tests.strategies import programs, words
+from constructions.crasp.unary import (
+    NotUnaryApplicableError,
+    eventual,
+    eventual_acceptance,
+    not_eventually_constant,
+)
+from verify.claims import checks
+
+
+def _check_eventual(prog, prefix, letter, extra=40):
+    ev = eventual(prog, prefix, letter)
+    T = max(e.T for e in ev.values())
+    w = prefix + letter * max(1, T + extra - len(prefix))
+    memo = {}
+    for op, e in ev.items():
+        for i in range(1, len(w) + 1):
+            assert e.at(i) == value(op, w, i, memo), (op, i)
+    n0, v = eventual_acceptance(prog, prefix, letter)
+    for n in range(max(n0, 1 if not prefix else 0), n0 + extra):
+        if prefix or n:
+            assert bool(accepts(prog, [prefix + letter * n])[0]) == v
+
+
+@checks("huang2024:lem37")
+@settings(max_examples=40)
+@given(programs(alphabet="ab", periodic=False, local=True, max_const=4), words("ab", 0, 4), st.sampled_from("ab"))
+def test_eventual_forms_equal_interpreter(prog, prefix, letter):
+    """Every operation equals its computed form (explicit head, then constant / affine) at every position."""
+    _check_eventual(prog, prefix, letter)
+
+
+@pytest.mark.slow
+@checks("huang2024:lem37")
+@settings(max_examples=1500)
+@given(programs(alphabet="abc", periodic=False, local=True, max_const=6, max_defs=14), words("abc", 0, 6),
+       st.sampled_from("abc"))
+def test_eventual_forms_equal_interpreter_slow(prog, prefix, letter):
+    _check_eventual(prog, prefix, letter, extra=60)
+
+
+@checks("huang2024:lem37")
+def test_negative_control_periodic_breaks_the_lemma():
+    prog = BENCHMARKS["aa_star"].program()
+    with pytest.raises(NotUnaryApplicableError):
+        eventual(prog, "", "a")
+    got = accepts(prog, ["a" * n for n in range(100, 110)]).tolist()
+    assert got == [n % 2 == 0 for n in range(100, 110)]  # alternates for ever: not eventually constant
+
+
+# (language, oracle, prefix, letter, period): membership of prefix + letter^n is periodic and non-constant in n,
+# so by Lemma 37 (extended to local psi) no C-RASP[local] program recognizes the language.
+CERTIFICATES = [
+    ("aa_star", oracles.aa_star, "", "a", 2),
+    ("aaaa_star", oracles.aaaa_star, "", "a", 4),
+    ("parity", oracles.parity, "", "1", 2),
+    ("tomita3", oracles.tomita3, "1", "0", 2),
+    ("tomita5", oracles.tomita5, "", "0", 2),
+    ("tomita6", oracles.tomita6, "", "0", 3),
+]
+
+
+@checks("huang2024:lem38", "huang2024:lem11.aa-star")
+@pytest.mark.parametrize("name, member, prefix, letter, period", CERTIFICATES)
+def test_non_expressibility_certificates(name, member, prefix, letter, period):
+    assert not_eventually_constant(member, prefix, letter, period, 50, 200)
+
+
+@checks("huang2024:lem38")
+@pytest.mark.parametrize("name, member", [("tomita1", oracles.tomita1), ("tomita4", oracles.tomita4),
+                                          ("zero_two_star", oracles.zero_two_star)])
+def test_certificate_negative_control(name, member):
+    """Languages that are eventually constant on these families get no certificate."""
+    for prefix, letter in [("", "0"), ("", "1"), ("0", "2"), ("1", "0")]:
+        if set(prefix + letter) <= set("012"):
+            assert not not_eventually_constant(member, prefix, letter, 2, 50, 200)
+
+
+@checks("huang2024:lem37")
+def test_threshold_is_tight():
+    """#a <= 5 on a^n: eventually false from n = 6 on, and true at n = 5 (an off-by-one would show)."""
+    from constructions.crasp import Q, count, program
+    prog = program("a", [("L", count(Q("a")) <= 5)])
+    assert eventual_acceptance(prog) == (6, False)
+    assert accepts(prog, ["a" * 5, "a" * 6]).tolist() == [True, False]
+    prog2 = program("a", [("L", 2 * 0 + count(Q("a")) + count(Q("a")) >= 7)])
+    assert eventual_acceptance(prog2) == (4, True)
+    assert accepts(prog2, ["aaa", "aaaa"]).tolist() == [False, True]
