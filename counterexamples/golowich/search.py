@@ -426,7 +426,13 @@ def recheck_data(w: dict) -> dict:
     drop_ok = w["drop"] == "none" or not v[w["drop"]].holds
     pl = check_planted_local(ens, Lloc, lengths)
     threshold = Fraction(w["c"])
-    fails = test > 0 if w["drop"] == "none" else test >= threshold
+    if w["drop"] == "none":
+        fails = test > 0
+    elif w["drop"] == "realizability":  # eq. (16): worse than another hypothesis of the class by c
+        others = [risk(a, b, ens, Lbar) for a in H.keys for b in H.values if (a.name, b.name) != bad]
+        fails = any(test >= o + threshold for o in others)
+    else:
+        fails = test >= threshold
     verified = kept_ok and drop_ok and bad in names and fails and (w["literal"] or pl.holds)
     return {"verified": bool(verified), "verdicts": {a: x.holds for a, x in v.items()},
             "violations": {a: x.witness for a, x in v.items() if not x.holds}, "planted_local": pl.holds,
