@@ -13,6 +13,7 @@ Findings (:func:`findings`):
     square S = {1,2}^2 satisfies A15 (checked exactly), and U = diag(u*, u*), V = diag(v*, v*) with
     u* = (1 + e^{-1})^2 / 2, v* = log((1 + e^{-1})/(1 - e^{-1})) satisfy sigma(V y) = U sigma(y) on all of
     S, are invertible and are not permutations (u* != 1, v* != 1).  The permutation step of Theorem 17 fails.
+    The same closed form works on every {a, 2a}^n, a > 0 (an identity in E = e^{-a}).
   * The mean-value step after (82) assumes s_1 > s_2 > s_4, i.e. positive v-entries: with v = (1, -1),
     y = (0, 0), y' = (1, 1) (v^T y = 0 >= 0, the case treated) the quantity (82) is exactly 0, so the claimed
     contradiction does not arise.
@@ -25,7 +26,7 @@ import itertools
 import sympy
 import z3
 
-from verify.ahuja._common import enum_step, ground, key, sigmoid, sympy_step, z3_step
+from verify.ahuja._common import enum_step, ground, key, linalg_step, sigmoid, sympy_step, z3_step
 from verify.kernel import CitedLemma, Proof
 
 CLAIM = "thm17"
@@ -34,6 +35,9 @@ E = sympy.exp(-1)
 U_STAR = (1 + E) ** 2 / 2
 V_STAR = sympy.log((1 + E) / (1 - E))
 SQUARE = [(1, 1), (1, 2), (2, 1), (2, 2)]
+EA = sympy.Symbol("E", positive=True)            # e^{-a} for the family {a, 2a}^n
+W_FAM = (1 - EA) / (1 + EA)                      # e^{-v a}
+U_FAM = (1 + EA) ** 2 / 2
 GRID3 = list(itertools.product(range(3), repeat=2))
 
 
@@ -98,6 +102,10 @@ def findings() -> Proof:
                    neg_rhs=sigmoid(1)),
         sympy_step(CLAIM, "witness: sigma(v* . 2) = u* sigma(2)", sigmoid(2 * V_STAR), U_STAR * sigmoid(2),
                    neg_rhs=sigmoid(2)),
+        linalg_step(CLAIM, "family: on {a, 2a}^n (any a > 0, E = e^{-a}) w = e^{-v a} = (1 - E)/(1 + E), "
+                    "u = (1 + E)^2/2 solve sigma(v y) = u sigma(y) at y = a and y = 2a (identity in E)",
+                    lambda: sympy.Matrix([1 / (1 + W_FAM) - U_FAM / (1 + EA), 1 / (1 + W_FAM**2) - U_FAM / (1 + EA**2)]),
+                    lambda: sympy.Matrix([1 / (1 + W_FAM) - 1 / (1 + EA)])),
         CitedLemma(key(CLAIM), "e >= 8/3", statement="e = sum 1/k! >= 1 + 1 + 1/2 + 1/6 = 8/3", source="series of e"),
         z3_step(CLAIM, "witness: u* = (1 + 1/e)^2 / 2 != 1 (so U = diag(u*, u*) is not a permutation)",
                 e_lower, (1 + Ez) * (1 + Ez) / 2 != 1, neg_goal=(1 + Ez) * (1 + Ez) / 2 == 1),
