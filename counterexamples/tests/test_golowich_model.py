@@ -1,0 +1,200 @@
+"""Exact model of Golowich et al. Sec. 3 and the assumption checkers (each with a negative control)."""
+
+import math
+from fractions import Fraction
+
+import pytest
+import sympy
+from hypothesis import given
+from hypothesis import strategies as st
+
+from counterexamples.golowich.assumptions import (
+    check_coverage,
+    check_local,
+    check_realizable,
+    check_relative,
+    coverage_eta,
+)
+from counterexamples.golowich.model import (
+    NEG_INF,
+    AttentionClass,
+    Ensemble,
+    KeyFunction,
+    ModelError,
+    ValueFunction,
+    h_value,
+    point_ensemble,
+    risk,
+    sets_k,
+    span,
+    train_risk,
+    training_lengths,
+    uniform,
+)
+from verify.claims import checks
+
+F = Fraction
+V2 = [(a, b) for a in (1, 2) for b in (1, 2)]
+IND22 = ValueFunction("ind22", {x: F(int(x == (2, 2))) for x in V2})
+
+
+def key(name, rule):
+    return KeyFunction(name, lambda S, x: F(0) if rule(S, x) else NEG_INF)
+
+
+@checks("golowich2025:def3.3")
+def test_k1_equals_softmax_attention_with_rational_scores():
+    scores = {1: F(1), 2: F(-1, 2), 3: F(0)}
+    g0 = KeyFunction("lin", lambda S, x: scores[x[0]])
+    g1 = ValueFunction("v", {(1,): F(1), (2,): F(0), (3,): F(1, 3)})
+    x = (1, 2, 3, 3)
+    got = h_value(g0, g1, x, 1)
+    w = [math.exp(scores[t]) for t in x]
+    want = sum(wi * float(g1((t,))) for wi, t in zip(w, x, strict=True)) / sum(w)
+    assert abs(float(sympy.N(got, 30)) - want) < 1e-12
+    # negative control: a different value table gives a different output
+    g1b = ValueFunction("v", {(1,): F(0), (2,): F(0), (3,): F(1, 3)})
+    assert abs(float(sympy.N(h_value(g0, g1b, x, 1), 30)) - want) > 1e-3
+
+
+@checks("golowich2025:def3.3")
+def test_shift_invariance_of_scores():
+    g0 = key("a", lambda S, x: x == (2, 2) or span(S) == 2)
+    g0s = KeyFunction("a+7", lambda S, x: g0(S, x) + 7 if g0(S, x) != NEG_INF else NEG_INF)
+    for x in [(1, 2, 2, 1, 1), (2, 2, 1, 2, 2), (1, 1, 1, 2, 1)]:
+        assert h_value(g0, IND22, x, 2) == h_value(g0s, IND22, x, 2)
+
+
+@checks("golowich2025:fn6")
+def test_footnote6_fallback_is_uniform_average_over_all_sets():
+    never = key("never", lambda S, x: False)
+    x = (1, 2, 2, 1, 2)
+    # pairs (2,2): {2,3}, {2,5}, {3,5} -> 3 of C(5,2) = 10
+    assert h_value(never, IND22, x, 2) == F(3, 10)
+    # negative control: with one finite score the output is that set's value, not the average
+    one = key("one", lambda S, x: S == (1, 2))
+    assert h_value(one, IND22, x, 2) == 0 != F(3, 10)
+
+
+@checks("golowich2025:def3.2")
+def test_ensemble_validation_rejects_perturbed_probabilities():
+    def q(l):
+        return uniform([(i, i + 1) for i in range(1, l)])
+
+    ens = point_ensemble((1, 2), 2, 1, (2, 2), 1, q)
+    assert sum(ens.joint(5).values()) == 1
+    with pytest.raises(ModelError, match="sums to"):
+        Ensemble((1, 2), 2, {1: F(1, 2), 2: F(1, 3)}, {(2, 2): F(1)}, {(2, 2): F(1)}, q)
+    bad = point_ensemble((1, 2), 2, 1, (2, 2), 1, lambda l: {**q(l), (1, 2): q(l)[(1, 2)] + F(1, 100)})
+    with pytest.raises(ModelError, match="sums to"):
+        bad.joint(4)
+    with pytest.raises(ModelError, match="l < k|< k"):
+        ens.qpos(1)
+    with pytest.raises(ModelError, match="not a Fraction"):
+        Ensemble((1, 2), 2, {1: 1.0}, {(2, 2): F(1)}, {(2, 2): F(1)}, q)
+
+
+@checks("golowich2025:def3.2")
+@given(st.lists(st.integers(1, 4), min_size=2, max_size=2), st.integers(1, 5), st.integers(3, 5))
+def test_joint_matches_product_formula(mu_w, qw, length):
+    mu = {1: F(mu_w[0], sum(mu_w)), 2: F(mu_w[1], sum(mu_w))}
+    sets = sets_k(length, 2)
+    ws = {S: (i % qw) + 1 for i, S in enumerate(sets)}
+    tot = sum(ws.values())
+    ens = Ensemble((1, 2), 2, mu, {(2, 1): F(1, 3), (1, 1): F(2, 3)}, {(2, 1): F(1), (1, 1): F(0)},
+                   lambda l: {S: F(w, tot) for S, w in ws.items()})
+    joint = ens.joint(length)
+    assert sum(joint.values()) == 1
+    # P(X = all ones, Y = 0) by the product formula
+    want = sum(F(ws[S], tot) * F(2, 3) * mu[1] ** (length - 2) for S in sets)
+    assert joint[((1,) * length, F(0))] == want
+
+
+@checks("golowich2025:def3.1")
+def test_training_lengths_and_average():
+    assert training_lengths(7, 2) == [4, 5, 6, 7]
+    assert training_lengths(8, 2) == [4, 5, 6, 7, 8]
+    with pytest.raises(ModelError):
+        training_lengths(2, 2)
+    ens = point_ensemble((1, 2), 2, 1, (2, 2), 1, lambda l: uniform([(1, l)]))
+    g = key("adj", lambda S, x: span(S) == 1 and x == (2, 2))
+    # lengths 2, 3, 4; S* = {1, l} is adjacent only for l = 2 (error 0), else the fallback gives 1/C(l,2)
+    want = (0 + sum(1 - F(1, math.comb(l, 2)) for l in (3, 4))) / 3
+    assert train_risk(g, IND22, ens, 4) == want
+
+
+@checks("golowich2025:asm3.3")
+def test_locality_checker_positive_and_negative():
+    local = key("loc", lambda S, x: span(S) <= 2 and x == (2, 2))
+    wide = key("wide", lambda S, x: x == (2, 2))
+    assert check_local([local], (1, 2), 2, 2, 10).holds
+    v = check_local([local, wide], (1, 2), 2, 2, 10)
+    assert not v.holds and v.witness["key"] == "wide" and v.witness["span"] == 3
+
+
+@checks("golowich2025:asm3.3")
+def test_relative_checker_positive_and_negative():
+    rel = key("rel", lambda S, x: span(S) == 1)
+    absolute = key("abs", lambda S, x: span(S) == 1 and S[1] > 4)
+    assert check_relative([rel], (1, 2), 2, 9).holds
+    v = check_relative([rel, absolute], (1, 2), 2, 9)
+    assert not v.holds and v.witness["key"] == "abs" and v.witness["S"] == (1, 2)
+
+
+@checks("golowich2025:asm4.1")
+def test_realizability_checker():
+    ens = point_ensemble((1, 2), 2, 1, (2, 2), 1, lambda l: uniform([(i, i + 1) for i in range(1, l)]))
+    good = key("good", lambda S, x: x == (2, 2))
+    bad = key("bad", lambda S, x: span(S) == 2)
+    assert check_realizable(AttentionClass((good, bad), (IND22,), 2), ens, range(2, 8)).holds
+    v = check_realizable(AttentionClass((bad,), (IND22,), 2), ens, range(2, 8))
+    assert not v.holds and v.value > 0 and "bad,ind22" in v.witness
+    # with delta at least the best risk it holds again (delta-approximate)
+    assert check_realizable(AttentionClass((bad,), (IND22,), 2), ens, range(2, 8), delta=v.value).holds
+
+
+def _shift_ensemble(base, Lloc):
+    """The paper's random-shift construction: S ~ Q_{L_local}, Delta ~ Unif{0..l - L_local}."""
+    def q(l):
+        if l < Lloc:
+            return uniform([tuple(range(1, 3))])  # unused by the checks (l' >= L_local)
+        out = {}
+        for S, p in base.items():
+            for d in range(l - Lloc + 1):
+                T = (S[0] + d, S[1] + d)
+                out[T] = out.get(T, F(0)) + p / (l - Lloc + 1)
+        return out
+    return point_ensemble((1, 2), 2, 1, (2, 2), 1, q)
+
+
+@checks("golowich2025:asm4.2", "golowich2025:asm4.2.random-shift")
+@pytest.mark.parametrize("base,Lloc,expect", [
+    ({(1, 2): F(1)}, 2, lambda l: l - 1),
+    ({(1, 3): F(1)}, 3, lambda l: l - 2),
+    (uniform(sets_k(3, 2)), 3, lambda l: l - 2),
+    ({(1, 2): F(1)}, 3, lambda l: math.inf),
+    ({(2, 3): F(1)}, 3, lambda l: math.inf),
+    ({(1, 2): F(1, 100), (2, 3): F(99, 100)}, 3, lambda l: 100),
+])
+def test_random_shift_eta(base, Lloc, expect):
+    ens = _shift_ensemble(base, Lloc)
+    for l in (4, 8, 12):
+        assert coverage_eta(ens, Lloc, l)[0] == expect(l)
+    holds = check_coverage(ens, Lloc, range(Lloc, 13)).holds  # eta_l = l as the paper claims
+    assert holds == (expect(12) <= 12)
+
+
+@checks("golowich2025:asm4.2")
+def test_coverage_forces_the_contiguous_set_when_L_local_le_k():
+    """Q_k is a point mass on {1..k}; inequality (ii) with l' = k then requires Q_l({1..k}) >= 1/eta_l."""
+    ens = point_ensemble((1, 2), 2, 1, (2, 2), 1, lambda l: uniform([(i, i + 1) for i in range(2, l)] or [(1, 2)]))
+    e, wit = coverage_eta(ens, 2, 4)
+    assert e == math.inf and wit[0] == "ii" and wit[1] == 2 and wit[3] == (1, 2)
+
+
+@checks("golowich2025:def3.1")
+def test_risk_is_exact_fraction_for_hard_attention():
+    ens = point_ensemble((1, 2), 2, 1, (2, 2), 1, lambda l: uniform([(i, i + 2) for i in range(1, l - 1)]))
+    g = key("adj22", lambda S, x: span(S) == 1 and x == (2, 2))
+    r = risk(g, IND22, ens, 6)
+    assert isinstance(r, Fraction) and r == 1 - F(1, 15)

@@ -1,0 +1,139 @@
+"""Proposition C.3 witnesses as data, re-checked exactly; closed forms certified for all L, Lbar."""
+
+from fractions import Fraction
+
+import pytest
+import sympy as sp
+
+from counterexamples.golowich.closed_forms import (
+    CLAIMS,
+    agrees_with_enumeration,
+    formula,
+    prove_lower_bound,
+    uniform_c,
+)
+from counterexamples.golowich.model import point_ensemble, risk, uniform
+from counterexamples.golowich.witnesses import Witness, WitnessError, build, recheck
+from verify.claims import checks
+
+F = Fraction
+KEYS = {"locality": "golowich2025:prop-c3.locality", "relative": "golowich2025:prop-c3.relative",
+        "realizability-repaired": "golowich2025:prop-c3.realizability.repair",
+        "coverage": "golowich2025:prop-c3.coverage"}
+
+
+@pytest.fixture(scope="module")
+def reports():
+    return {n: recheck(build(n, 8), 16) for n in list(KEYS) + ["realizability", "thm43-literal"]}
+
+
+@checks("golowich2025:prop-c3", *KEYS.values())
+@pytest.mark.parametrize("name", list(KEYS))
+def test_witness_rechecks_exactly(reports, name):
+    r = reports[name]
+    assert r["ok"], r
+    assert r["kept_hold"] and r["dropped_violated"] and r["bad_is_minimizer"]
+    assert r["planted_local"].holds == (name != "locality")
+    assert r["c"] >= F(1, 2)
+
+
+@checks("golowich2025:prop-c3.locality")
+def test_locality_realizer_is_g01_not_g00(reports):
+    r = reports["locality"]
+    assert r["verdicts"]["realizability"].witness["realizer"] == ("g01", "g1")
+    w = build("locality", 8)
+    g00 = w.H.keys[0]
+    assert risk(g00, w.H.values[0], w.ens, 9) == F(4, 9)  # the printed realizer errs at L + 1
+    assert risk(g00, w.H.values[0], w.ens, 16) > F(97, 100)
+
+
+@checks("golowich2025:prop-c3.relative")
+def test_relative_risk_at_L_plus_1_is_one_half(reports):
+    assert reports["relative"]["test_risks"][9] == F(1, 2)
+    assert reports["relative"]["c"] == F(1, 2)
+
+
+@checks("golowich2025:prop-c3.realizability")
+def test_printed_realizability_witness_violates_coverage(reports):
+    r = reports["realizability"]
+    assert not r["ok"] and not r["kept_hold"]
+    cov = r["verdicts"]["coverage"]
+    assert not cov.holds and cov.witness["needed_eta"] == "inf" and cov.witness["ineq"] == "i"
+    assert cov.witness["l"] == 9 and cov.witness["S*"] == (1, 3)
+    # the rest of the printed numbers: g00 trains to 0, g01 to 11/12; at l = 9 g00 has risk 7/8
+    assert r["train_risks"][("g00", "g1")] == 0 and r["train_risks"][("g01", "g1")] == F(11, 12)
+    assert r["test_risks"][9] == F(7, 8)
+
+
+@checks("golowich2025:prop-c3.realizability.repair")
+def test_repaired_realizability_witness_eq16(reports):
+    r = reports["realizability-repaired"]
+    assert r["minimizers"] == [("g00", "g1")]  # unique minimiser
+    assert r["train_risks"][("g00", "g1")] == F(11, 120) and r["train_risks"][("g01", "g1")] == F(33, 40)
+    w = build("realizability-repaired", 8)
+    for lb in (9, 16, 30):
+        gap = risk(w.H.keys[0], w.H.values[0], w.ens, lb) - risk(w.H.keys[1], w.H.values[0], w.ens, lb)
+        assert gap >= F(2, 3)  # eq. (16) with Omega(1) = 2/3
+
+
+@checks("golowich2025:asm4.2.planted-locality", "golowich2025:thm4.3")
+def test_theorem43_literal_counterexample(reports):
+    r = reports["thm43-literal"]
+    w = build("thm43-literal", 8)
+    assert r["ok"] and r["kept_hold"] and all(v.holds for v in r["verdicts"].values())
+    assert w.L >= 4 * w.L_local and (16 - w.L) % w.L_local == 0
+    assert r["verdicts"]["realizability"].value == 0  # delta = 0: the theorem's bound is 0
+    assert r["test_risks"][16] == F(119, 345) and not r["planted_local"].holds
+    # negative control: restore span(S*) <= L_local at every length -> every minimiser generalizes
+    adj = point_ensemble((1, 2), 2, 1, (2, 2), 1, lambda l: uniform([(i, i + 1) for i in range(1, l)]))
+    w2 = Witness("ctrl", "none", w.H, adj, 8, w.L_local, w.bad, w.realizer, 16)
+    r2 = recheck(w2, 18)
+    assert r2["planted_local"].holds and not r2["ok"] and r2["c"] == 0
+
+
+@checks("golowich2025:prop-c3")
+def test_negative_control_perturbed_witness_fails_recheck():
+    w = build("coverage", 8)
+    # move the test-length mass back onto adjacent pairs: coverage now holds, and g00 no longer fails
+    fixed = point_ensemble((1, 2), 2, 1, (2, 2), 1, lambda l: uniform([(i, i + 1) for i in range(1, l)]))
+    r = recheck(Witness("ctrl", "coverage", w.H, fixed, 8, 2, w.bad, w.realizer, 9), 14)
+    assert not r["ok"] and r["c"] == 0 and not r["dropped_violated"]
+    # one probability perturbed (no longer a distribution): the exact model refuses it
+    from counterexamples.golowich.model import ModelError
+
+    bad = point_ensemble((1, 2), 2, 1, (2, 2), 1,
+                         lambda l: {**uniform([(i, i + 1) for i in range(1, l)]), (1, 2): F(1)})
+    with pytest.raises(ModelError):
+        recheck(Witness("ctrl", "coverage", w.H, bad, 8, 2, w.bad, w.realizer, 9), 14)
+
+
+@checks("golowich2025:prop-c3")
+def test_build_rejects_bad_arguments():
+    with pytest.raises(WitnessError):
+        build("nonsense", 8)
+    with pytest.raises(WitnessError):
+        build("locality", 2)
+
+
+@checks("golowich2025:prop-c3", *KEYS.values(), "golowich2025:asm4.2.planted-locality")
+@pytest.mark.parametrize("name", list(CLAIMS))
+def test_closed_form_matches_enumeration_and_is_certified(name):
+    assert agrees_with_enumeration(name, range(CLAIMS[name][1], 7), extra=2)
+    c = uniform_c(name)
+    assert c > 0 and prove_lower_bound(name)
+    # negative control: a constant above the infimum is not certified, and is violated somewhere
+    assert not prove_lower_bound(name, c + sp.Rational(1, 10 ** 4))
+    f = formula(name)
+    first, Lmin = CLAIMS[name]
+    Ls = [Lmin, 10 ** 6] if name == "thm43-literal" else [Lmin]
+    assert min(f.subs({sp.Symbol("L", integer=True, nonnegative=True): L_, sp.Symbol("l", integer=True, nonnegative=True): first(L_)})
+               for L_ in Ls) < c + sp.Rational(1, 10 ** 4)
+
+
+@checks("golowich2025:prop-c3")
+def test_uniform_constant_three_quarters():
+    """One c for all four (Lbar >= 2L, L >= 3): the minimum of the per-witness constants is 3/4."""
+    cs = {n: uniform_c(n) for n in ("locality", "relative", "realizability-repaired", "coverage")}
+    assert min(cs.values()) == sp.Rational(3, 4)
+    assert cs == {"locality": sp.Rational(95, 112), "relative": sp.Rational(3, 4),
+                  "realizability-repaired": sp.Rational(3, 4), "coverage": sp.Rational(5, 6)}
