@@ -20,8 +20,8 @@ CLAIMS = [
     ("def1", "Definition 1", "Length generalization: zero error on P(T~) for every T~ >= 1 after training on P(T)",
      "unchecked", "definition; instantiated as 'h = f at every length' in every theorem chain of verify/ahuja/"),
     ("def2", "Definition 2", "Compositional generalization: zero error on the uniform Q(T) over prod_j supp(X_j)",
-     "gap", f"'uniform' is ill-defined when supp(X_j) = R^n (A9, A16, A17 use that support); read as a.e. "
-     f"equality on the product support ({_GAPS})"),
+     "gap", f"'uniform' is ill-defined when supp(X_j) = R^n (A9, A16, A17 use that support; z3 step in "
+     f"verify/ahuja/assumptions.py); read as a.e. equality on the product support ({_GAPS})"),
     # --- assumptions ------------------------------------------------------------------------------------
     ("asm1", "Assumption 1", "Deep set h = sigma(A sum psi(x_j)), sigma C^1 bijective, psi differentiable",
      "verified", "satisfiable: exact member with polynomial psi (verify/ahuja/deepsets_slp.py)"),

@@ -45,6 +45,6 @@ def test_rademacher_witnesses():
     assert rademacher.rademacher_flat([[F(0)], [F(2)]]) == 1
 
 
-@checks("ahuja2024:asm5", "ahuja2024:asm6", "ahuja2024:asm13")
+@checks("ahuja2024:asm5", "ahuja2024:asm6", "ahuja2024:asm13", "ahuja2024:def2")
 def test_assumption_instances():
     checked(assumptions.proof())

@@ -53,6 +53,6 @@ def test_cauchy_chain_needs_each_instance():
     assert s.check() == z3.sat
 
 
-@checks("ahuja2024:thm5", "ahuja2024:asm4", "ahuja2024:asm3")
+@checks("ahuja2024:thm5", "ahuja2024:asm4", "ahuja2024:asm3", "ahuja2024:asm7", "ahuja2024:asm14")
 def test_bounded_phi_breaks_theorem5():
     checked(cauchy.findings())
