@@ -9,8 +9,9 @@ the algebra 2 c sqrt(m T) sqrt(log N)/(m T) = 2 c sqrt(log N/(m T)).
 Findings (:func:`findings`), all computed exactly by enumerating sign vectors (Fractions):
   * Massart's lemma as quoted, R(G_c o S) <= max ||a - a_bar|| sqrt(log N)/(m T), lacks the sqrt(2): for
     A = {(0), (2)} (m T = 1) the complexity is 1 > sqrt(log 2); with sqrt(2 log 2) it holds.
-  * (94) itself fails under the paper's definition (signs shared over t): the class {g = c, g = 0} (N = 2,
-    finite, so epsilon = 0) on m = 1 sequence of length T = 12 has R = c/2 > 2 c sqrt(log 2 / 12); on m = 4,
+  * (94) itself fails under the paper's definition (signs shared over t): the class {g = c, g = 0} (N = 2
+    for every epsilon below the margin c/2 - 2 c sqrt(log 2/12) ~ 0.019 c, where the cover is the class
+    itself) on m = 1 sequence of length T = 12 has R = c/2 > 2 c sqrt(log 2 / 12); on m = 4,
     T = 100, R = 3c/16 > 2 c sqrt(log 2 / 400).  With shared signs there is no 1/sqrt(T) gain.  (With
     independent signs per (i, t) the stated bound holds: its factor 2 absorbs the sqrt(2).)
 """
