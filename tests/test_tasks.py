@@ -99,7 +99,7 @@ def test_modp_exact_long_inputs_counting():
         task.prefix_targets(s)
 
 
-@checks("izzo2025:app-a2.modp")
+@checks("izzo2025:app-a2.modp", "izzo2025:sec3.1")
 def test_modp_offsets():
     """Offsets = 0 (mod p) keep the target; other offsets give the documented phase-shifted task (control)."""
     task = ModPTask(4, 1)
@@ -132,7 +132,7 @@ def test_modp_hardmax_threshold_of_small_logit_scale():
         exact_forward(model, s[:-1], positions="last")  # length 255 < threshold
 
 
-@checks("izzo2025:app-a2.modp")
+@checks("izzo2025:app-a2.modp", "izzo2025:sec3.1")
 def test_modp_fast_exact_counting_agree():
     rng = _rng(21)
     for p, k in [(5, 3), (2, 0)]:
