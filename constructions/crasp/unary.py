@@ -13,8 +13,9 @@ Local relations psi are handled too (an extension: a local count of an eventuall
 eventually constant, with threshold ``+ tau``); Positional phi is rejected, since periodic relations break
 the lemma (``(aa)*`` has a C-RASP[periodic] program).
 
+:func:`eventual_acceptance` continues the induction past the block to words ``u a^n v``.
 :func:`not_eventually_constant` turns this into a non-expressibility certificate: if membership of
-``u a^n`` in a language is not constant on ``n`` in ``[N, N + period)`` for arbitrarily large ``N`` (checked
+``u a^n v`` in a language is not constant on ``n`` in ``[N, N + period)`` for arbitrarily large ``N`` (checked
 for a given periodic pattern), no C-RASP[local] program recognizes the language.
 """
 
@@ -139,19 +140,96 @@ def eventual(prog: Program, prefix: str, letter: str) -> dict[Node, Eventual]:
     return ev
 
 
-def eventual_acceptance(prog: Program, prefix: str = "", letter: str | None = None) -> tuple[int, bool]:
-    """``(N0, v)``: for all ``n >= N0``, ``prog`` accepts ``prefix + letter * n`` iff ``v``."""
+def eventual_acceptance(prog: Program, prefix: str = "", letter: str | None = None, suffix: str = "") -> tuple[int, bool]:
+    """``(N0, v)``: for all ``n >= N0``, ``prog`` accepts ``prefix + letter * n + suffix`` iff ``v``.
+
+    With a suffix the induction continues past the unary block: at the block's last position ``m`` every
+    Count is affine in ``m`` and every Boolean constant (for ``m`` beyond a threshold); each suffix position
+    keeps that shape (Counting adds finitely many suffix terms, local Counting reads finitely many block
+    positions whose eventual value is known, comparisons of affine forms are eventually constant).
+    """
     letter = letter if letter is not None else prog.alphabet[0]
-    e = eventual(prog, prefix, letter)[prog.output]
-    return max(e.T - len(prefix), 1 if not prefix else 0), bool(e.b)
+    ev = eventual(prog, prefix, letter)
+    u = len(prefix)
+    if not suffix:
+        e = ev[prog.output]
+        return max(e.T - u, 1 if not prefix else 0), bool(e.b)
+    for c in suffix:
+        if c not in prog.alphabet:
+            raise CraspError(f"suffix symbol {c!r} is not in the alphabet")
+    ops = prog.operations(all_defs=True)
+    # forms[op][k] for suffix position m + k (k = 1..|v|); k = 0 is the block's last position m.
+    # Boolean form: (Tm, value); Count form: (Tm, a, b) meaning a * m + b, valid for m >= Tm.
+    forms: dict[Node, list] = {}
+    for op in ops:
+        e = ev[op]
+        f0 = (e.T, bool(e.b)) if e.sort == "bool" else (e.T, e.a, e.b)
+        forms[op] = [f0]
+    for k in range(1, len(suffix) + 1):
+        for op in ops:
+            forms[op].append(_suffix_step(op, k, suffix, forms, ev))
+    f = forms[prog.output][len(suffix)]
+    return max(f[0] - u, 1 if not prefix else 0), bool(f[1])
+
+
+def _suffix_step(op: Node, k: int, suffix: str, forms: dict, ev: dict):
+    F = {ch: forms[ch] for ch in op.children()}
+    if isinstance(op, Initial):
+        return (0, suffix[k - 1] == op.symbol)
+    if isinstance(op, BoolConst):
+        return (0, op.value)
+    if isinstance(op, CountConst):
+        return (0, 0, op.value)
+    if isinstance(op, Not):
+        T, v = F[op.arg][k]
+        return (T, not v)
+    if isinstance(op, And):
+        (T1, v1), (T2, v2) = F[op.left][k], F[op.right][k]
+        return (max(T1, T2), v1 and v2)
+    if isinstance(op, (Add, Sub)):
+        (T1, a1, b1), (T2, a2, b2) = F[op.left][k], F[op.right][k]
+        sign = 1 if isinstance(op, Add) else -1
+        return (max(T1, T2), a1 + sign * a2, b1 + sign * b2)
+    if isinstance(op, Conditional):
+        (Tc, c), t, f = F[op.cond][k], F[op.then][k], F[op.orelse][k]
+        br = t if c else f
+        return (max(Tc, t[0], f[0]), br[1], br[2])
+    if isinstance(op, Comparison):
+        (T1, a1, b1), (T2, a2, b2) = F[op.left][k], F[op.right][k]
+        T = max(T1, T2)
+        d, kk = a2 - a1, b2 - b1  # d * m + kk >= 0
+        if d > 0:
+            return (max(T, _ceil_div(-kk, d)), True)
+        if d < 0:
+            return (max(T, kk // (-d) + 1), False)
+        return (T, kk >= 0)
+    if isinstance(op, Count):
+        Tp = max(F[op.arg][t][0] for t in range(0, k + 1))
+        if op.psi is None:
+            T0, a0, b0 = forms[op][k - 1]
+            Tp_k, v = F[op.arg][k]
+            return (max(T0, Tp_k), a0, b0 + (1 if v else 0))
+        total, T = 0, Tp
+        p = ev[op.arg]
+        for c in op.psi.offsets:
+            if k - c >= 1:
+                Tk, v = F[op.arg][k - c]
+                T = max(T, Tk)
+            else:
+                # block position m + (k - c): its eventual value, valid once m + k - c >= p.T
+                v = bool(p.b)
+                T = max(T, p.T - (k - c))
+            total += 1 if v else 0
+        return (T, 0, total)
+    raise NotUnaryApplicableError(f"Lemma 37 does not apply to {type(op).__name__}")  # pragma: no cover
 
 
 def not_eventually_constant(member: Callable[[str], bool], prefix: str, letter: str, period: int,
-                            start: int, upto: int) -> bool:
+                            start: int, upto: int, suffix: str = "") -> bool:
     """Check that ``n -> member(prefix + letter^n)`` is periodic with ``period`` on ``[start, upto)`` and
     not constant there; with Lemma 37 this certifies that no C-RASP[local] program recognizes the language
     *provided the pattern continues for ever* (true for the modular languages it is used on, by their
     definition; the check here guards against a mistyped oracle or period)."""
-    vals = [member(prefix + letter * n) for n in range(start, upto)]
+    vals = [member(prefix + letter * n + suffix) for n in range(start, upto)]
     periodic = all(vals[k] == vals[k + period] for k in range(len(vals) - period))
     return periodic and len(set(vals)) == 2

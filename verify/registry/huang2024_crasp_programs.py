@@ -105,7 +105,8 @@ register(
     "eventually affine in n, comparisons eventually constant).",
     "verified",
     "the inductive proof is executed as an algorithm (constructions/crasp/unary.py: per operation a threshold and an "
-    "eventual constant / affine form, on u a^n for any prefix u; extended to local psi) and its output is compared "
+    "eventual constant / affine form, on u a^n v for any prefix u and suffix v; extended to local psi; thresholds "
+    "tested tight) and its output is compared "
     f"with the interpreter at every position up to threshold + 40 for Hypothesis-generated programs ({_T}/test_unary.py); "
     "negative control: Positional phi is rejected, and the C-RASP[periodic] program aa_star does alternate on a^n.")
 register(
@@ -178,7 +179,10 @@ register(
 register(
     "huang2024:tab3.no-crasp", "Table 3, C-RASP column 'no' for Copy (unique) and 'none found' for BMI",
     "Copy (unique) is not in C-RASP; no C-RASP program for Binary Majority Interleave was found.", "unchecked",
-    "Copy (unique) rests on the App. C.2.2 argument (Krebs 2008); 'none found' is not a claim of impossibility.")
+    "Copy (unique) rests on the App. C.2.2 argument (Krebs 2008), not re-proved. For BMI phrased as a transcript "
+    "language we go further than 'none found': 1^n #111 is a member iff n = 0 mod 3, and the Lemma 37 tool extended "
+    "to u a^n v shows every C-RASP[local] program is eventually constant on that family, so no C-RASP[local] program "
+    f"exists for the transcript language ({_T}/test_unary.py::test_bmi_transcript_not_in_crasp_local).")
 register(
     "huang2024:tab3.copy-repeat", "Table 3 row Copy (repeat)", "Copy with repeats is not in C-RASP[periodic, local].",
     "unchecked", "rests on Corollary 13 (registered as huang2024:cor13 by the communication-complexity module).")

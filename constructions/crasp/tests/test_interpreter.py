@@ -42,7 +42,7 @@ def test_vectorized_equals_reference(prog, ws):
 
 @pytest.mark.slow
 @checks("huang2024:def8")
-@settings(max_examples=1500)
+@settings(max_examples=400)
 @given(programs(alphabet="abc", max_defs=14), st.lists(words("abc", 1, 40), min_size=1, max_size=4))
 def test_vectorized_equals_reference_slow(prog, ws):
     _check_vectorized_equals_reference(prog, ws)

@@ -42,7 +42,7 @@ def test_eventual_forms_equal_interpreter(prog, prefix, letter):
 
 @pytest.mark.slow
 @checks("huang2024:lem37")
-@settings(max_examples=1500)
+@settings(max_examples=400)
 @given(programs(alphabet="abc", periodic=False, local=True, max_const=6, max_defs=14), words("abc", 0, 6),
        st.sampled_from("abc"))
 def test_eventual_forms_equal_interpreter_slow(prog, prefix, letter):
@@ -96,3 +96,42 @@ def test_threshold_is_tight():
     prog2 = program("a", [("L", 2 * 0 + count(Q("a")) + count(Q("a")) >= 7)])
     assert eventual_acceptance(prog2) == (4, True)
     assert accepts(prog2, ["aaa", "aaaa"]).tolist() == [False, True]
+
+
+def _check_suffix(prog, prefix, letter, suffix, extra=30):
+    n0, v = eventual_acceptance(prog, prefix, letter, suffix)
+    ws = [prefix + letter * n + suffix for n in range(n0, n0 + extra)]
+    ws = [w for w in ws if w]
+    assert accepts(prog, ws).tolist() == [v] * len(ws)
+
+
+@checks("huang2024:lem37")
+@settings(max_examples=40)
+@given(programs(alphabet="ab", periodic=False, local=True, max_const=4), words("ab", 0, 3), st.sampled_from("ab"),
+       words("ab", 1, 4))
+def test_eventual_with_suffix(prog, prefix, letter, suffix):
+    """The induction continued past the unary block: acceptance of u a^n v is constant for n >= N0."""
+    _check_suffix(prog, prefix, letter, suffix)
+
+
+@pytest.mark.slow
+@checks("huang2024:lem37")
+@settings(max_examples=400)
+@given(programs(alphabet="abc", periodic=False, local=True, max_const=6, max_defs=14), words("abc", 0, 5),
+       st.sampled_from("abc"), words("abc", 1, 6))
+def test_eventual_with_suffix_slow(prog, prefix, letter, suffix):
+    _check_suffix(prog, prefix, letter, suffix, extra=50)
+
+
+@checks("huang2024:tab3.no-crasp")
+def test_bmi_transcript_not_in_crasp_local():
+    """Binary Majority Interleave as a transcript language: 1^n #111 is a member iff n = 0 mod 3 (n >= 3), so
+    no C-RASP[local] program exists (the paper's remark that 'length = 0 mod 3' needs positions)."""
+    member = [oracles.binary_majority_interleave("1" * n + "#111") for n in range(30, 60)]
+    assert member == [n % 3 == 0 for n in range(30, 60)]
+    assert not_eventually_constant(oracles.binary_majority_interleave, "", "1", 3, 30, 120, suffix="#111")
+    # negative control: the C-RASP[periodic] program is not covered by the lemma and does track n mod 3
+    prog = BENCHMARKS["binary_majority_interleave"].program()
+    with pytest.raises(NotUnaryApplicableError):
+        eventual_acceptance(prog, "", "1", "#111")
+    assert accepts(prog, ["1" * n + "#111" for n in range(30, 60)]).tolist() == member
