@@ -1,0 +1,682 @@
+"""High capacity breaks length generalization; finite classes restore it (Ahuja & Mansouri, sec. 4, 5.1, App. B.1).
+
+Section 4's "High capacity" paragraphs (deep sets 4.1, transformers 4.2, SSMs 4.3, RNNs 4.4) argue that
+with unconstrained parts the class contains ``h = f + c * [t > T]``, a minimizer of the risk (1) on
+lengths <= T that is off by c at every longer length.  This module builds that h *inside each
+architecture* as an executable model with exact rational parameters (ReLU MLPs; ``Fraction``
+arithmetic), from any given f of the same architecture:
+
+* deep sets ``rho(sum_j phi(x_j))``: phi gets a constant-1 output (the sum counts t), rho a ReLU ramp;
+* transformers ``rho(pool_j psi(x_i, x_j))`` with the paper's non-softmax attention: with **sum** pooling
+  (the released code) the same trick works; with the paper's **mean** pooling (1/i) it cannot (constant
+  sequences give the same pooled vector at every length; :func:`mean_pool_obstruction`), but the paper's
+  relative-position variant ``psi_{i-j}`` can (a ``[i = j]`` feature averages to 1/i);
+* linear SSMs ``h_t = Lambda h_{t-1} + B x_t``: a counter state with eigenvalue 1 needs a constant input
+  coordinate (without one, the all-zero input keeps every state 0, so no SSM realizes the witness);
+* RNNs ``h_t = sigma(Lambda h_{t-1} + B x_t)``: with ReLU the counter needs a constant input coordinate;
+  with the hard sigmoid (exact) or the sigmoid (certified by interval arithmetic), ``sigma(0) = 1/2`` drives
+  a strictly increasing counter with no input at all.
+
+:func:`check_witness` verifies ``h - f = c * [t > T]`` exactly on given sequences (a c = 0 "witness" is
+rejected), :func:`exact_risk` computes the per-length risk exactly over a finite token distribution, and
+:func:`finite_class_threshold` computes Theorem 10's threshold and checks Lemma 11 on the argmin chain.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+Vec = tuple  # tuple of Fractions
+ACTS = ("relu", "linear")
+
+
+class CapacityError(ValueError):
+    """A construction's hypothesis fails (no constant input coordinate, wrong shapes, bad arguments)."""
+
+
+# --------------------------------------------------------------------------------- exact helpers
+def _F(x) -> Fraction:
+    if isinstance(x, bool):
+        raise CapacityError(f"expected a number, got {x!r}")
+    return x if isinstance(x, Fraction) else Fraction(x)
+
+
+def _mat(m) -> tuple:
+    rows = tuple(tuple(_F(v) for v in row) for row in m)
+    if rows and len({len(r) for r in rows}) != 1:
+        raise CapacityError("ragged matrix")
+    return rows
+
+
+def _vec(v) -> Vec:
+    return tuple(_F(x) for x in v)
+
+
+def matvec(m: tuple, v: Vec) -> Vec:
+    if m and len(m[0]) != len(v):
+        raise CapacityError(f"shape mismatch: matrix with {len(m[0])} columns times vector of length {len(v)}")
+    return tuple(sum((a * b for a, b in zip(row, v, strict=True)), Fraction(0)) for row in m)
+
+
+def vadd(a: Vec, b: Vec) -> Vec:
+    return tuple(x + y for x, y in zip(a, b, strict=True))
+
+
+def relu(x):
+    return x if x > 0 else x * 0
+
+
+def hard_sigmoid(x: Fraction) -> Fraction:
+    """clip(x/4 + 1/2, 0, 1): piecewise linear, exact on rationals, hard_sigmoid(0) = 1/2 like the sigmoid."""
+    return min(Fraction(1), max(Fraction(0), x / 4 + Fraction(1, 2)))
+
+
+def _eye(n: int) -> tuple:
+    return tuple(tuple(Fraction(int(i == j)) for j in range(n)) for i in range(n))
+
+
+# ------------------------------------------------------------------------------------------- MLPs
+@dataclass(frozen=True)
+class MLP:
+    """A feed-forward net: layers ``(W, b, act)`` applied in order; act is 'relu' or 'linear'."""
+
+    layers: tuple
+
+    def __post_init__(self):
+        layers = []
+        for k, (w, b, act) in enumerate(self.layers):
+            w, b = _mat(w), _vec(b)
+            if act not in ACTS:
+                raise CapacityError(f"layer {k}: activation {act!r} not in {ACTS}")
+            if len(w) != len(b):
+                raise CapacityError(f"layer {k}: {len(w)} rows but bias of length {len(b)}")
+            if layers and len(w[0]) != len(layers[-1][0]):
+                raise CapacityError(f"layer {k}: expects {len(w[0])} inputs, previous layer gives {len(layers[-1][0])}")
+            layers.append((w, b, act))
+        if not layers:
+            raise CapacityError("an MLP needs at least one layer")
+        object.__setattr__(self, "layers", tuple(layers))
+
+    @property
+    def in_dim(self) -> int:
+        return len(self.layers[0][0][0])
+
+    @property
+    def out_dim(self) -> int:
+        return len(self.layers[-1][0])
+
+    def __call__(self, x) -> Vec:
+        v = tuple(x)
+        for w, b, act in self.layers:
+            v = vadd(matvec(w, v), b)
+            if act == "relu":
+                v = tuple(relu(z) for z in v)
+        return v
+
+    @staticmethod
+    def linear(w, b=None) -> MLP:
+        w = _mat(w)
+        return MLP(((w, b if b is not None else [0] * len(w), "linear"),))
+
+
+def mlp_append_constant(mlp: MLP, value=1) -> MLP:
+    """The MLP ``x -> (mlp(x), value)``: one extra unit per layer carrying the constant (value >= 0)."""
+    value = _F(value)
+    if value < 0:
+        raise CapacityError("the carried constant must be >= 0 (it passes through ReLU layers)")
+    layers = []
+    for k, (w, b, act) in enumerate(mlp.layers):
+        width_in = len(w[0]) + (1 if k else 0)
+        new_w = [tuple(row) + ((Fraction(0),) if k else ()) for row in w]
+        carry = [Fraction(0)] * width_in
+        if k:
+            carry[-1] = Fraction(1)
+        new_w.append(tuple(carry))
+        new_b = tuple(b) + ((value,) if k == 0 else (Fraction(0),))
+        layers.append((tuple(new_w), new_b, act))
+    return MLP(tuple(layers))
+
+
+def mlp_append_input(mlp: MLP, n_extra: int = 1) -> MLP:
+    """``(x, e) -> mlp(x)``: the same net reading (and ignoring) ``n_extra`` further input coordinates."""
+    (w, b, act), *rest = mlp.layers
+    w = tuple(tuple(row) + (Fraction(0),) * n_extra for row in w)
+    return MLP(((w, b, act), *rest))
+
+
+def mlp_pass_input(mlp: MLP, index: int) -> MLP:
+    """``x -> (mlp(x), x[index])``: append an output copying input ``index`` (the input must be >= 0)."""
+    layers = []
+    for k, (w, b, act) in enumerate(mlp.layers):
+        if k == 0:
+            carry = [Fraction(0)] * len(w[0])
+            carry[index] = Fraction(1)
+        else:
+            carry = [Fraction(0)] * (len(w[0]) + 1)
+            carry[-1] = Fraction(1)
+        new_w = [tuple(row) + ((Fraction(0),) if k else ()) for row in w] + [tuple(carry)]
+        layers.append((tuple(new_w), tuple(b) + (Fraction(0),), act))
+    return MLP(tuple(layers))
+
+
+def mlp_plus_ramp(rho: MLP, c, lo, hi) -> MLP:
+    """``(z, u) -> rho(z) + c * ramp(u)`` with ``ramp(u) = clip((u - lo)/(hi - lo), 0, 1)`` (ReLU, exact).
+
+    ramp is 0 for u on lo's side and 1 for u on hi's side (lo > hi is allowed: a decreasing ramp).  rho's
+    last layer must be linear (else a linear identity layer is appended first).
+    """
+    c, lo, hi = _F(c), _F(lo), _F(hi)
+    if lo == hi:
+        raise CapacityError("ramp needs lo != hi")
+    if rho.layers[-1][2] != "linear":
+        rho = MLP(rho.layers + ((_eye(rho.out_dim), (0,) * rho.out_dim, "linear"),))
+    scale = 1 / (hi - lo)
+    layers = []
+    nl = len(rho.layers)
+    for k, (w, b, act) in enumerate(rho.layers):
+        last = k == nl - 1
+        if k == 0:
+            # rho's first layer reads z; two ramp units read u (the extra last input)
+            w0 = [tuple(row) + (Fraction(0),) for row in w]
+            b0 = list(b)
+            if not last:
+                zeros = (Fraction(0),) * len(w[0])
+                w0 += [zeros + (scale,), zeros + (scale,)]
+                b0 += [-lo * scale, -lo * scale - 1]
+                layers.append((tuple(w0), tuple(b0), act))
+                continue
+            # one-layer rho: need a hidden layer for the ramp; insert it before
+            d = len(w[0])
+            hid_w = [tuple(Fraction(int(i == j)) for j in range(d + 1)) for i in range(d)]
+            hid_w += [tuple(-Fraction(int(i == j)) for j in range(d + 1)) for i in range(d)]
+            zeros = (Fraction(0),) * d
+            hid_w += [zeros + (scale,), zeros + (scale,)]
+            hid_b = [Fraction(0)] * (2 * d) + [-lo * scale, -lo * scale - 1]
+            layers.append((tuple(hid_w), tuple(hid_b), "relu"))
+            out_w = [tuple(row) + tuple(-x for x in row) + (c, -c) for row in w]
+            layers.append((tuple(out_w), tuple(b), "linear"))
+            return MLP(tuple(layers))
+        # later layers: carry the two (non-negative) ramp units, add them at the end
+        if last:
+            new_w = [tuple(row) + (c, -c) for row in w]
+            layers.append((tuple(new_w), tuple(b), act))
+        else:
+            width = len(w[0])
+            new_w = [tuple(row) + (Fraction(0), Fraction(0)) for row in w]
+            new_w += [(Fraction(0),) * width + (Fraction(1), Fraction(0)),
+                      (Fraction(0),) * width + (Fraction(0), Fraction(1))]
+            layers.append((tuple(new_w), tuple(b) + (Fraction(0), Fraction(0)), act))
+    return MLP(tuple(layers))
+
+
+# ----------------------------------------------------------------------------------- architectures
+class SequenceModel:
+    """A sequence-to-sequence model: ``outputs(xs)[t-1]`` is the label for the prefix x_1..x_t.
+
+    Subclasses define ``initial()`` and ``advance(state, x) -> (state, label)`` (a causal model reads its
+    input one token at a time); :meth:`outputs` runs them.
+    """
+
+    def initial(self):  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def advance(self, state, x):  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def outputs(self, xs: Sequence) -> list:
+        state, out = self.initial(), []
+        for x in xs:
+            state, y = self.advance(state, _vec(x))
+            out.append(y)
+        return out
+
+
+@dataclass(frozen=True)
+class DeepSet(SequenceModel):
+    """``y_t = rho(sum_{j <= t} phi(x_j))`` (sec. 4.1)."""
+
+    phi: MLP
+    rho: MLP
+    name: str = "deep set"
+
+    def initial(self):
+        return None
+
+    def advance(self, acc, x):
+        e = self.phi(x)
+        acc = e if acc is None else vadd(acc, e)
+        return acc, self.rho(acc)
+
+
+@dataclass(frozen=True)
+class AttentionTransformer(SequenceModel):
+    """``y_i = rho(pool_{j <= i} psi(x_i, x_j[, [i = j]]))``, the paper's non-softmax attention (sec. 4.2).
+
+    ``pooling``: 'mean' (the paper, weight 1/i) or 'sum' (the released code).  ``relative``: psi also reads
+    the relative-position feature ``[i - j = 0]`` (the A.2 variant ``psi_{i-j}``).
+    """
+
+    psi: MLP
+    rho: MLP
+    pooling: str = "mean"
+    relative: bool = False
+    name: str = "transformer"
+
+    def __post_init__(self):
+        if self.pooling not in ("mean", "sum"):
+            raise CapacityError(f"pooling must be 'mean' or 'sum', got {self.pooling!r}")
+
+    def _pool(self, xs: tuple) -> Vec:
+        i, xi, acc = len(xs) - 1, xs[-1], None
+        for j in range(i + 1):
+            e = self.psi(xi + xs[j] + ((Fraction(int(i == j)),) if self.relative else ()))
+            acc = e if acc is None else vadd(acc, e)
+        return tuple(a / (i + 1) for a in acc) if self.pooling == "mean" else acc
+
+    def pooled(self, xs) -> list:
+        """The pooled attention vector at every position."""
+        xs = tuple(_vec(x) for x in xs)
+        return [self._pool(xs[: i + 1]) for i in range(len(xs))]
+
+    def initial(self):
+        return ()
+
+    def advance(self, prefix, x):
+        prefix = prefix + (x,)
+        return prefix, self.rho(self._pool(prefix))
+
+
+@dataclass(frozen=True)
+class LinearSSM(SequenceModel):
+    """``h_t = Lambda h_{t-1} + B x_t``, ``h_0 = 0``, ``y_t = rho(h_t)`` (sec. 4.3, eq. before Thm 8)."""
+
+    Lam: tuple
+    B: tuple
+    rho: MLP
+    name: str = "ssm"
+
+    def __post_init__(self):
+        object.__setattr__(self, "Lam", _mat(self.Lam))
+        object.__setattr__(self, "B", _mat(self.B))
+
+    def initial(self):
+        return (Fraction(0),) * len(self.Lam)
+
+    def advance(self, h, x):
+        h = vadd(matvec(self.Lam, h), matvec(self.B, x))
+        return h, self.rho(h)
+
+
+@dataclass(frozen=True)
+class RNN(SequenceModel):
+    """``h_t = sigma(Lambda h_{t-1} + B x_t)``, ``h_0 = 0``, ``y_t = rho(h_t)`` (sec. 4.4, eq. (28)).
+
+    ``act`` is 'relu' or 'hard_sigmoid' (exact) or 'sigmoid' (evaluated with :mod:`mpmath` interval
+    arithmetic; outputs are intervals, see :func:`interval_outputs`).
+    """
+
+    Lam: tuple
+    B: tuple
+    rho: MLP
+    act: str = "hard_sigmoid"
+    name: str = "rnn"
+
+    def __post_init__(self):
+        object.__setattr__(self, "Lam", _mat(self.Lam))
+        object.__setattr__(self, "B", _mat(self.B))
+        if self.act not in ("relu", "hard_sigmoid", "sigmoid"):
+            raise CapacityError(f"RNN activation must be relu, hard_sigmoid or sigmoid, got {self.act!r}")
+
+    def initial(self):
+        if self.act == "sigmoid":
+            raise CapacityError("the sigmoid RNN has irrational states; use interval_outputs()")
+        return (Fraction(0),) * len(self.Lam)
+
+    def advance(self, h, x):
+        sig = relu if self.act == "relu" else hard_sigmoid
+        h = tuple(sig(z) for z in vadd(matvec(self.Lam, h), matvec(self.B, x)))
+        return h, self.rho(h)
+
+    def interval_outputs(self, xs, dps: int = 50) -> list:
+        """Outputs as :class:`mpmath.iv.mpf` intervals (rigorous enclosures), any activation."""
+        from mpmath import iv
+
+        iv.dps = dps
+
+        def sig(z):
+            if self.act == "sigmoid":
+                return 1 / (1 + iv.exp(-z))
+            if self.act == "relu":
+                return iv.mpf([max(0, z.a), max(0, z.b)])
+            return iv.mpf([min(1, max(0, z.a / 4 + iv.mpf(0.5).a)), min(1, max(0, z.b / 4 + iv.mpf(0.5).b))])
+
+        def ivec(v):
+            return [iv.mpf(x.numerator) / x.denominator for x in v]
+
+        def imv(m, v):
+            return [sum((iv.mpf(a.numerator) / a.denominator * b for a, b in zip(row, v, strict=True)),
+                        iv.mpf(0)) for row in m]
+
+        def imlp(v):
+            for w, b, act in self.rho.layers:
+                v = [z + iv.mpf(bb.numerator) / bb.denominator for z, bb in zip(imv(w, v), b, strict=True)]
+                if act == "relu":
+                    v = [iv.mpf([max(0, z.a), max(0, z.b)]) for z in v]
+            return v
+
+        h = [iv.mpf(0)] * len(self.Lam)
+        out = []
+        for x in xs:
+            pre = [a + b for a, b in zip(imv(self.Lam, h), imv(self.B, ivec(_vec(x))), strict=True)]
+            h = [sig(z) for z in pre]
+            out.append(imlp(h))
+        return out
+
+
+# ------------------------------------------------------------------------------------ the witnesses
+def _check_tc(T: int, c) -> Fraction:
+    if not isinstance(T, int) or T < 1:
+        raise CapacityError(f"T must be a positive integer, got {T!r}")
+    return _F(c)
+
+
+def deep_set_witness(f: DeepSet, T: int, c) -> DeepSet:
+    """h = f + c [t > T] as a deep set: phi' = (phi, 1) so the sum carries t; rho' adds c * ramp(t; T, T+1)."""
+    c = _check_tc(T, c)
+    return DeepSet(mlp_append_constant(f.phi), mlp_plus_ramp(f.rho, c, T, T + 1), name=f"{f.name} + {c}[t>{T}]")
+
+
+def transformer_witness(f: AttentionTransformer, T: int, c) -> AttentionTransformer:
+    """h = f + c [i > T] in the same attention class.
+
+    * sum pooling: psi' = (psi, 1) sums to i; rho' ramps from T to T + 1.
+    * mean pooling with relative positions: psi' = (psi, [i = j]) averages to 1/i; rho' ramps from 1/T
+      to 1/(T+1).  The result reads ``[i = j]``, so f must be relative too (f may ignore the feature).
+    * mean pooling without relative positions: impossible (:func:`mean_pool_obstruction`); raises.
+    """
+    c = _check_tc(T, c)
+    name = f"{f.name} + {c}[t>{T}]"
+    if f.pooling == "sum":
+        psi = mlp_append_constant(f.psi)
+        return AttentionTransformer(psi, mlp_plus_ramp(f.rho, c, T, T + 1), "sum", f.relative, name)
+    if not f.relative:
+        raise CapacityError("with mean pooling and no positional information, f + c[t > T] is not in the class: "
+                            "a constant sequence gives the same pooled vector at every length "
+                            "(see mean_pool_obstruction); use sum pooling or the relative-position variant")
+    psi = mlp_pass_input(f.psi, f.psi.in_dim - 1)
+    return AttentionTransformer(psi, mlp_plus_ramp(f.rho, c, Fraction(1, T), Fraction(1, T + 1)), "mean", True, name)
+
+
+def mean_pool_obstruction(model: AttentionTransformer, x, lengths: Sequence[int]) -> bool:
+    """True iff the pooled vector of the constant sequence x, x, ..., x is the same at every given length.
+
+    For mean pooling without positional features this always holds ((1/i) * i * psi(x, x) = psi(x, x)), so
+    every member outputs the same label at all lengths on constant sequences, while f + c[t > T] would
+    differ by c between t = T and t = T + 1: the witness is not in the class.
+    """
+    pooled = model.pooled([x] * max(lengths))
+    vals = {pooled[t - 1] for t in lengths}
+    return len(vals) == 1
+
+
+def ssm_witness(f: LinearSSM, T: int, c, const_index: int | None) -> LinearSSM:
+    """h = f + c [t > T] as a linear SSM: a counter state (eigenvalue 1) fed by a constant input coordinate.
+
+    Raises :class:`CapacityError` when ``const_index`` is None: without a constant coordinate the state of
+    the all-zero input is 0 at every t, so every SSM's label on 0^t is rho(0) for all t.
+    """
+    c = _check_tc(T, c)
+    if const_index is None:
+        raise CapacityError("an SSM (no bias) realizes f + c[t > T] only if the input has a constant coordinate: "
+                            "on the all-zero input every state is 0 at every t, so h(0^T) = h(0^(T+1))")
+    k, n = len(f.Lam), len(f.B[0])
+    if not 0 <= const_index < n:
+        raise CapacityError(f"const_index {const_index} out of range for inputs of dimension {n}")
+    lam = [tuple(row) + (Fraction(0),) for row in f.Lam] + [(Fraction(0),) * k + (Fraction(1),)]
+    b = [tuple(row) for row in f.B] + [tuple(Fraction(int(j == const_index)) for j in range(n))]
+    return LinearSSM(tuple(lam), tuple(b), mlp_plus_ramp(f.rho, c, T, T + 1), name=f"{f.name} + {c}[t>{T}]")
+
+
+def rnn_counter(act: str, T: int, a=1) -> tuple:
+    """The counter values s_1..s_{T+1} of ``s_t = act(a s_{t-1} [+ 1])`` (exact for relu / hard_sigmoid)."""
+    s, out = Fraction(0), []
+    for _ in range(T + 1):
+        s = relu(s + 1) if act == "relu" else hard_sigmoid(_F(a) * s)
+        out.append(s)
+    return out
+
+
+def _sigmoid_counter_bounds(T: int, a) -> tuple[Fraction, Fraction]:
+    """Rational lo, hi with s_T < lo < hi < s_{T+1} for the sigmoid counter (certified by intervals)."""
+    from mpmath import iv, mpf
+
+    iv.dps = 60
+    s, vals = iv.mpf(0), []
+    for _ in range(T + 1):
+        s = 1 / (1 + iv.exp(-(iv.mpf(_F(a).numerator) / _F(a).denominator) * s))
+        vals.append(s)
+    top_T, bot_T1 = vals[T - 1].b, vals[T].a
+    if not top_T < bot_T1:
+        raise CapacityError(f"sigmoid counter not separated at T={T} (a={a}); use a > 0")
+    gap = bot_T1 - top_T
+    lo = Fraction(str(mpf(top_T + gap / 3)))
+    hi = Fraction(str(mpf(top_T + 2 * gap / 3)))
+    return lo, hi
+
+
+def rnn_witness(f: RNN, T: int, c, const_index: int | None = None, a=1) -> RNN:
+    """h = f + c [t > T] as an RNN with the same activation: f's state plus one counter state.
+
+    * relu: the counter ``s_t = relu(s_{t-1} + x[const])`` = t needs a constant input coordinate.
+    * hard_sigmoid / sigmoid: ``s_t = sigma(a s_{t-1})`` with no input; sigma(0) = 1/2 starts it and it
+      increases strictly (a > 0), so a ramp between s_T and s_{T+1} is 0 up to T and 1 after.
+    """
+    c = _check_tc(T, c)
+    k, n = len(f.Lam), len(f.B[0])
+    a = _F(a)
+    if f.act == "relu":
+        if const_index is None:
+            raise CapacityError("a ReLU RNN counter needs a constant input coordinate (relu(0) = 0 never starts it)")
+        if not 0 <= const_index < n:
+            raise CapacityError(f"const_index {const_index} out of range for inputs of dimension {n}")
+        lam_c, b_row = Fraction(1), tuple(Fraction(int(j == const_index)) for j in range(n))
+        lo, hi = T, T + 1
+    else:
+        if a <= 0:
+            raise CapacityError("the sigmoid counter needs a > 0 to increase strictly")
+        lam_c, b_row = a, (Fraction(0),) * n
+        if f.act == "hard_sigmoid":
+            vals = rnn_counter("hard_sigmoid", T, a)
+            lo, hi = vals[T - 1], vals[T]
+            if not lo < hi:
+                raise CapacityError(f"hard-sigmoid counter saturated before T={T} (a={a}); use a smaller a")
+        else:
+            lo, hi = _sigmoid_counter_bounds(T, a)
+    lam = [tuple(row) + (Fraction(0),) for row in f.Lam] + [(Fraction(0),) * k + (lam_c,)]
+    b = [tuple(row) for row in f.B] + [b_row]
+    return RNN(tuple(lam), tuple(b), mlp_plus_ramp(f.rho, c, lo, hi), f.act, name=f"{f.name} + {c}[t>{T}]")
+
+
+# ------------------------------------------------------------------------------------------ checks
+@dataclass
+class WitnessCheck:
+    """:func:`check_witness`: h = f on every prefix of length <= T, h - f = c (every coordinate) beyond."""
+
+    T: int
+    c: Fraction
+    prefixes_checked: int
+    matches_train: bool
+    offset_beyond: bool
+    first_violation: tuple | None = None
+
+    @property
+    def is_witness(self) -> bool:
+        """Zero training risk, and a nonzero error c at every longer length."""
+        return self.matches_train and self.offset_beyond and self.c != 0
+
+
+def check_witness(f: SequenceModel, h: SequenceModel, T: int, c, sequences) -> WitnessCheck:
+    """Exactly compare h and f on every prefix of every sequence (labels of all positions)."""
+    c = _F(c)
+    train, beyond, first, count = True, True, None, 0
+    for xs in sequences:
+        yf, yh = f.outputs(xs), h.outputs(xs)
+        for t, (a, b) in enumerate(zip(yf, yh, strict=True), 1):
+            count += 1
+            diff = tuple(y - x for x, y in zip(a, b, strict=True))
+            want = tuple(c if t > T else Fraction(0) for _ in diff)
+            if diff != want:
+                if t <= T:
+                    train = False
+                else:
+                    beyond = False
+                if first is None:
+                    first = (tuple(xs), t, diff)
+    return WitnessCheck(T, c, count, train, beyond, first)
+
+
+def check_interval_witness(f: RNN, h: RNN, T: int, c, sequences, width: float = 1e-30) -> WitnessCheck:
+    """As :func:`check_witness` with interval outputs: each h - f - c[t > T] encloses 0 with tiny width."""
+    from mpmath import iv
+
+    c = _F(c)
+    cc = iv.mpf(c.numerator) / c.denominator
+    train, beyond, first, count = True, True, None, 0
+    for xs in sequences:
+        for t, (a, b) in enumerate(zip(f.interval_outputs(xs), h.interval_outputs(xs), strict=True), 1):
+            count += 1
+            for x, y in zip(a, b, strict=True):
+                r = y - x - (cc if t > T else 0)
+                ok = r.a <= 0 <= r.b and float(r.b - r.a) < width
+                if not ok:
+                    if t <= T:
+                        train = False
+                    else:
+                        beyond = False
+                    if first is None:
+                        first = (tuple(xs), t, (float(r.a), float(r.b)))
+    return WitnessCheck(T, c, count, train, beyond, first)
+
+
+def length_risks(models: Sequence[SequenceModel], f: SequenceModel, support: Sequence, max_len: int) -> list:
+    """``[[R~(h, t) for t in 1..max_len] for h in models]``, exactly, tokens i.i.d. uniform on ``support``.
+
+    R~(h, t) = E ||f(x_<=t) - h(x_<=t)||^2.  One depth-first walk over the prefix tree (every prefix of
+    length <= max_len once), advancing every model one token per edge.
+    """
+    support = [_vec(x) for x in support]
+    sums = [[Fraction(0)] * max_len for _ in models]
+
+    def walk(depth, fstate, states):
+        if depth == max_len:
+            return
+        for x in support:
+            fs, yf = f.advance(fstate, x)
+            nxt = []
+            for k, (m, st) in enumerate(zip(models, states, strict=True)):
+                s2, y = m.advance(st, x)
+                sums[k][depth] += sum((a - b) ** 2 for a, b in zip(yf, y, strict=True))
+                nxt.append(s2)
+            walk(depth + 1, fs, nxt)
+
+    walk(0, f.initial(), [m.initial() for m in models])
+    return [[sums[k][t] / len(support) ** (t + 1) for t in range(max_len)] for k in range(len(models))]
+
+
+def exact_risk(h: SequenceModel, f: SequenceModel, support: Sequence, t: int) -> Fraction:
+    """R~(h, t) = E ||f(x_<=t) - h(x_<=t)||^2 with tokens i.i.d. uniform on ``support`` (exact)."""
+    return length_risks([h], f, support, t)[0][t - 1]
+
+
+def risk(h: SequenceModel, f: SequenceModel, support: Sequence, T: int) -> Fraction:
+    """R(h, T) = sum_{t <= T} R~(h, t) (the objective (1))."""
+    return sum((exact_risk(h, f, support, t) for t in range(1, T + 1)), Fraction(0))
+
+
+# -------------------------------------------------------------------- Theorem 10 and Lemma 11
+def stabilization_index(chain: Sequence[frozenset]) -> int:
+    """The least T0 (1-based) with chain[t] = chain[T0 - 1] for every t >= T0 - 1 in the window."""
+    t0 = len(chain)
+    while t0 > 1 and chain[t0 - 2] == chain[-1]:
+        t0 -= 1
+    return t0
+
+
+def is_nonincreasing(chain: Sequence[frozenset]) -> bool:
+    return all(b <= a for a, b in zip(chain, chain[1:], strict=False))
+
+
+def lemma11_check(chain: Sequence[frozenset], universe_size: int) -> dict:
+    """Lemma 11 on a finite window: a nonincreasing chain of subsets of a set of size m changes at most m
+    times, so it is constant from index ``changes + 1 <= m + 1`` on.  Returns the verdict and the numbers;
+    a non-nested sequence is rejected (``nested`` False) even if it happens to be constant at the end."""
+    changes = sum(1 for a, b in zip(chain, chain[1:], strict=False) if a != b)
+    t0 = stabilization_index(chain)
+    nested = is_nonincreasing(chain)
+    return {"nested": nested, "changes": changes, "T0": t0, "bound": universe_size + 1,
+            "holds": nested and changes <= universe_size and t0 <= universe_size + 1}
+
+
+@dataclass
+class ThresholdResult:
+    """:func:`finite_class_threshold` (lengths are sequence lengths t; risks exact)."""
+
+    class_size: int
+    max_len: int
+    T_h: dict  # member index -> first t with R~ > 0 (only members that ever fail within max_len)
+    T_star: int  # max T_h (minimal sufficient training length); 1 if no member ever fails
+    paper_T0: int  # the paper's strict-inequality threshold: T > T0 suffices, T0 = T_star - 1
+    minimizers: dict  # T -> frozenset of member indices minimizing R(., T)
+    generalizes: dict  # T -> every minimizer has zero risk at every length <= max_len
+    lemma11: dict = field(default_factory=dict)
+
+    @property
+    def theorem_holds(self) -> bool:
+        """All T >= T_star generalize and (if T_star > 1) T_star - 1 does not: the threshold is exact."""
+        ok = all(self.generalizes[T] for T in self.generalizes if T >= self.T_star)
+        tight = self.T_star == 1 or not self.generalizes[self.T_star - 1]
+        return ok and tight
+
+
+def finite_class_threshold(members: Sequence[SequenceModel], target: SequenceModel, support: Sequence,
+                           max_len: int) -> ThresholdResult:
+    """Theorem 10 / Lemma 11 on a finite class, by exact risk over the finite token distribution.
+
+    R~(h, t) is computed for t = 1..max_len; R(h, T) = sum_{t<=T} R~(h, t) is nondecreasing in T.  T_h is the
+    first t with R~(h, t) > 0; T* = max T_h.  For T >= T* every minimizer of R(., T) has zero risk at every
+    length <= max_len; at T* - 1 the member attaining T* is a minimizer that fails.  (A member that first
+    fails beyond max_len is invisible: "generalizes" means on lengths <= max_len.)
+    """
+    if max_len < 1:
+        raise CapacityError(f"max_len must be >= 1, got {max_len}")
+    per = length_risks(members, target, support, max_len)
+    T_h = {k: next(t for t, r in enumerate(rs, 1) if r > 0) for k, rs in enumerate(per) if any(r > 0 for r in rs)}
+    T_star = max(T_h.values(), default=1)
+    minimizers, gen = {}, {}
+    for T in range(1, max_len + 1):
+        R = [sum(rs[:T], Fraction(0)) for rs in per]
+        best = min(R)
+        minimizers[T] = frozenset(k for k, r in enumerate(R) if r == best)
+        gen[T] = all(all(r == 0 for r in per[k]) for k in minimizers[T])
+    chain = [minimizers[T] for T in range(1, max_len + 1)]
+    lem = lemma11_check(chain, len(members))
+    return ThresholdResult(len(members), max_len, T_h, T_star, T_star - 1, minimizers, gen, lem)
+
+
+def offset_class(f: DeepSet, K: int, c) -> list[DeepSet]:
+    """H_K = {f} + {f + c[t > j] : j = 1..K} as deep sets (T* = K + 1, |H_K| = K + 1)."""
+    return [f] + [deep_set_witness(f, j, c) for j in range(1, K + 1)]
+
+
+def quantized_deep_sets(ws=(-1, 0, 1), bs=(-1, 0, 1), us=(-1, 0, 1), vs=(-3, -2, -1, 0, 1)) -> list[DeepSet]:
+    """The finite class {rho(sum phi(x_j)) : phi(x) = relu(w x + b), rho(z) = relu(u z + v)} on scalar tokens."""
+    out = []
+    for w, b, u, v in itertools.product(ws, bs, us, vs):
+        phi = MLP((([[w]], [b], "relu"),))
+        rho = MLP((([[u]], [v], "relu"),))
+        out.append(DeepSet(phi, rho, name=f"w={w} b={b} u={u} v={v}"))
+    return out
+
