@@ -1,0 +1,289 @@
+"""Theorem 4.3 of golowich2025 (Appendix C.1): every inequality of the proof on small exact instances.
+
+An :class:`Instance` is a k-sparse planted ensemble (exact), a finite local and relative key class (weights
+w(S, x) = exp(g0), a function of the shape S - min S and the tokens, 0 beyond span L_local) and a finite
+value class.  :func:`proof_quantities` evaluates, for every minimiser h_hat of (3), both sides of each step:
+
+  eq7      risk_l(h_hat) <= L delta                                   for l in [L/2, L]
+  com1     P_{L-2Ll}(X_{1:L-2Ll}, S) prod mu / P_L(X, S) <= eta_L     (first change-of-measure display)
+  com2     P_{L-2Ll}(..) prod_{L-2Ll < i <= L-Ll} mu / P_{L-Ll}(X, S) <= eta_L   (corrected index)
+  eq8, eq9 E_{P_{L-2Ll} x mu} |g* - h_hat(X_{1:L})|, |g* - h_hat(X_{1:L-Ll})| <= eta_L L delta
+  eq10     E |h_hat(X_{1:L}) - h_hat(X_{1:L-Ll})| <= 2 eta_L L delta
+  hyp14    the two hypotheses of Lemma C.1 with eps = 2 eta_L L delta
+  blocks   sum_i A_i / sum_i B_i = h_hat on every sequence with B_0 > 0
+  eq11     E |r(Z_0) - r(prefix t0 blocks, Z_0, suffix)| <= 6 eta_L L delta (t0 + t1 + 2)
+  eq13     P_Lbar(X, S) / P_{L-2Ll,t0,t1}(X, S) <= eta_Lbar   (local S, t0 with S - t0 Ll in [L - 2Ll])
+  final    risk_Lbar(h_hat) <= eta_L eta_Lbar L Lbar^2 delta
+
+delta is computed as min_h max_{L_local <= l <= Lbar} risk_l(h): a lower bound of the paper's delta (which
+ranges over all l), so every check here is at least as strict as the paper's.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+
+from verify.golowich.exact import INF, Planted, attention, coverage_eta, random_shift_Q, sets_k, span
+
+
+@dataclass
+class Instance:
+    ens: Planted
+    Lloc: int
+    L: int
+    Lbar: int
+    keys: dict          # name -> table {(shape, tokens): weight}; shape = tuple(S - min S)
+    vals: dict          # name -> table {tokens: label}
+    cache: dict = field(default_factory=dict)
+
+    def w(self, name):
+        tab = self.keys[name]
+
+        def W(S, xs):
+            if span(S) > self.Lloc:
+                return 0
+            return tab.get((tuple(i - S[0] for i in S), xs), 0)
+        return W
+
+    def h(self, key, val):
+        """h_{g0,g1} as a cached function of the token tuple."""
+        ck = (key, val)
+        if ck not in self.cache:
+            W, tab, k, Lloc = self.w(key), self.vals[val], self.ens.k, self.Lloc
+            self.cache[ck] = lru_cache(maxsize=None)(
+                lambda x: attention(W, lambda xs: tab[xs], x, k, local=Lloc))  # W = 0 beyond span Lloc
+        return self.cache[ck]
+
+
+def lengths(inst):
+    return range(max(inst.Lloc, inst.ens.k), inst.Lbar + 1)
+
+
+def mixed(ens: Planted, ell: int, pre: int, post: int):
+    """(X, S*, p) for (X_{1:ell}, S*) ~ P_ell with pre background tokens prepended, post appended."""
+    bg = [(t, p) for t, p in ens.mu.items() if p]
+    for x, S, p in ens.joint(ell):
+        for left in itertools.product(bg, repeat=pre):
+            for right in itertools.product(bg, repeat=post):
+                q = p
+                for _, pt in left + right:
+                    q *= pt
+                yield (tuple(t for t, _ in left) + x + tuple(t for t, _ in right), tuple(i + pre for i in S), q)
+
+
+def proof_quantities(inst: Instance) -> dict:
+    """All steps' (lhs, rhs) for every minimiser; returns {'delta', 'eta', 'minimisers', 'steps': {...}}."""
+    ens, Ll, L, Lbar, k = inst.ens, inst.Lloc, inst.L, inst.Lbar, inst.ens.k
+    H = [(a, b) for a in inst.keys for b in inst.vals]
+    risks = {hb: {ell: ens.risk(inst.h(*hb), ell) for ell in lengths(inst)} for hb in H}
+    delta = min(max(r.values()) for r in risks.values())
+    train = range(math.ceil(L / 2), L + 1)
+    obj = {hb: sum(risks[hb][ell] for ell in train) for hb in H}
+    best = min(obj.values())
+    mins = [hb for hb in H if obj[hb] == best]
+    eta = {ell: coverage_eta(ens.Q, k, Ll, ell) for ell in (L - Ll, L, Lbar)}
+    etaL, etaLb = eta[L], eta[Lbar]
+    steps: dict = {}
+
+    def put(name, lhs, rhs):
+        steps.setdefault(name, []).append((lhs, rhs))
+
+    # change of measure (independent of h_hat)
+    PL = {(x, S): p for x, S, p in ens.joint(L)}
+    PL1 = {(x, S): p for x, S, p in ens.joint(L - Ll)}
+    for x, S, p in mixed(ens, L - 2 * Ll, 0, 2 * Ll):
+        den = PL.get((x, S), 0)
+        put("com1", INF if not den else p / den, etaL)
+    for x, S, p in mixed(ens, L - 2 * Ll, 0, Ll):
+        den = PL1.get((x, S), 0)
+        put("com2", INF if not den else p / den, etaL)                 # as printed: eta_L
+        put("com2fix", INF if not den else p / den, eta[L - Ll])       # what (ii) at l = L - Ll gives
+    N = (Lbar - L) // Ll
+    for h in mins:
+        f = inst.h(*h)
+        for ell in train:
+            put("eq7", risks[h][ell], L * delta)
+        e8 = e9 = e10 = h01 = Fraction(0)
+        for x, S, p in mixed(ens, L - 2 * Ll, 0, 2 * Ll):
+            y = ens.gstar(tuple(x[i - 1] for i in S))
+            a, b, c = f(x), f(x[:L - Ll]), f(x[:L - 2 * Ll])
+            e8 += p * abs(y - a)
+            e9 += p * abs(y - b)
+            e10 += p * abs(a - b)
+            h01 += p * abs(c - b)
+        put("eq8", e8, etaL * L * delta)
+        put("eq9", e9, etaL * L * delta)
+        put("eq10", e10, 2 * etaL * L * delta)
+        put("hyp14a", h01, 2 * etaL * L * delta)
+        put("hyp14b", e10, 2 * etaL * L * delta)
+        # (11): prefix t0 blocks and suffix so that the total length is L + Ll (t0 + t1)
+        for t0 in range(0, N + 3):  # t0 >= 0, t1 = N - t0 >= -2
+            t1 = N - t0
+            tot = Fraction(0)
+            for x, _S, p in mixed(ens, L - 2 * Ll, t0 * Ll, (t1 + 2) * Ll):
+                c = f(x[t0 * Ll: t0 * Ll + L - 2 * Ll])
+                tot += p * abs(c - f(x))
+            put("eq11", tot, 6 * etaL * L * delta * (t0 + t1 + 2))
+        test = risks[h][Lbar] if Lbar in risks[h] else ens.risk(f, Lbar)
+        put("final", test, etaL * etaLb * L * Lbar**2 * delta)
+    # (13): for local S* at Lbar, some t0 with S - t0 Ll in Sets_k([L - 2 Ll]) and the density ratio <= eta_Lbar
+    PLb = {(x, S): p for x, S, p in ens.joint(Lbar)}
+    shifted = {}
+    for t0 in range(0, N + 3):
+        for x, S, p in mixed(ens, L - 2 * Ll, t0 * Ll, (N - t0 + 2) * Ll):
+            shifted[(t0, x, S)] = p
+    for (x, S), p in PLb.items():
+        if span(S) > Ll:
+            continue
+        ok = [t0 for t0 in range(N + 3) if min(S) - t0 * Ll >= 1 and max(S) - t0 * Ll <= L - 2 * Ll]
+        if not ok:
+            put("eq13", INF, etaLb)
+            continue
+        put("eq13", min(p / shifted[(t0, x, S)] if shifted.get((t0, x, S)) else INF for t0 in ok), etaLb)
+    return {"delta": delta, "eta": eta, "minimisers": mins, "steps": steps, "risks": risks}
+
+
+def violations(q: dict) -> dict:
+    """Steps with some lhs > rhs (name -> worst (lhs, rhs))."""
+    out = {}
+    for name, pairs in q["steps"].items():
+        bad = [(a, b) for a, b in pairs if a > b]
+        if bad:
+            out[name] = max(bad, key=lambda ab: (ab[0] == INF, ab[0] - ab[1] if ab[0] != INF else 0))
+    return out
+
+
+def blocks_check(inst: Instance, key: str, val: str, seqs) -> bool:
+    """Step 'blocks': sum A_i / sum B_i over blocks equals h (B_0 > 0), A_i depends on (Z_i, tail of Z_{i-1})."""
+    Ll, L, k = inst.Lloc, inst.L, inst.ens.k
+    W, tab = inst.w(key), inst.vals[val]
+    for x in seqs:
+        n0 = L - 2 * Ll
+        A, B = [], []
+        ends = [n0] + list(range(n0 + Ll, len(x) + 1, Ll))
+        prev = 0
+        for e in ends:
+            a = b = Fraction(0)
+            for S in sets_k(e, k):
+                if max(S) > prev:
+                    ws = W(S, tuple(x[i - 1] for i in S))
+                    a += ws * tab[tuple(x[i - 1] for i in S)]
+                    b += ws
+            A.append(a)
+            B.append(b)
+            prev = e
+        if B[0] == 0:
+            continue
+        if sum(A) / sum(B) != inst.h(key, val)(x):
+            return False
+        # the same block function f: A_i for i >= 1 depends only on the block and the previous Ll tokens
+        for i in range(1, len(ends)):
+            lo = ends[i - 1]
+            window = x[lo - Ll: ends[i]]
+            a = Fraction(0)
+            for S in sets_k(len(window), k):
+                if max(S) > Ll:
+                    ws = W(S, tuple(window[j - 1] for j in S))
+                    a += ws * tab[tuple(window[j - 1] for j in S)]
+            if a != A[i]:
+                return False
+    return True
+
+
+# ----------------------------------------------------------------------------------------------- instances
+
+
+def marker_instance(p_missing=Fraction(1, 10), L=8, Lbar=10, Lloc=2):
+    """k = 2, V = {0, 1, 2}; mu uniform on {0, 1}; planted (m, b) with m = 2 (marker) w.p. 1 - p_missing,
+    else m = 0; b uniform; g*(m, b) = b.  Adjacent planted pairs, random shift of {1, 2}.
+    Keys: 'marker' (adjacent, first token 2), 'marker+noise' (also weight 1/100 on adjacent (0, 0)).
+    Values: 'second' (b), 'first01' (1 if first token is 1)."""
+    mu = {0: Fraction(1, 2), 1: Fraction(1, 2)}
+    Q = random_shift_Q({(1, 2): Fraction(1)}, Lloc)
+    Qvoc = {(2, 0): (1 - p_missing) / 2, (2, 1): (1 - p_missing) / 2, (0, 0): p_missing / 2, (0, 1): p_missing / 2}
+    ens = Planted(2, mu, Q, {z: q for z, q in Qvoc.items() if q}, lambda z: Fraction(z[1]))
+    toks = (0, 1, 2)
+    keys = {"marker": {((0, 1), (2, b)): Fraction(1) for b in toks},
+            "marker+noise": {((0, 1), (2, b)): Fraction(1) for b in toks} | {((0, 1), (0, 0)): Fraction(1, 100)}}
+    vals = {"second": {xs: Fraction(xs[1] % 2) for xs in itertools.product(toks, repeat=2)},
+            "first01": {xs: Fraction(int(xs[0] == 1)) for xs in itertools.product(toks, repeat=2)}}
+    return Instance(ens, Lloc, L, Lbar, keys, vals)
+
+
+def random_k1_instance(rng, L=4, Lbar=6):
+    """k = 1, L_local = 1, V = {0, 1, 2}: arbitrary per-length position laws Q_l (full support, so eta is
+    finite), random mu, Qvoc, g*, and random key/value tables.  Cheap enough for a bounded search."""
+    def rnd_law(n):
+        ws = [rng.randint(1, 6) for _ in range(n)]
+        return [Fraction(w, sum(ws)) for w in ws]
+    Qs = {ell: {(i + 1,): p for i, p in enumerate(rnd_law(ell))} for ell in range(1, Lbar + 1)}
+    mu_p = rnd_law(2)
+    mu = {0: mu_p[0], 1: mu_p[1]}
+    vp = rnd_law(3)
+    Qvoc = {(t,): vp[t] for t in range(3)}
+    g = {t: Fraction(rng.randint(0, 2), 2) for t in range(3)}
+    ens = Planted(1, mu, lambda ell, Qs=Qs: Qs.get(ell, {}), Qvoc, lambda z, g=g: g[z[0]])
+    keys = {f"k{j}": {((0,), (t,)): Fraction(rng.choice((0, 1, 2, 10, 100))) for t in range(3)} for j in range(2)}
+    vals = {"gstar": {(t,): g[t] for t in range(3)},
+            "v1": {(t,): Fraction(rng.randint(0, 2), 2) for t in range(3)}}
+    return Instance(ens, 1, L, Lbar, keys, vals)
+
+
+def com2_witness():
+    """The third random k = 1 instance of seed 11 (as drawn by the tests): Assumption 4.2 holds with the
+    minimal eta (eta_3 = 9, eta_4 = 18/5), yet Q_2(S)/Q_3(S) = 9/2 > eta_4 for some S: the second
+    change-of-measure display, bounded by eta_L in the paper, needs eta_{L - L_local}."""
+    import random
+
+    rng = random.Random(11)
+    for _ in range(3):
+        inst = random_k1_instance(rng)
+    return inst
+
+
+def search_k1(count=40, seed=0):
+    """Bounded random search over k = 1 instances: which proof steps are ever violated (exact)."""
+    import random
+
+    rng = random.Random(seed)
+    found: dict = {}
+    for idx in range(count):
+        inst = random_k1_instance(rng)
+        v = violations(proof_quantities(inst))
+        for name, worst in v.items():
+            found.setdefault(name, (idx, worst))
+    return found
+
+
+def is_local_relative(W, k: int, Lloc: int, vocab, Lmax: int = 8) -> bool:
+    """Assumption 3.3 for one key (exhaustive over S in Sets_k([Lmax]) and x in V^k)."""
+    for S in sets_k(Lmax, k):
+        for xs in itertools.product(vocab, repeat=k):
+            if span(S) > Lloc and W(S, xs):
+                return False
+            if max(S) < Lmax and W(S, xs) != W(tuple(i + 1 for i in S), xs):
+                return False
+    return True
+
+
+def proof_chain_bound(L, Lbar, Lloc, etaL, etaLbar, delta):
+    """The bound the proof actually yields: eta_Lbar * sum over the N + 3 values of t0 of (12)'s bound
+    L delta + 6 eta_L L delta (t0 + t1 + 2), with t0 + t1 = N = (Lbar - L) / Lloc."""
+    N = (Lbar - L) // Lloc
+    return etaLbar * (N + 3) * (L * delta + 6 * etaL * L * delta * (N + 2))
+
+
+def reverse_shift_ratio(p, L, Lloc):
+    """Left extension needs Q_{L-2Ll}(S) / Q_{L-Ll}(S + Ll) bounded; for Q_l = {1,2} w.p. 1 - p, else a
+    uniform adjacent pair, that ratio at S = {1, 2} is returned together with eta_{L-Ll}, eta_L."""
+    def Q(ell):
+        out = {(s, s + 1): p / (ell - 1) for s in range(1, ell)}
+        out[(1, 2)] += 1 - p
+        return out
+    S = (1, 2)
+    r = Q(L - 2 * Lloc)[S] / Q(L - Lloc)[(1 + Lloc, 2 + Lloc)]
+    return r, coverage_eta(Q, 2, Lloc, L - Lloc), coverage_eta(Q, 2, Lloc, L)

@@ -1,0 +1,130 @@
+"""Claims of Golowich, Jelassi, Brandfonbrener, Kakade, Malach: The Role of Sparsity for Length
+Generalization in Transformers (golowich2025) -- theory statements.
+
+Not declared here (owned by the counterexamples module): prop-c3*, asm3.3, asm4.1, asm4.2, fn6.
+Findings: docs/gaps.d/golowich2025_theory.md.  Checks: verify/golowich/, verify/tests/test_golowich_*.py.
+"""
+
+from verify.claims import register
+
+_P = "golowich2025"
+_G = "docs/gaps.d/golowich2025_theory.md"
+
+_CLAIMS = [
+    # ------------------------------------------------------------------ definitions
+    ("def3.1", "Definition 3.1 (length generalization; approximate realizability)",
+     "h_hat in argmin E_{l~Unif[L/2,L]} E_{P_l} L(h(X),Y); (L, Lbar, eps)-LG iff E_{P_Lbar} L(h_hat(X),Y) <= eps; "
+     "delta-approximate realizability: some h* has risk <= delta at every length",
+     "verified",
+     "implemented exactly (verify.golowich.prop31.minimisers / length_generalizes, every minimiser) and used in "
+     "test_golowich_prop31.py; ambiguity 'the' argmin read as 'every minimiser' (" + _G + ")"),
+    ("def3.2", "Definition 3.2 (k-sparse planted correlations)",
+     "S* ~ Q_l^pos, Z ~ Q^voc, X_S* = Z, X_i ~ mu iid off S*, Y = g*(Z); P(X,S*) = Q(S*) Qvoc(X_S*) prod mu",
+     "verified",
+     "verify.golowich.exact.Planted enumerates the joint law exactly; test_golowich_core.py checks the product "
+     "formula, the marginals and Y = g*(X_S*) against a direct sampler-free recount"),
+    ("ex-kgram", "Section 3.1 example (k-gram retrieval)",
+     "k-gram retrieval is an instance of Definition 3.2 with S* of size 2k+1",
+     "gap",
+     "it is (2k+1)-sparse (the text reuses k) and its planted set has span l - l' - 1 (unbounded), so it violates "
+     "L_local-locality and Thm 4.3 does not apply without position coupling; test_golowich_core.py (" + _G + ")"),
+    ("def3.3", "Definition 3.3 (k-sparse functional attention class)",
+     "h_{g0,g1}(x) = sum_S exp(g0(S,x_S)) g1(x_S) / sum_S' exp(g0(S',x_S'))",
+     "verified",
+     "verify.golowich.exact.attention (weights w = exp(g0), w = 0 for -inf, footnote-6 fallback); "
+     "test_golowich_core.py: k = 1 equals a softmax head, shift invariance of g0, fallback path, local speed-up"),
+    ("def4.1", "Definition 4.1 (L_local-local position coupling)",
+     "joint law of (S*, psi_l): span psi(S*) <= L_local, indices off S* uncoupled, |psi(S*)| = k' and the "
+     "rank pattern law independent of l",
+     "verified",
+     "checker verify.golowich.coupling.check_def41 on the reversal coupling (all three items, l <= 12) and a "
+     "mutated coupling that it rejects; test_golowich_coupling.py"),
+    ("def-b1", "Definition B.1 (single attention heads AttHeads_{d,h,V})",
+     "X -> O sum_i alpha_i V W_e X_i, alpha = softmax(<Q h_query, K W_e X_i>)",
+     "verified",
+     "verify.golowich.heads.att_head (exact, exp symbolic) ; test_golowich_heads.py"),
+    # ------------------------------------------------------------------ propositions, theorem, lemmas
+    ("prop3.1", "Proposition 3.1",
+     "if sup_{X in V^L} L(h*(X), h_hat(X)) > eps then some extension of P_1..P_L defeats (L, Lbar, eps)-LG",
+     "gap",
+     "no proof in the paper; the construction P_Lbar = point mass at (Xbar, h*(Xbar)) is executable and checked "
+     "when the sup ranges over V^Lbar, but as printed (sup over V^L) the statement is false for h*-realizable "
+     "extensions (witness in test_golowich_prop31.py) and vacuous for arbitrary ones (" + _G + ")"),
+    ("prop3.2", "Proposition 3.2 (informal version of Proposition B.1)",
+     "attention heads = 1-sparse functional attention for appropriate G^key, G^val",
+     "refuted",
+     "same witness as golowich2025:prop-b1 (d = 1, |V| = 3, any h): the head class is not a product class"),
+    ("prop-b1", "Proposition B.1",
+     "for any d, h, V there are G^key (position-independent), G^val with AttHeads_{d,h,V} = H^attn(G^key, G^val)",
+     "refuted",
+     "'subset' direction verified exactly; 'superset' fails: W_e is shared by keys and values, so the head "
+     "class is not of product form. Witness d = 1, |V| = 3: heads with (g0, g1) = (0, (1,0,0)) and "
+     "((0,1,2), (0,1,2)) exist, the mixed pair ((0,1,2), (1,0,0)) is no head (z3 unsat on necessary "
+     "conditions from sequences of length <= 2), so no product class equals AttHeads. The proof also uses "
+     "h >= d, absent from the statement (h = 1 < d = 2 fails already). test_golowich_heads.py (" + _G + ")"),
+    ("thm4.3", "Theorem 4.3 (provable length generalization)",
+     "local + relative k-sparse class, planted ensemble with A4.1 (delta), A4.2 (eta), L_local | Lbar - L, "
+     "L >= 4 L_local => (L, Lbar, eta_L eta_Lbar L Lbar^2 delta)-length generalization",
+     "gap",
+     "every inequality of the proof checked on exact instances (test_golowich_thm43.py; bounded random search "
+     "found no violation of the theorem's conclusion), but the proof rests on Lemma C.1, which is refuted "
+     "(golowich2025:lem-c1); also hidden constant (~7, the proof only gives O(.)), test-length locality of S* "
+     "used but not assumed, left extension needs a reverse-shift coverage bound not in A4.2 (" + _G + ")"),
+    ("lem-c1", "Lemma C.1 (hybrid argument)",
+     "E|r0 - r01| <= eps, E|r01 - r012| <= eps => E|r0 - r_{0..i}| <= 3 i eps",
+     "refuted",
+     "exact counterexample with positive weights, |Omega| = 3, i = 3: eps = 1/408 but E|r0 - r0123| = "
+     "115/3296 > 9 eps; ratio unbounded as M grows (verify.golowich.lemmas.c1_witness; "
+     "test_golowich_lemmas.py; " + _G + ")"),
+    ("lem-c2", "Lemma C.2",
+     "b, p_i > 0, |a/b - (a+q_i)/(b+p_i)| = eps_i => |a/b - (a+sum q)/(b+sum p)| <= sum eps_i",
+     "verified",
+     "z3 proof (d = 1, L = 2, p_i >= 0 suffices), sympy identity, exact random instances (d <= 3, l1/l_inf); "
+     "negative controls: fails without p_i >= 0 (witness); test_golowich_lemmas.py"),
+    ("asm-d1", "Assumption D.1 (delta-strong realizability)",
+     "g0*(S*) > -inf, g0*(S) = -inf for S != S*, g1*(X_S*) = Y with probability >= 1 - delta",
+     "verified",
+     "satisfiable (exact instance with delta = 0 and with delta > 0) and implies delta-approximate "
+     "realizability (exact check on instances); test_golowich_coupling.py"),
+    ("prop4.4", "Proposition 4.4 (informal version of D.2)",
+     "position coupling removes locality: PC[H^attn] length-generalizes on PC[P]",
+     "gap",
+     "inherits the D.2 findings; also omits the position-independence of G^key that D.2 needs"),
+    ("prop-d2", "Proposition D.2 (position coupling)",
+     "P planted + L_local coupling + coverage of psi(S*) + position-independent G^key + delta-strong "
+     "realizability => PC[H^attn] (L, Lbar, eta eta L Lbar^2 delta)-length generalizes on PC[P]",
+     "gap",
+     "executable construction (verify.golowich.coupling): PC[P] is NOT a planted ensemble (background tag "
+     "law Unif([l]) depends on l, exact witness l = 10 vs 12), tags exceed [k], and random tags let a "
+     "background set expand to the planted tuple (strong realizability does not transfer: exact positive "
+     "probability); the coupled-and-retagged variant (tags in [k]) passes the checks; test_golowich_coupling.py"),
+    ("rem4.2", "Remark 4.2 (PoSE conjecture)", "PoSE may remove the locality requirement (conjecture)",
+     "unchecked", "a conjecture, not a theorem; nothing to verify"),
+    ("rem5.1", "Remark 5.1", "relative positional information comes for free with relative PEs",
+     "unchecked", "informal discussion"),
+    ("rem5.2", "Remark 5.2", "position interpolation is outside the framework",
+     "unchecked", "informal discussion"),
+]
+
+for _label, _stmt, _summary, _status, _evidence in _CLAIMS:
+    register(f"{_P}:{_label}", _stmt, _summary, _status, _evidence)
+
+# Sub-steps of the proof of Theorem 4.3 (Appendix C.1), each checked on exact instances.
+_THM43_STEPS = [
+    ("eq7", "(7): each training length has risk <= L delta", "verified"),
+    ("change-of-measure", "product-formula density ratios <= eta_L (second display: index typo, and the bound "
+     "needs eta_{L-L_local}, not eta_L: exact witness with ratio 9/2 > eta_4 = 18/5)", "refuted"),
+    ("eq8-9", "(8)-(9): risks under P_{L-2Lloc} (x) mu^{..} <= eta_L L delta", "verified"),
+    ("eq10", "(10): triangle inequality, 2 eta_L L delta", "verified"),
+    ("blocks", "block decomposition: sum A_i / sum B_i reproduces h; A_i = f(Z_i, Z_{i-1}), same f", "verified"),
+    ("eq11", "(11): extension bound 6 eta_L L delta (t0 + t1 + 2) via Lemma C.1 / C.2", "gap"),
+    ("eq13", "(13): density ratio P_Lbar / P_{L-2Lloc,t0,t1} <= eta_Lbar for local S*", "verified"),
+    ("final", "final bound eta_L eta_Lbar L Lbar^2 delta on the test risk", "verified"),
+]
+for _label, _summary, _status in _THM43_STEPS:
+    register(f"{_P}:thm4.3.{_label}", f"Theorem 4.3 proof step {_label}", _summary, _status,
+             "exact instances in verify.golowich.thm43; test_golowich_thm43.py"
+             + (" -- holds on every instance searched, but its justification (Lemma C.1) is refuted"
+                if _status == "gap" else "")
+             + (" -- refuted as printed (witness verify.golowich.thm43.com2_witness); holds with eta_{L-L_local}"
+                if _status == "refuted" else ""))

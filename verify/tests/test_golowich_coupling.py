@@ -1,0 +1,88 @@
+"""golowich2025 Definition 4.1, Assumption D.1, Proposition 4.4 / D.2 (verify.golowich.coupling), exact."""
+
+from fractions import Fraction
+
+import pytest
+
+from verify.claims import checks
+from verify.golowich import coupling as C
+from verify.golowich import exact as E
+from verify.kernel import EnumerationStep, Proof, assert_proof, negated
+
+
+def _adjacent_marker_ensemble(mu=None):
+    mu = mu or {0: Fraction(1, 2), 1: Fraction(1, 2)}
+
+    def Qadj(ell):
+        return {(s, s + 1): Fraction(1, ell - 1) for s in range(1, ell)}
+
+    ens = E.Planted(2, mu, Qadj, {(2, 0): Fraction(1, 2), (2, 1): Fraction(1, 2)}, lambda z: Fraction(z[1]))
+
+    def idc(ell):
+        for S, p in Qadj(ell).items():
+            yield S, {i: i for i in range(1, ell + 1)}, p
+
+    return ens, idc
+
+
+
+
+def _w(xs):
+    return 1 if xs[0] == 2 else 0
+
+
+def _g1(xs):
+    return Fraction(xs[1])
+
+
+@checks("golowich2025:def4.1")
+def test_def41_checker_accepts_reversal_and_rejects_identity():
+    step = EnumerationStep("golowich2025:def4.1", "reversal coupling satisfies items 1-3 (l = 3..12, L_local = 0)",
+                           instances=lambda: [C.reversal_coupling], predicate=lambda c: C.check_def41(c, range(3, 13), 0) == "")
+    step = EnumerationStep(**{**step.__dict__, "negative": negated(step, instances=lambda: [C.identity_coupling])})
+    assert_proof(Proof("golowich2025:def4.1", "Def 4.1 checker", (step,)))
+    assert "item 1" in C.check_def41(C.identity_coupling, range(3, 13), 1)
+    # k' = 1 for the reversal coupling while the class is 2-sparse: the sparsity type mismatch of D.2
+    assert {len({psi[a] for a in S}) for S, psi, _ in C.reversal_coupling(8)} == {1}
+
+
+@checks("golowich2025:prop-d2", "golowich2025:prop4.4")
+def test_pc_background_law_depends_on_length():
+    ens, idc = _adjacent_marker_ensemble()
+    law4 = C.background_token_law(ens, idc, 4, 4)
+    law5 = C.background_token_law(ens, idc, 4 + 1, 5)
+    assert law4 != law5 and max(t for ((t, _),) in law5) == 5 > 2  # depends on l; tags outside [k]
+    assert law4[((1, 0),)] == Fraction(1, 8) and law5[((1, 0),)] == Fraction(1, 10)
+
+
+@checks("golowich2025:prop-d2", "golowich2025:asm-d1")
+def test_strong_realizability_does_not_transfer_with_random_tags():
+    ens, idc = _adjacent_marker_ensemble()
+    w_loc = lambda S, xs: 1 if (E.span(S) == 1 and xs[0] == 2) else 0  # noqa: E731
+    assert C.strong_event_probability(ens, 4, w_loc, _g1) == 1  # P is 0-strongly realizable
+    spur = C.spurious_probability(ens, idc, 4, _w, 2, 1)
+    risk = C.pc_risk(ens, idc, 4, _w, _g1, 2, 1)
+    assert (spur, risk) == (Fraction(1, 2), Fraction(1, 8))  # yet PC[h*] errs on PC[P_4]
+    # negative control / repair: background tag fixed to 1 -> no spurious set, zero risk
+    assert C.spurious_probability(ens, idc, 4, _w, 2, 1, "fixed") == 0
+    assert C.pc_risk(ens, idc, 4, _w, _g1, 2, 1, "fixed") == 0
+
+
+@checks("golowich2025:asm-d1")
+def test_strong_implies_approximate_realizability():
+    mu = {0: Fraction(9, 20), 1: Fraction(9, 20), 2: Fraction(1, 10)}
+    ens, _ = _adjacent_marker_ensemble(mu)
+    w_loc = lambda S, xs: 1 if (E.span(S) == 1 and xs[0] == 2) else 0  # noqa: E731
+    for ell in (3, 4, 5):
+        good = C.strong_event_probability(ens, ell, w_loc, _g1)
+        risk = ens.risk(lambda x: E.attention(w_loc, _g1, x, 2, local=1), ell)
+        assert 0 < 1 - good and risk <= 1 - good  # delta-strong => delta-approximate, same delta
+        assert not risk <= (1 - good) / 100  # negative control: a 100x smaller delta is rejected
+
+
+@pytest.mark.slow
+@checks("golowich2025:prop-d2")
+def test_random_tag_leak_grows_slow():
+    ens, idc = _adjacent_marker_ensemble()
+    assert C.spurious_probability(ens, idc, 5, _w, 2, 1) == Fraction(3, 5)
+    assert C.pc_risk(ens, idc, 5, _w, _g1, 2, 1) == Fraction(3, 20)

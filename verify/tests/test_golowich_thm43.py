@@ -1,0 +1,128 @@
+"""golowich2025 Theorem 4.3: each inequality of the proof (Appendix C.1) on small exact instances.
+
+Default: two random k = 1 instances (L = 4, Lbar = 6, L_local = 1).  Slow: the k = 2 marker instance
+(L = 8, Lbar = 10, L_local = 2) and a 200-instance bounded search; outcomes in docs/gaps.d/golowich2025_theory.md.
+"""
+
+import random
+from fractions import Fraction
+
+import pytest
+
+from verify.claims import checks
+from verify.golowich import thm43 as T
+from verify.golowich.exact import INF
+from verify.kernel import EnumerationStep, Proof, assert_proof, negated
+
+K = "golowich2025:thm4.3"
+STEP_KEYS = {"eq7": "eq7", "com1": "change-of-measure", "com2fix": "change-of-measure", "eq8": "eq8-9",
+             "eq9": "eq8-9", "eq10": "eq10", "hyp14a": "eq10", "hyp14b": "eq10", "eq11": "eq11", "eq13": "eq13",
+             "final": "final"}
+
+
+def _instances(count=3, seed=11):
+    rng = random.Random(seed)
+    return [T.random_k1_instance(rng) for _ in range(count)]
+
+
+_Q_CACHE: dict = {}
+
+
+def _quantities(insts):
+    key = id(insts)
+    if key not in _Q_CACHE:
+        _Q_CACHE[key] = [T.proof_quantities(i) for i in insts]
+    return _Q_CACHE[key]
+
+
+INSTANCES = _instances()
+
+
+def _holds(name):
+    return lambda q: all(a <= b for a, b in q["steps"][name])
+
+
+def _zero_rhs(name):  # mutated constant: the right-hand side replaced by 0
+    return lambda q: all(a <= 0 for a, _ in q["steps"][name])
+
+
+def _proof(qs):
+    steps = []
+    for name in STEP_KEYS:
+        st = EnumerationStep(f"{K}.{STEP_KEYS[name]}", name, instances=lambda: qs, predicate=_holds(name))
+        steps.append(EnumerationStep(**{**st.__dict__, "negative": negated(st, predicate=_zero_rhs(name))}))
+    return Proof(K, "Theorem 4.3 proof steps on exact instances", tuple(steps))
+
+
+@checks(K, *{f"{K}.{v}" for v in STEP_KEYS.values()})
+def test_every_step_holds_on_exact_instances_with_controls():
+    qs = _quantities(INSTANCES)
+    assert sum(q["delta"] > 0 for q in qs) == 2  # non-trivial (with delta = 0 every step reads 0 <= 0)
+    res = assert_proof(_proof(qs))
+    assert all(not r.negative_outcome.holds for r in res)
+
+
+@checks(f"{K}.change-of-measure")
+def test_second_change_of_measure_needs_eta_L_minus_Llocal():
+    """Finding: the second display bounds P_{L-2Ll}(..) mu / P_{L-Ll}(X, S) by eta_L; (ii) only gives eta_{L-Ll}."""
+    inst = T.com2_witness()
+    Q = inst.ens.Q
+    assert Q(2) == {(1,): Fraction(1, 2), (2,): Fraction(1, 2)}
+    assert Q(3) == {(1,): Fraction(1, 9), (2,): Fraction(4, 9), (3,): Fraction(4, 9)}
+    assert INSTANCES[2].ens.Q(3) == Q(3) and INSTANCES[2].ens.Q(4) == Q(4)  # same draw: reuse its quantities
+    q = _quantities(INSTANCES)[2]
+    assert q["eta"] == {3: 9, 4: Fraction(18, 5), 6: Fraction(15, 2)}  # A4.2 holds with these (minimal) eta
+    assert T.violations(q) == {"com2": (Fraction(9, 2), Fraction(18, 5))}  # only the printed constant fails
+    assert all(a <= b for a, b in q["steps"]["com2fix"])  # with eta_{L - L_local} it holds
+
+
+@checks(f"{K}.eq13")
+def test_eq13_needs_t0_up_to_N_plus_2_footnote16_typo():
+    """With t0 + t1 + 2 = N (footnote 16 as printed) t0 <= N and some local S* at Lbar has no admissible t0."""
+    inst = INSTANCES[0]
+    N = (inst.Lbar - inst.L) // inst.Lloc
+    S = (inst.Lbar,)  # a (local) singleton at the right end
+    printed = [t0 for t0 in range(N + 1) if min(S) - t0 * inst.Lloc >= 1 and max(S) - t0 * inst.Lloc <= inst.L - 2]
+    fixed = [t0 for t0 in range(N + 3) if min(S) - t0 * inst.Lloc >= 1 and max(S) - t0 * inst.Lloc <= inst.L - 2]
+    assert printed == [] and fixed == [N + 2]
+
+
+@checks(f"{K}.blocks")
+def test_block_decomposition_reproduces_h():
+    import itertools
+
+    inst = T.marker_instance()
+    seqs = [x for x in itertools.product((0, 1, 2), repeat=8) if x.count(2) <= 2][:400]
+    assert T.blocks_check(inst, "marker+noise", "second", seqs)
+    bad = T.marker_instance()
+    bad.vals["second"] = {xs: 1 - v for xs, v in bad.vals["second"].items()}
+    inst_h = inst.h("marker+noise", "second")
+    bad.cache[("marker+noise", "second")] = inst_h  # negative control: blocks of another class vs this h
+    assert not T.blocks_check(bad, "marker+noise", "second", seqs)
+    W = inst.w("marker")
+    assert T.is_local_relative(W, 2, 2, (0, 1, 2))
+    assert not T.is_local_relative(lambda S, xs: W(S, xs) * (1 + S[0] % 2), 2, 2, (0, 1, 2))  # not relative
+
+
+@checks(K)
+def test_gaps_hidden_constant_and_left_extension():
+    # the proof's chain gives eta_Lbar (N+3)(L delta + 6 eta_L L delta (N+2)), larger than the stated
+    # eta_L eta_Lbar L Lbar^2 delta when L_local = 1 and Lbar >> L: the statement's bound is not what is proved
+    assert T.proof_chain_bound(4, 100, 1, 1, 1, 1) > 4 * 100**2
+    assert T.proof_chain_bound(8, 10, 2, 1, 1, 1) < 8 * 10**2  # negative control: small N, no excess
+    r, eta_mid, eta_L = T.reverse_shift_ratio(Fraction(1, 10), 8, 2)
+    assert eta_mid <= 6 and eta_L <= 8 and r > 10 * eta_L  # A4.2 holds with eta_l <= l, reverse ratio ~ l / p
+
+
+@pytest.mark.slow
+@checks(K, f"{K}.eq11")
+def test_marker_instance_k2_slow():
+    q = T.proof_quantities(T.marker_instance())
+    assert q["delta"] == Fraction(2, 45) and T.violations(q) == {}
+    assert max(a for a, _ in q["steps"]["eq13"]) < INF
+
+
+@pytest.mark.slow
+@checks(K)
+def test_bounded_search_k1_slow():
+    assert T.search_k1(200, seed=0) == {}
