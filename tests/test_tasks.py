@@ -125,7 +125,9 @@ def test_modp_hardmax_threshold_of_small_logit_scale():
     task = ModPTask(2, 1)
     model = task.limit_transformer(precision_bits=4, logit_scale=1)
     gamma = logit_margin(model).gamma
-    assert gamma == Fraction(1, 2) and hardmax_threshold(gamma, 4) == 256
+    assert gamma == Fraction(1, 2) and hardmax_threshold(gamma, 4) == 256 == task.hardmax_length(4, 1)
+    assert ModPTask.hardmax_length(8) == 2 == SimpleTask.hardmax_length(8)
+    assert logit_margin(SimpleTask(2).limit_transformer(error=0.1, precision_bits=4, logit_scale=1)).gamma == gamma
     s = "1" + "0" * 254  # model length 256: keys of score 1, 1/2 ($) and 0 all present
     assert list(counting_forward(model, s, positions="all")[:, 0]) == task.prefix_targets(s)
     with pytest.raises(NotExactError):

@@ -83,6 +83,15 @@ class SimpleTask:
     def mlp(self, error: float = 1e-3) -> SineMLP:
         return SineMLP.for_error(self.omega, error)
 
+    @staticmethod
+    def hardmax_length(precision_bits: int = 8, logit_scale=None) -> int:
+        """Smallest model length from which the construction is an exact hardmax (izzo precision model):
+        the least N with N^(lam/2) >= 2^p (lam = logit_scale, default 2 * precision_bits, giving 2)."""
+        from bounds.margin import hardmax_threshold
+
+        lam = Fraction(2 * precision_bits) if logit_scale is None else Fraction(logit_scale)
+        return hardmax_threshold(lam / 2, precision_bits)
+
     def limit_transformer(self, error: float = 1e-3, precision_bits: int = 8, logit_scale=None) -> LimitTransformer:
         """The construction of the module docstring; its sine MLP has certified sup-error <= ``error``."""
         lam = Fraction(2 * precision_bits) if logit_scale is None else Fraction(logit_scale)
