@@ -1,0 +1,97 @@
+"""Necessity of Periodic / Local (huang2024 App. A FAQ 7, sec. 3) and of limited capacity (ahuja2024 sec. 4,
+5.1, App. B.1) -- checked by counterexamples/periodic_local.py and counterexamples/capacity.py.
+
+Write-up: docs/counterexamples_capacity.md; gap entries: docs/gaps.d/capacity_periodic_local.md.
+"""
+
+from verify.claims import register
+
+_TP = "counterexamples/tests/test_periodic_local.py"
+_TC = "counterexamples/tests/test_capacity.py"
+_G = "docs/gaps.d/capacity_periodic_local.md"
+
+# ------------------------------------------------------------------------------------------ huang2024
+register(
+    "huang2024:faq7.periodic", "Appendix A, FAQ (7) (Periodic), with Definition 3",
+    "without Periodic there is no guarantee: positional encodings that are not periodic let two Limit "
+    "Transformers agree on every input up to any length N and differ beyond",
+    "verified",
+    f"{_TP}: nonperiodic_pair(N) (encodings p_i = [i > N+1] e) agrees exactly on all binary strings of <= N "
+    "symbols (exhaustive, exact evaluator, N = 0..5; slow: N = 8) and differs on a^(N+1); Hypothesis over N up "
+    "to 60 on random strings; negative control: the same pair with the bump moved to position <= N+1 is "
+    "caught; the periodic search finds the non-periodic family mutant")
+register(
+    "huang2024:faq7.local", "Appendix A, FAQ (7) (Local), with Definition 3",
+    "without Local there is no guarantee: a translation-invariant phi that is nonzero at unbounded distances lets "
+    "two Limit Transformers agree on every input up to any length N and differ beyond",
+    "verified",
+    f"{_TP}: nonlocal_pair(N) (phi(j,i) = [i - j >= N+1], translation-invariant, not tau-local for any "
+    "tau <= N) agrees exactly on all binary strings of <= N symbols and differs on a^(N+1); negative controls "
+    "as for faq7.periodic")
+register(
+    "huang2024:sec3.finite-algorithms", "Section 3, discussion after Theorem 7 (proof idea)",
+    "with Periodic and Local the traversed Limit Transformers are finitely many algorithms, each either refuted "
+    "at some length or equal to f at all lengths: two bounded members that agree up to a computable length "
+    "agree everywhere",
+    "verified",
+    f"{_TP}: for one-layer attention-only Periodic+Local families with integer logit grids, agreement_length() "
+    "gives N0 (proof: polynomial identity on a product grid, docs/counterexamples_capacity.md); exhaustive "
+    "refinement of the family (Delta=1, tau=0: 16 members, N0 = 9, tested to 11 symbols; slow: larger "
+    "families) finds no pair separated after N0, while the non-periodic and non-local mutants are separated "
+    "after N0 (negative control). Only this family is proved; the general statement is Theorem 7's proof")
+
+# ------------------------------------------------------------------------------------------ ahuja2024
+register(
+    "ahuja2024:sec4.1-high-capacity", "Section 4.1, 'High capacity deep sets'",
+    "with unconstrained phi, rho the class contains h = f + c[t > T], a risk minimizer on lengths <= T that is "
+    "off by c at every longer length",
+    "verified",
+    f"{_TC}: deep_set_witness builds h as a ReLU deep set (phi' = (phi, 1), rho' = rho + c ramp) from any f; "
+    "exact check on rational sequences, Hypothesis over random f / inputs / T / c, exact risk R(h, T) = 0 and "
+    "R~(h, T+1) = c^2 m; negative control c = 0 is rejected as a witness")
+register(
+    "ahuja2024:sec4.2-high-capacity", "Section 4.2, 'High capacity transformers'",
+    "with unconstrained omega, psi the transformer class rho((1/i) sum_j psi(x_i, x_j)) contains a minimizer "
+    "f + c[t > T] that does not length-generalize (by reduction to high-capacity deep sets)",
+    "gap",
+    f"{_TC}: with the paper's mean pooling and no positions the witness is NOT in the class (constant sequences "
+    "pool to psi(x, x) at every length: mean_pool_obstruction, checked by Hypothesis); it IS in the class with "
+    "sum pooling (the released code) or with the relative-position variant psi_{i-j} (a [i=j] feature averages "
+    f"to 1/i), both exact and checked ({_G})")
+register(
+    "ahuja2024:sec4.3-high-capacity", "Section 4.3, 'High capacity SSMs'",
+    "with unconstrained Lambda, B, omega the SSM class contains f and h = f + c[t > T], so h is a minimizer that "
+    "does not length-generalize",
+    "gap",
+    f"{_TC}: the paper argues by universal approximation (an approximate, not exact, member). Exact witness "
+    "built (counter state with eigenvalue 1) when the input has a constant coordinate; without one it cannot "
+    f"exist (all-zero input keeps every state 0, checked), so the statement needs that hypothesis ({_G})")
+register(
+    "ahuja2024:sec4.4-high-capacity", "Section 4.4, 'High capacity RNNs'",
+    "with unconstrained Lambda, B, rho the RNN class contains minimizers that do not length-generalize",
+    "verified",
+    f"{_TC}: exact witness for the hard-sigmoid RNN and interval-certified witness for the sigmoid RNN (sigma(0) "
+    "= 1/2 drives a strictly increasing counter with no input); ReLU RNN needs a constant input coordinate "
+    "(relu(0) = 0); Hypothesis over random f and rational inputs; c = 0 negative control")
+register(
+    "ahuja2024:app-b1", "Appendix B.1, 'f is realizable in a high capacity H' (Table 3, Fig. 4)",
+    "the offset targets (deep set: c = 0.2, T = 5; transformer: c = 0.1, T = 10) are expressible by the learner "
+    "class, and a learner ignoring the offset has test loss c^2 beyond T",
+    "gap",
+    f"{_TC}: exact B.1-shaped witnesses (deep set c = 1/5, T = 5; transformer c = 1/10, T = 10 with sum pooling) "
+    "and exact per-coordinate loss c^2 = 1/25, 1/100 beyond T; the mean-pooled transformer of the text cannot "
+    f"express its target; Table 3's deep-set 'fail' loss 0.007 is not c^2 = 0.04 ({_G})")
+register(
+    "ahuja2024:thm10", "Theorem 10",
+    "finite H, f in H: there is T0 < infinity such that every minimizer of R(., T) with T > T0 length-generalizes",
+    "verified",
+    f"{_TC}: exact threshold on enumerated finite classes (offset class H_K: T* = K + 1; quantized ReLU deep "
+    "sets on {0,1} tokens: 48 members T* = 4, slow: 135 members); every minimizer for T >= T* equals f at all "
+    "tested lengths and at T = T* - 1 some minimizer fails (negative control). The paper's 'T > T*' is one "
+    f"more than needed (T >= T* suffices, i.e. T0 = T* - 1); T0 is not bounded by any function of |H| ({_G})")
+register(
+    "ahuja2024:lem11", "Lemma 11",
+    "a nonincreasing sequence of subsets of a finite set A is eventually constant",
+    "verified",
+    f"{_TC}: lemma11_check on the argmin chains of Theorem 10 and on Hypothesis-random chains (stabilizes "
+    "after <= |A| changes, T0 <= |A| + 1); negative control: a non-nested sequence is rejected")
