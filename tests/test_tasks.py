@@ -58,13 +58,15 @@ def test_samplers_seeded_and_app_b_variance():
 
 
 def test_modp_sampler_follows_residue_biases():
+    """Bits at residue r are Bernoulli(q_r), with q drawn first from the same generator (App. B)."""
     t = ModPTask(3, 0)
-    rng = np.random.default_rng(7)
-    s = t.sample(rng, 30000, 1)[0]
+    q = np.random.default_rng(7).random((1, 3))[0]
+    s = t.sample(np.random.default_rng(7), 30000, 1)[0]
     bits = np.array([c == "1" for c in s])
-    means = [bits[(np.arange(1, 30001) % 3) == r].mean() for r in range(3)]
-    # one q per residue (per sequence): the residue means differ, each within sampling error of its q
-    assert max(means) - min(means) > 0.01 or np.allclose(means, means[0], atol=0.02)
+    res = np.arange(1, 30001) % 3
+    for r in range(3):
+        assert abs(bits[res == r].mean() - q[r]) < 0.02
+    assert abs(bits[res == 0].mean() - q[1]) > 0.02  # control: the residues are not pooled (q_0 != q_1 here)
 
 
 # ---------------------------------------------------------------------------------- ModP construction
@@ -76,6 +78,17 @@ def test_modp_exact_every_prefix(p, k):
     for n in [0, 1, 2, p, p + 1, 3 * p + 2, 41]:
         for s in task.sample(rng, n, 3):
             assert list(exact_forward(model, s)[:, 0]) == task.prefix_targets(s)
+
+
+@checks("izzo2025:app-a2.modp")
+def test_modp_wrong_index_is_rejected():
+    """Control: the same exact comparison rejects the construction for another index (or period)."""
+    rng = _rng(4)
+    model = ModPTask(5, 2).limit_transformer()
+    strings = ModPTask(5, 2).sample(rng, 30, 4)
+    assert all(list(exact_forward(model, s)[:, 0]) == ModPTask(5, 2).prefix_targets(s) for s in strings)
+    assert not all(list(exact_forward(model, s)[:, 0]) == ModPTask(5, 3).prefix_targets(s) for s in strings)
+    assert not all(list(exact_forward(model, s)[:, 0]) == ModPTask(4, 2).prefix_targets(s) for s in strings)
 
 
 @checks("izzo2025:app-a2.modp")
@@ -172,6 +185,9 @@ def test_simple_within_certified_bound(omega):
             assert err.max() <= bound
     for n in [1000, 10_000]:
         s = task.sample(rng, n, 1)[0]
+        zs = task.prefix_z(s)
+        for t in rng.integers(0, n + 1, size=3):  # exact at random positions: the network at the exact z
+            assert counting_forward(model, s[:t], positions="last")[0] == net(zs[t])
         out = counting_forward(model, s, positions="all", exact=False)[:, 0]
         assert np.abs(out - task.prefix_targets(s)).max() <= bound + 1e-12
         for o in [0, 3, 17]:  # NoPE: every offset gives the same outputs
