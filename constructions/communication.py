@@ -579,3 +579,105 @@ def distinct_class_sums(model: LimitTransformer, N: int, layer: int = 2, head: i
         msg = _alice_side(S, [0, *tup], N)
         seen.add(msg.layers[layer - 1][head - 1])
     return len(seen)
+
+
+# ------------------------------------------------------------------------------------------- CLI
+def _demo_models() -> dict:
+    from constructions.crasp.ast import Q, count, eq, exists, phi, prev, program
+    from constructions.crasp.compiler import compile_program
+
+    Ca, Cb = count(Q("a")), count(Q("b"))
+    progs = {
+        "majority": program("ab", [("M", Cb <= Ca)], name="majority"),
+        "dyck1": program("ab", [("D", ~exists(~(Cb <= Ca)) & eq(Ca, Cb))], name="dyck1"),
+        "local": program("ab", [("L", count(Q("a") & prev(Q("a")) & prev(Q("b"), 2)) <= 1)], name="local"),
+        "periodic": program("ab", [("L", (count(Q("a") & phi(3, {1})) <= Cb) & phi(2, {0}))], name="periodic"),
+    }
+    out = {k: compile_program(p) for k, p in progs.items()}
+    out["witness"] = averaging_witness()
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m constructions.communication table|fooling ...`` (usage errors exit 2)."""
+    import argparse
+    import json
+    import random
+    import sys
+    import time
+
+    ap = argparse.ArgumentParser(prog="python -m constructions.communication",
+                                 description="Theorem 12 protocol: message size vs N; Corollary 13 fooling set.")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    t = sub.add_parser("table", help="message bits for N = 2^lo .. 2^hi and the fitted slope against log2 N")
+    t.add_argument("--model", default="dyck1", help="majority, dyck1, local, periodic, witness")
+    t.add_argument("--lo", type=int, default=4)
+    t.add_argument("--hi", type=int, default=12)
+    t.add_argument("--check-upto", type=int, default=4, help="also verify Bob == direct for N <= this")
+    t.add_argument("--json", action="store_true")
+    f = sub.add_parser("fooling", help="Corollary 13: distinct Alice messages for the copy task vs 2^(N-1)")
+    f.add_argument("--max-n", type=int, default=8)
+    f.add_argument("--json", action="store_true")
+    try:
+        args = ap.parse_args(argv)
+    except SystemExit as e:
+        return int(e.code or 0)
+    models = _demo_models()
+    if args.cmd == "table":
+        if args.model not in models:
+            print(f"error: unknown model {args.model!r}; choose one of {', '.join(models)}", file=sys.stderr)
+            return 2
+        if not 1 <= args.lo <= args.hi <= 20:
+            print("error: need 1 <= --lo <= --hi <= 20", file=sys.stderr)
+            return 2
+        m = models[args.model]
+        rng = random.Random(0)
+
+        def words(N):
+            yield m.alphabet[0] * (2 * N - 1)
+            yield "".join(rng.choice(m.alphabet) for _ in range(2 * N - 1))
+
+        for N in range(1, args.check_upto + 1):
+            res = run_protocol(m, "".join(rng.choice(m.alphabet) for _ in range(2 * N - 1)))
+            if not res.equal:
+                print(f"error: Bob's reconstruction differs at N={N}: {res.mismatch}", file=sys.stderr)
+                return 1
+        t0 = time.time()
+        rows = []
+        for k in range(args.lo, args.hi + 1):
+            t1 = time.time()
+            row = message_size_table(m, [2**k], words)[0]
+            row["seconds"] = round(time.time() - t1, 2)
+            rows.append(row)
+            if not args.json:
+                print(f"N = 2^{k:<2d} = {row['N']:>7d}  bits = {row['bits']:>6d}  classes = {row['classes']}  "
+                      f"({row['seconds']} s)", flush=True)
+        fit = fit_log_slope(rows)
+        if args.json:
+            print(json.dumps({"model": args.model, "rows": rows, "fit": fit, "seconds": round(time.time() - t0, 1)}))
+        else:
+            print(f"fit: bits = {fit['intercept']:.1f} + {fit['slope_per_log2N']:.2f} log2 N  (R^2 {fit['r2_log']:.4f});"
+                  f"  linear fit slope {fit['slope_per_N']:.5f} bits/position (R^2 {fit['r2_linear']:.4f})")
+        return 0
+    if not 2 <= args.max_n <= 14:
+        print("error: need 2 <= --max-n <= 14", file=sys.stderr)
+        return 2
+    from constructions.crasp.ast import Q, count, exists, prev, program
+    from constructions.crasp.compiler import compile_program
+
+    model = compile_program(program("ab#", [("L", exists(Q("#") & prev(Q("a"))) | (count(Q("a")) <= count(Q("b"))))]))
+    out = []
+    for N in range(2, args.max_n + 1):
+        r = copy_fooling(model, N)
+        out.append({"N": N, "needed": r.needed, "distinct": r.distinct, "max_bits": r.max_bits,
+                    "collision": r.collision, "outputs_equal": r.outputs_equal})
+        if not args.json:
+            print(f"N = {N:2d}: messages needed 2^(N-1) = {r.needed:5d}, model's distinct messages = {r.distinct:3d}, "
+                  f"collision {r.collision} (outputs equal: {r.outputs_equal})", flush=True)
+    if args.json:
+        print(json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
