@@ -6,10 +6,11 @@ App. C.1.5 / C.2, Tables 1-3 and Figure 1.  Programs: ``constructions/crasp/prog
 reference is UNCERTAIN: ``docs/crasp.md``; gaps: ``docs/gaps.d/crasp.md``.
 
 Status convention here: ``verified`` for definitions implemented and cross-checked by two independent
-implementations, and for statements whose proof we execute as an algorithm checked on every input of a
-finite family; ``verified-numerically`` for expressibility claims backed by a program that agrees with an
-independent oracle on every word up to the exhaustive length and on random words up to length 2000 (this
-is evidence for all lengths, not a proof); ``unchecked`` for statements resting on results we do not
+implementations, and for facts checked on every instance (a finite family); ``verified-numerically`` for
+claims backed by tests that are not proofs for all lengths or all programs: expressibility claims whose
+program agrees with an independent oracle on every word up to the exhaustive length and on random words
+up to length 2000, and Lemma 37, whose inductive proof we execute as an algorithm and test on random
+programs; ``unchecked`` for statements resting on results we do not
 re-prove (Krebs 2008, Tesson-Therien 2002) or constructions not implemented.
 """
 
@@ -103,14 +104,14 @@ register(
     "huang2024:lem37", "Lemma 37",
     "Over a unary alphabet every C-RASP program eventually accepts all a^n or eventually rejects all (counts are "
     "eventually affine in n, comparisons eventually constant).",
-    "verified",
+    "verified-numerically",
     "the inductive proof is executed as an algorithm (constructions/crasp/unary.py: per operation a threshold and an "
     "eventual constant / affine form, on u a^n v for any prefix u and suffix v; extended to local psi; thresholds "
     "tested tight) and its output is compared "
     f"with the interpreter at every position up to threshold + 40 for Hypothesis-generated programs ({_T}/test_unary.py); "
     "negative control: Positional phi is rejected, and the C-RASP[periodic] program aa_star does alternate on a^n.")
 register(
-    "huang2024:lem38", "Lemma 38", "(aa)* (and 'length = 0 mod m') is not in C-RASP.", "verified",
+    "huang2024:lem38", "Lemma 38", "(aa)* (and 'length = 0 mod m') is not in C-RASP.", "verified-numerically",
     "immediate from Lemma 37: the certificate function constructions.crasp.unary.not_eventually_constant "
     f"checks that membership of a^n alternates ({_T}/test_unary.py).")
 register(

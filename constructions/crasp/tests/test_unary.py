@@ -61,12 +61,12 @@ def test_negative_control_periodic_breaks_the_lemma():
 # (language, oracle, prefix, letter, period): membership of prefix + letter^n is periodic and non-constant in n,
 # so by Lemma 37 (extended to local psi) no C-RASP[local] program recognizes the language.
 CERTIFICATES = [
-    ("aa_star", oracles.aa_star, "", "a", 2),
-    ("aaaa_star", oracles.aaaa_star, "", "a", 4),
-    ("parity", oracles.parity, "", "1", 2),
-    ("tomita3", oracles.tomita3, "1", "0", 2),
-    ("tomita5", oracles.tomita5, "", "0", 2),
-    ("tomita6", oracles.tomita6, "", "0", 3),
+    pytest.param("aa_star", oracles.aa_star, "", "a", 2, marks=checks("huang2024:tab2.no-crasp")),
+    pytest.param("aaaa_star", oracles.aaaa_star, "", "a", 4, marks=checks("huang2024:tab2.no-crasp")),
+    pytest.param("parity", oracles.parity, "", "1", 2, marks=checks("huang2024:lem11.parity", "huang2024:lem41")),
+    pytest.param("tomita3", oracles.tomita3, "1", "0", 2, marks=checks("huang2024:tab2.tomita3")),
+    pytest.param("tomita5", oracles.tomita5, "", "0", 2, marks=checks("huang2024:tab2.tomita5")),
+    pytest.param("tomita6", oracles.tomita6, "", "0", 3, marks=checks("huang2024:tab2.tomita6")),
 ]
 
 
