@@ -18,7 +18,7 @@ register(
     "verified",
     f"{_TP}: nonperiodic_pair(N) (encodings p_i = [i > N+1] e) agrees exactly on all binary strings of <= N "
     "symbols (exhaustive, exact evaluator, N = 0..5; slow: N = 8) and differs on a^(N+1); Hypothesis over N up "
-    "to 60 on random strings; negative control: the same pair with the bump moved to position <= N+1 is "
+    "to 40 on random strings; negative control: the same pair with the bump moved to position <= N+1 is "
     "caught; the periodic search finds the non-periodic family mutant")
 register(
     "huang2024:faq7.local", "Appendix A, FAQ (7) (Local), with Definition 3",
@@ -93,5 +93,6 @@ register(
     "ahuja2024:lem11", "Lemma 11",
     "a nonincreasing sequence of subsets of a finite set A is eventually constant",
     "verified",
-    f"{_TC}: lemma11_check on the argmin chains of Theorem 10 and on Hypothesis-random chains (stabilizes "
-    "after <= |A| changes, T0 <= |A| + 1); negative control: a non-nested sequence is rejected")
+    f"{_TC}: lemma11_check on the argmin chains of Theorem 10 and on Hypothesis-random chains (at most |A| "
+    "strict shrinks, hence eventually constant; the stabilization index itself is not bounded by |A|, found by "
+    "Hypothesis); negative control: a non-nested sequence is rejected")
