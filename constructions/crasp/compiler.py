@@ -52,6 +52,9 @@ statement and its boundary.
 
 Scheduling: operations are placed as early as possible (ASAP) on sublayers (attention of layer ``l`` is
 stage ``2l - 1``, its MLP stage ``2l``); depth is the number of layers needed, not the program length.
+Heads of one layer with identical logits (all uniform counting heads; local heads with the same offset)
+are merged into one head whose value matrix writes all their outputs, so a layer has at most
+``1 + #offsets`` heads.
 """
 
 from __future__ import annotations
@@ -351,17 +354,21 @@ def _assemble(b: _Builder, sos: int, top: int) -> LimitTransformer:
 
     layers = []
     for l in range(1, depth + 1):
-        heads = []
+        # heads with the same logits (all uniform ones; local ones with the same offset) are merged into
+        # one head whose value matrix writes all their outputs: identical attention, fewer heads
+        groups: dict = {}
         for h in b.heads.get(l, []):
+            groups.setdefault(h.offset, []).append(h)
+        heads = []
+        for offset in sorted(groups, key=lambda o: -1 if o is None else o):
             V = np.zeros((d, d), dtype=object)
             V.fill(Fraction(0))
-            for k, v in h.value.items():
-                V[h.out, k] = v
+            for h in groups[offset]:
+                for k, v in h.value.items():
+                    V[h.out, k] = v
             zero = np.zeros((1, d), dtype=object)
             zero.fill(Fraction(0))
-            phi = None
-            if h.offset is not None:
-                phi = LocalPhi(tuple([Fraction(0)] * h.offset + [lam]))
+            phi = None if offset is None else LocalPhi(tuple([Fraction(0)] * offset + [lam]))
             heads.append(Head(zero, zero.copy(), V, phi))
         mlp = None
         units = b.units.get(l, [])

@@ -162,7 +162,12 @@ def test_compiled_models_are_periodic_and_local():
         assert m.period == prog.period and m.tau == prog.locality
     d = describe(COMPILED["cond"])
     assert d["period"] == 3 and d["locality"] == 3 and d["depth"] >= 2 and d["fragment"] == "C-RASP[periodic,local]"
-    assert describe(COMPILED["majority"])["depth"] == 1 and describe(COMPILED["majority"])["max_heads"] == 3
+    assert describe(COMPILED["majority"])["depth"] == 1 and describe(COMPILED["majority"])["max_heads"] == 1
+    # heads with identical logits are merged: one uniform head per layer plus one per local offset
+    for prog in ALL:
+        for layer in COMPILED[prog.name].layers:
+            offsets = [None if h.phi is None else h.phi.tau for h in layer.heads]
+            assert len(offsets) == len(set(offsets))
 
 
 @checks("huang2024:def2")
@@ -207,11 +212,12 @@ def _replace_layer(m: LimitTransformer, idx: int, layer: Layer) -> LimitTransfor
                             m.precision)
 
 
-def _corrupt_value(m: LimitTransformer, layer: int, head: int, delta=Fraction(1, 2)) -> LimitTransformer:
+def _corrupt_value(m: LimitTransformer, layer: int, head: int, row: int, delta=Fraction(1, 2)) -> LimitTransformer:
+    """Change the first nonzero entry of row ``row`` of one head's value matrix by ``delta``."""
     h = m.layers[layer].heads[head]
     V = h.value.copy()
-    r, c = next(zip(*np.nonzero(V != 0), strict=True))
-    V[r, c] = V[r, c] + delta
+    c = int(np.nonzero(V[row] != 0)[0][0])
+    V[row, c] = V[row, c] + delta
     heads = list(m.layers[layer].heads)
     heads[head] = Head(h.query, h.key, V, h.phi)
     return _replace_layer(m, layer, Layer(tuple(heads), m.layers[layer].mlp))
@@ -233,16 +239,16 @@ def test_corrupted_weight_is_caught():
         assert disagreements(prog, m, strings) == []
         li = next(i for i, layer in enumerate(m.layers) if layer.heads)
         names = m.metadata["coordinates"]
-        counting = [h for h, head in enumerate(m.layers[li].heads)
-                    if names[int(np.nonzero(head.value != 0)[0][0])] != "one"]
+        rows = [(h, r) for h, head in enumerate(m.layers[li].heads) for r in range(m.d) if any(head.value[r] != 0)]
+        counting = [(h, r) for h, r in rows if names[r] != "one"]
         assert counting
-        for h in counting:
-            assert disagreements(prog, _corrupt_value(m, li, h, Fraction(-1)), strings), (prog.name, h)
-        # the 'one' head only feeds the tie margin and the guards: halving it is harmless for programs
-        # without local counting (the margin shrinks to 1/(4t)), which the sweep rightly does not flag
-        one_head = next(h for h in range(len(m.layers[li].heads)) if h not in counting)
+        for h, r in counting:
+            assert disagreements(prog, _corrupt_value(m, li, h, r, Fraction(-1)), strings), (prog.name, names[r])
+        # the 'one' output only feeds the tie margin (and the guards of local counting): halving it is
+        # harmless for programs without local counting (margin 1/(4t)), which the sweep rightly does not flag
         if prog is MAJORITY:
-            assert disagreements(prog, _corrupt_value(m, li, one_head, Fraction(-1, 2)), strings) == []
+            (h1, r1), = [(h, r) for h, r in rows if names[r] == "one"]
+            assert disagreements(prog, _corrupt_value(m, li, h1, r1, Fraction(-1, 2)), strings) == []
         lm = max(i for i, layer in enumerate(m.layers) if layer.mlp is not None)
         assert disagreements(prog, _corrupt_mlp(m, lm, 0), strings), prog.name
 
