@@ -425,9 +425,17 @@ def search_family(spec: FamilySpec, tested: int, *, extra_members=(), random_str
 
 
 # -------------------------------------------------------------------------------------------- CLI
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line usage errors (exit status 2, no usage dump)."""
+
+    def error(self, message):
+        print(f"error: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m counterexamples.periodic_local",
-                                description="Exhaustive Periodic/Local converse check over a finite family.")
+    p = _Parser(prog="python -m counterexamples.periodic_local",
+                description="Exhaustive Periodic/Local converse check over a finite family.")
     p.add_argument("--delta", type=int, default=1)
     p.add_argument("--tau", type=int, default=1)
     p.add_argument("--grid", type=str, default="0,1", help="comma-separated non-negative integers")
@@ -438,7 +446,10 @@ def main(argv=None) -> int:
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     try:
-        grid = tuple(int(v) for v in args.grid.split(","))
+        try:
+            grid = tuple(int(v) for v in args.grid.split(","))
+        except ValueError as e:
+            raise FamilyError(f"--grid must be comma-separated non-negative integers, got {args.grid!r}") from e
         spec = FamilySpec(args.delta, args.tau, grid)
         if args.extra < 0:
             raise FamilyError(f"--extra must be >= 0, got {args.extra}")

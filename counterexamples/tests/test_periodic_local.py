@@ -133,8 +133,9 @@ def test_agreement_length_values(spec, n0, size):
 @checks("huang2024:sec3.finite-algorithms", "huang2024:thm7")
 def test_converse_exhaustive_on_small_family():
     spec = FamilySpec(delta=1, tau=0)
-    res = search_family(spec, agreement_length(spec)["N0"] + 2)
+    res = search_family(spec, agreement_length(spec)["N0"] + 2, random_strings=2, random_max=30)
     assert res.family_size == 16 and res.N0 == 9 and res.tested == 11
+    assert res.random_checks == 4 and not res.random_failures  # 2 non-singleton classes x 2 long strings
     assert res.converse_holds and not res.late_splits
     assert res.classes_at_N0 == res.classes_at_tested == 14
     assert res.max_first_disagreement <= res.N0
@@ -182,6 +183,8 @@ def test_cli_bad_arguments_exit_2(capsys):
     with pytest.raises(SystemExit) as e:
         main(["--delta", "x"])
     assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error:") and err.count("\n") == 1
 
 
 def test_cli_json(capsys):
