@@ -173,6 +173,13 @@ def mlp_plus_ramp(rho: MLP, c, lo, hi) -> MLP:
         raise CapacityError("ramp needs lo != hi")
     if rho.layers[-1][2] != "linear":
         rho = MLP(rho.layers + ((_eye(rho.out_dim), (0,) * rho.out_dim, "linear"),))
+    if rho.layers[0][2] != "relu" and len(rho.layers) > 1:
+        # make the first layer a ReLU layer (x = relu(x) - relu(-x)) so the ramp units get their ReLU
+        w0, b0, act0 = rho.layers[0]
+        d = len(w0[0])
+        split = tuple(tuple(Fraction(s * int(i == j)) for j in range(d)) for s in (1, -1) for i in range(d))
+        w0n = tuple(tuple(row) + tuple(-x for x in row) for row in w0)
+        rho = MLP(((split, (0,) * (2 * d), "relu"), (w0n, b0, act0)) + rho.layers[1:])
     scale = 1 / (hi - lo)
     layers = []
     nl = len(rho.layers)

@@ -95,6 +95,16 @@ def test_deep_set_witness_property(phi, rho, T, c, data):
 
 
 @checks("ahuja2024:sec4.1-high-capacity")
+@pytest.mark.parametrize("acts", [("linear", "linear"), ("relu", "relu"), ("linear",), ("relu",),
+                                  ("linear", "relu", "linear")])
+def test_deep_set_witness_for_any_rho_layer_pattern(acts):
+    layers = tuple(([[1, -1], [Fraction(1, 2), 2]], [0, -1], a) for a in acts)
+    f = DeepSet(fixed_f_deep_set().phi, MLP(layers))
+    h = deep_set_witness(f, 2, Fraction(3, 4))
+    assert check_witness(f, h, 2, Fraction(3, 4), all_sequences(RATIONAL_TOKENS, 4)).is_witness
+
+
+@checks("ahuja2024:sec4.1-high-capacity")
 def test_negative_controls_c_zero_and_wrong_T_are_not_witnesses():
     f = fixed_f_deep_set()
     seqs = all_sequences(RATIONAL_TOKENS, 4)
