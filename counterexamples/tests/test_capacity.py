@@ -313,6 +313,21 @@ def test_theorem10_quantized_deep_sets():
     assert res.lemma11["holds"]
 
 
+_QCLASS = quantized_deep_sets(ws=(0, 1), bs=(0, 1), us=(-1, 0, 1), vs=(-3, -2, -1, 0))
+
+
+@checks("ahuja2024:thm10", "ahuja2024:lem11")
+@settings(max_examples=10)
+@given(target=st.integers(0, len(_QCLASS) - 1),
+       others=st.sets(st.integers(0, len(_QCLASS) - 1), min_size=1, max_size=8))
+def test_theorem10_random_finite_classes(target, others):
+    """Random realizable subclasses: the exact threshold T* is tight and sufficient (on lengths <= 6)."""
+    members = [_QCLASS[target]] + [_QCLASS[k] for k in sorted(others - {target})]
+    res = finite_class_threshold(members, _QCLASS[target], [(0,), (1,)], 6)
+    assert res.theorem_holds
+    assert res.lemma11["holds"] and 0 in res.minimizers[6]
+
+
 @checks("ahuja2024:thm10")
 def test_theorem10_negative_control_unrealizable_class():
     """Drop realizability (f not in H): the minimizer at every T is a failing member."""
