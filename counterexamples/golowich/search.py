@@ -209,17 +209,21 @@ def build_encoding(p: Params, m: int, n: int, b: int, z: tuple[int, ...]) -> Enc
     # (0, 0) errs somewhere at the test length
     solver.add(z3.Or([z3.And(enc.s[c], z3.Not(zero[(0, 0, *c)])) for c in cells if c[0] == Lbar]))
 
-    if keep["coverage"]:  # finite eta needs closed supports; the ratios are left to solve_q
+    if keep["coverage"]:
+        # finite eta needs supports closed under (i) and (ii); these generate all instances: (i) S -> S - 1 at
+        # the same length and S -> S at length l - 1 (if it fits and l - 1 >= max(L_local, k)); (ii) S at l'
+        # -> S at l' + 1 (l' >= L_local)
+        false = z3.BoolVal(False)
+        lo = max(Lloc, k)
         for (l, S), sv in enc.s.items():
-            if l < Lloc:
+            if l < lo:
                 continue
-            for lp in range(max(Lloc, k), l + 1):  # (i): S - Delta in Sets_k([l']) must carry mass
-                for d in range(0, S[0]):
-                    T = tuple(i - d for i in S)
-                    if T[-1] <= lp:
-                        solver.add(z3.Implies(sv, enc.s.get((lp, T), z3.BoolVal(False))))
-            for lq in range(l + 1, Lbar + 1):  # (ii) with (l', l) = (l, lq)
-                solver.add(z3.Implies(sv, enc.s.get((lq, S), z3.BoolVal(False))))
+            if S[0] > 1:
+                solver.add(z3.Implies(sv, enc.s.get((l, tuple(i - 1 for i in S)), false)))
+            if S[-1] <= l - 1 and l - 1 >= lo:
+                solver.add(z3.Implies(sv, enc.s.get((l - 1, S), false)))
+            if l + 1 <= Lbar:
+                solver.add(z3.Implies(sv, enc.s.get((l + 1, S), false)))
 
     if not keep["locality"]:
         solver.add(z3.Or([a for (j, idx, x), a in enc.a.items() if span(idx) > Lloc] or [z3.BoolVal(False)]))
@@ -308,17 +312,20 @@ def solve_q(cand: dict) -> dict | None:
         sol.add(R(bad, Lbar) >= c)
     cov = []
     eta_f = Fraction(cand["eta_factor"])
+    by_len: dict = {}
+    for (ll, S), qq in q.items():
+        by_len.setdefault(ll, []).append((S, qq))
+    false = z3.BoolVal(False)
     for l in range(max(Lloc, k), Lbar + 1):
         eta = z3.RealVal(str(eta_f * l))
         for lp in range(max(Lloc, k), l + 1):
-            for (ll, S), qq in q.items():
-                if ll == l:
-                    for d in range(0, S[0]):
-                        T = tuple(i - d for i in S)
-                        if T[-1] <= lp:
-                            cov.append(qq <= eta * q[(lp, T)] if (lp, T) in q else z3.BoolVal(False))
-                if ll == lp:
-                    cov.append(qq <= eta * q[(l, S)] if (l, S) in q else z3.BoolVal(False))
+            for S, qq in by_len.get(l, []):  # (i)
+                for d in range(0, S[0]):
+                    T = tuple(i - d for i in S)
+                    if T[-1] <= lp:
+                        cov.append(qq <= eta * q[(lp, T)] if (lp, T) in q else false)
+            for S, qq in by_len.get(lp, []):  # (ii)
+                cov.append(qq <= eta * q[(l, S)] if (l, S) in q else false)
     sol.add(z3.And(cov) if drop != "coverage" else z3.Not(z3.And(cov)))
     if sol.check() != z3.sat:
         return None
@@ -451,28 +458,24 @@ def _solve(enc: Encoding, deadline: float, size_bound: int | None = None):
     """Lazy loop: Boolean model -> exact errors -> Q masses; block the Boolean model when no masses fit.
 
     Returns (status, witness): status 'sat', 'unsat' or 'unknown' (time out)."""
-    s = enc.solver
-    s.push()
-    try:
-        if size_bound is not None:
-            s.add(z3.Sum(enc.support_terms) < size_bound)
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return "unknown", None
-            s.set("timeout", max(1, int(left * 1000)))
-            res = s.check()
-            if res == z3.unsat:
-                return "unsat", None
-            if res == z3.unknown:
-                return "unknown", None
-            model = s.model()
-            w = solve_q(candidate(enc, model))
-            if w is not None:
-                return "sat", w
-            s.add(_block(enc, model))
-    finally:
-        s.pop()
+    s = enc.solver  # no push/pop: incremental mode disables z3's preprocessing and is much slower here
+    if size_bound is not None:
+        s.add(z3.Sum(enc.support_terms) < size_bound)
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return "unknown", None
+        s.set("timeout", max(1, int(left * 1000)))
+        res = s.check()
+        if res == z3.unsat:
+            return "unsat", None
+        if res == z3.unknown:
+            return "unknown", None
+        model = s.model()
+        w = solve_q(candidate(enc, model))
+        if w is not None:
+            return "sat", w
+        s.add(_block(enc, model))
 
 
 def search(p: Params, log=None, skip=()) -> dict:
@@ -483,6 +486,7 @@ def search(p: Params, log=None, skip=()) -> dict:
     """
     p = p.resolved()
     t0 = time.monotonic()
+    c0 = time.process_time()
     deadline = t0 + p.timeout_s
     result = {"found": False, "verified": None, "witness": None, "train_risk": None, "test_risk": None,
               "bound": None, "params": _params_json(p), "searched": [], "seconds": None}
@@ -517,6 +521,7 @@ def search(p: Params, log=None, skip=()) -> dict:
                           test_risk=str(chk["test_risk"]), check=_json_check(chk))
             result["bound"] = str(theorem_bound(p, chk["delta"])) if p.drop == "none" else str(p.c)
             result["seconds"] = round(time.monotonic() - t0, 3)
+            result["cpu_seconds"] = round(time.process_time() - c0, 3)
             return result
     result["complete"] = complete
     if p.drop == "none":
@@ -524,6 +529,7 @@ def search(p: Params, log=None, skip=()) -> dict:
         result["bound"] = str(theorem_bound(p, Fraction(0)))
         result["worst_test_risk"] = "0" if complete else None
     result["seconds"] = round(time.monotonic() - t0, 3)
+    result["cpu_seconds"] = round(time.process_time() - c0, 3)
     return result
 
 
