@@ -141,23 +141,20 @@ class Margin:
     below: Fraction | None = None
 
 
-def observable_logits(model: LimitTransformer, head_index: int, query_token: int, query_residue: int,
-                      definition: str = "completed", offset: int = 0) -> set:
-    """The logit set A_(y,i) of ``definition`` for query token id y (1..|Sigma|) at residue i, head ``head_index``."""
-    if definition not in DEFINITIONS:
-        raise BoundsError(f"unknown margin definition {definition!r}; use one of {DEFINITIONS}")
-    delta, tau = require_one_layer(model, "the logit margin")
+def _logit_table(model: LimitTransformer, head_index: int, delta: int) -> np.ndarray:
+    """Exact logits G[query class, key class] (class = token id * Delta + residue), without phi."""
     head = model.layers[0].heads[head_index]
     X = _class_vectors(model, delta)
-    q = head.query.dot(X[query_token * delta + query_residue])
-    keys = X.dot(head.key.T).dot(q)  # logit of every key class for this query
+    return X.dot(head.query.T).dot(X.dot(head.key.T).T)
+
+
+def _logit_set(G, phi, delta, tau, n_sigma, query_token, query_residue, definition, offset) -> set:
+    qc = query_token * delta + query_residue
 
     def logit(t, r):
-        return Fraction(keys[t * delta + (r % delta)])
+        return Fraction(G[qc, t * delta + (r % delta)])
 
-    phi = head.phi.values if isinstance(head.phi, LocalPhi) else (Fraction(0),) * (tau + 1)
-    phi = tuple(phi) + (Fraction(0),) * (tau + 1 - len(phi))
-    sigma = range(1, len(model.alphabet) + 1)
+    sigma = range(1, n_sigma + 1)
     out = {logit(z, query_residue - k) + phi[k] for z in sigma for k in range(tau + 1)}
     if definition == "completed":
         out |= {logit(z, r) for z in sigma for r in range(delta)}
@@ -167,14 +164,34 @@ def observable_logits(model: LimitTransformer, head_index: int, query_token: int
     return out
 
 
+def _phi_table(head, tau: int) -> tuple:
+    phi = tuple(head.phi.values) if isinstance(head.phi, LocalPhi) else ()
+    return phi + (Fraction(0),) * (tau + 1 - len(phi))
+
+
+def observable_logits(model: LimitTransformer, head_index: int, query_token: int, query_residue: int,
+                      definition: str = "completed", offset: int = 0) -> set:
+    """The logit set A_(y,i) of ``definition`` for query token id y (1..|Sigma|) at residue i, head ``head_index``."""
+    if definition not in DEFINITIONS:
+        raise BoundsError(f"unknown margin definition {definition!r}; use one of {DEFINITIONS}")
+    delta, tau = require_one_layer(model, "the logit margin")
+    G = _logit_table(model, head_index, delta)
+    phi = _phi_table(model.layers[0].heads[head_index], tau)
+    return _logit_set(G, phi, delta, tau, len(model.alphabet), query_token, query_residue, definition, offset)
+
+
 def logit_margin(model: LimitTransformer, definition: str = "completed", offset: int = 0) -> Margin:
     """gamma(f) of sec. 3.2 (exact Fraction, or INF) with a witness; see the module docstring for the definitions."""
-    delta, _ = require_one_layer(model, "the logit margin")
+    if definition not in DEFINITIONS:
+        raise BoundsError(f"unknown margin definition {definition!r}; use one of {DEFINITIONS}")
+    delta, tau = require_one_layer(model, "the logit margin")
     best = Margin(INF)
-    for h in range(len(model.layers[0].heads)):
+    for h, head in enumerate(model.layers[0].heads):
+        G = _logit_table(model, h, delta)
+        phi = _phi_table(head, tau)
         for y in range(1, len(model.alphabet) + 1):
             for i in range(delta):
-                vals = sorted(observable_logits(model, h, y, i, definition, offset))
+                vals = sorted(_logit_set(G, phi, delta, tau, len(model.alphabet), y, i, definition, offset))
                 for lo, hi in zip(vals, vals[1:], strict=False):
                     if best.gamma == INF or hi - lo < best.gamma:
                         best = Margin(hi - lo, h, model.alphabet[y - 1], i, hi, lo)
@@ -205,6 +222,17 @@ class NormL:
         return sympy.sqrt(sympy.Rational(self.L2.numerator, self.L2.denominator))
 
 
+def _sparse_matvec(M: np.ndarray, y: np.ndarray) -> dict:
+    """M y as {row: value} over its nonzero rows (exact; skips zero entries of M and y)."""
+    nz = [j for j, v in enumerate(y) if v != 0]
+    out = {}
+    for i in range(M.shape[0]):
+        acc = sum((M[i, j] * y[j] for j in nz if M[i, j] != 0), Fraction(0))
+        if acc:
+            out[i] = acc
+    return out
+
+
 def norm_L(model: LimitTransformer, definition: str = "completed") -> NormL:
     """L of Theorem 4.1 for one model (Theorem 4.1 takes the max over the pair f, g)."""
     if definition not in DEFINITIONS:
@@ -214,17 +242,21 @@ def norm_L(model: LimitTransformer, definition: str = "completed") -> NormL:
     sq = lambda arr: sum((x * x for x in np.asarray(arr, dtype=object).flat), Fraction(0))  # noqa: E731
     a2 = sq(layer.mlp.A) if layer.mlp is not None else Fraction(0)
     b2 = sq(layer.mlp.B) if layer.mlp is not None else Fraction(0)
-    X = _class_vectors(model, delta)
     best, arg = Fraction(-1), None
     names = ("$",) + model.alphabet
+    table = model.positions.table if model.positions is not None else None
     for h, head in enumerate(layer.heads):
+        # V (E_t + p_r) = V E_t + V p_r: two small exact products, combined per class (sparse-aware)
+        VE = [_sparse_matvec(head.value, model.embedding[t]) for t in range(len(names))]
+        VP = [_sparse_matvec(head.value, table[r]) if table is not None else None for r in range(delta)]
         for t in range(len(names)):
             if definition == "printed" and t == 0:
                 continue
             residues = range(delta) if definition == "completed" else [None]
             for r in residues:
-                y = model.embedding[t] if r is None else X[t * delta + r]
-                v2 = sq(head.value.dot(y))
+                v = VE[t] if r is None or VP[r] is None else {k: VE[t].get(k, 0) + VP[r].get(k, 0)
+                                                              for k in VE[t].keys() | VP[r].keys()}
+                v2 = sum((x * x for x in v.values()), Fraction(0))
                 if v2 > best:
                     best, arg = v2, (h, names[t], r)
     heav = bool(layer.mlp is not None and layer.mlp.heaviside_mask.any())
