@@ -125,7 +125,11 @@ def cmd_run(args) -> int:
             raise UsageError(f"symbol {bad[0]!r} in {s!r} is not in the alphabet {' '.join(prog.alphabet)!r} of {prog.name}")
     if args.compiled:
         comp = _compiler()
-        model = comp.compile_program(prog)
+        try:
+            model = comp.compile_program(prog)
+        except CraspError as e:
+            print(f"compile failed: {e}", file=sys.stderr)
+            return 1
         if not hasattr(comp, "compiled_accepts"):
             raise UsageError("constructions/crasp/compiler.py has no compiled_accepts(model, strings)")
         result = [bool(x) for x in comp.compiled_accepts(model, strings)]

@@ -14,16 +14,16 @@ from collections import Counter
 
 __all__ = ["ORACLES"]
 
-_P0 = re.compile(r"1*")
-_P1 = re.compile(r"(10)*")
-_P2 = re.compile(r"0*1*0*1*")
-_P3 = re.compile(r"(aa)*")
-_P4 = re.compile(r"(aaaa)*")
-_P5 = re.compile(r"(abab)*")
-_P6 = re.compile(r"aa*bb*cc*dd*ee*")
-_P7 = re.compile(r"[ab]*d[bc]*")
-_P8 = re.compile(r"[012]*02*")
-_P9 = re.compile(r"(0|1[01]*)\+(0|1[01]*)=(0|1[01]*)")
+_TOMITA1 = re.compile(r"1*")
+_TOMITA2 = re.compile(r"(10)*")
+_TOMITA7 = re.compile(r"0*1*0*1*")
+_AA_STAR = re.compile(r"(aa)*")
+_AAAA_STAR = re.compile(r"(aaaa)*")
+_ABAB_STAR = re.compile(r"(abab)*")
+_A_B_C_D_E = re.compile(r"aa*bb*cc*dd*ee*")
+_AB_D_BC = re.compile(r"[ab]*d[bc]*")
+_ZERO_TWO_STAR = re.compile(r"[012]*02*")
+_ADDITION = re.compile(r"(0|1[01]*)\+(0|1[01]*)=(0|1[01]*)")
 
 
 def majority(w: str) -> bool:
@@ -65,11 +65,11 @@ def pt_ab_not_ba(w: str) -> bool:
 
 
 def tomita1(w: str) -> bool:
-    return _P0.fullmatch(w) is not None
+    return _TOMITA1.fullmatch(w) is not None
 
 
 def tomita2(w: str) -> bool:
-    return _P1.fullmatch(w) is not None
+    return _TOMITA2.fullmatch(w) is not None
 
 
 def tomita3(w: str) -> bool:
@@ -97,7 +97,7 @@ def tomita6(w: str) -> bool:
 
 
 def tomita7(w: str) -> bool:
-    return _P2.fullmatch(w) is not None
+    return _TOMITA7.fullmatch(w) is not None
 
 
 def dyck_depth(n: int):
@@ -122,28 +122,28 @@ def _dn_recursive(n: int):
 
 
 def aa_star(w: str) -> bool:
-    return _P3.fullmatch(w) is not None
+    return _AA_STAR.fullmatch(w) is not None
 
 
 def aaaa_star(w: str) -> bool:
-    return _P4.fullmatch(w) is not None
+    return _AAAA_STAR.fullmatch(w) is not None
 
 
 def abab_star(w: str) -> bool:
-    return _P5.fullmatch(w) is not None
+    return _ABAB_STAR.fullmatch(w) is not None
 
 
 def a_b_c_d_e(w: str) -> bool:
-    return _P6.fullmatch(w) is not None
+    return _A_B_C_D_E.fullmatch(w) is not None
 
 
 def ab_d_bc(w: str) -> bool:
-    return _P7.fullmatch(w) is not None
+    return _AB_D_BC.fullmatch(w) is not None
 
 
 def zero_two_star(w: str) -> bool:
     """{0,1,2}* 0 2* (benchmark language #17)."""
-    return _P8.fullmatch(w) is not None
+    return _ZERO_TWO_STAR.fullmatch(w) is not None
 
 
 def parity(w: str) -> bool:
@@ -252,7 +252,7 @@ def copy_repeat(w: str) -> bool:
 
 def addition(w: str) -> bool:
     """``a+b=c`` in binary without leading zeros, c = a + b."""
-    m = _P9.fullmatch(w)
+    m = _ADDITION.fullmatch(w)
     return m is not None and int(m.group(1), 2) + int(m.group(2), 2) == int(m.group(3), 2)
 
 
