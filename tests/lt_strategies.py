@@ -12,7 +12,8 @@ def _mat(draw, rows, cols, lo=-2, hi=2):
 
 
 @st.composite
-def limit_transformers(draw, depth=(1, 2), heads=(1, 2), precision=None, max_tau=2, max_period=3, qk_scale=(1, 4)):
+def limit_transformers(draw, depth=(1, 2), heads=(1, 2), precision=None, max_tau=2, max_period=3, qk_scale=(1, 4),
+                       activations=("relu", "heaviside")):
     """A random Periodic+Local Limit Transformer over {a, b} (width 3, small integer weights)."""
     d = 3
     sigma = ("a", "b")
@@ -27,7 +28,7 @@ def limit_transformers(draw, depth=(1, 2), heads=(1, 2), precision=None, max_tau
             hs.append(Head(_mat(draw, 2, d) * scale, _mat(draw, 2, d), _mat(draw, d, d),
                            phi if draw(st.booleans()) else None))
         k = draw(st.integers(1, 4))
-        acts = tuple(draw(st.sampled_from(["relu", "heaviside"])) for _ in range(k))
+        acts = tuple(draw(st.sampled_from(activations)) for _ in range(k))
         mlp = MLP(_mat(draw, k, d), _mat(draw, 1, k)[0], _mat(draw, d, k), acts) if draw(st.booleans()) else None
         layers.append(Layer(hs, mlp))
     period = draw(st.integers(1, max_period))

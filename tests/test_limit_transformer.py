@@ -43,8 +43,10 @@ def _close(exact, approx, rtol=1e-9):
 
 
 @settings(max_examples=60)
-@given(limit_transformers(precision="huang"), strings())
+@given(limit_transformers(precision="huang", activations=("relu",)), strings())
 def test_float_path_matches_exact_path_huang(model, s):
+    # ReLU only: under 'huang' the weights are irrational-looking rationals, and a Heaviside pre-activation
+    # can land within float64 resolution of 0 (e.g. -5e-17), where no float evaluation can decide it.
     assert _close(exact_forward(model, s), forward(model, s)[0])
 
 

@@ -16,8 +16,10 @@ from fractions import Fraction
 import numpy as np
 
 from constructions.limit_transformer.errors import InputError, NotHardmaxError
+from constructions.limit_transformer.evaluate import float_mlp
+from constructions.limit_transformer.exact import exact_mlp
 from constructions.limit_transformer.model import LimitTransformer
-from constructions.limit_transformer.precision import flushes
+from constructions.limit_transformer.precision import BOUNDARY_RTOL, flushes
 from constructions.limit_transformer.rationals import to_float
 
 
@@ -58,16 +60,6 @@ def _class_ids(ids: np.ndarray, delta: int, offset: int) -> np.ndarray:
     return ids * delta + (pos - 1) % delta
 
 
-def _mlp_exact(model, Y):
-    m = model.layers[0].mlp
-    if m is None:
-        return Y
-    pre = Y.dot(m.A.T) + m.b
-    act = np.array([(Fraction(1) if z >= 0 else Fraction(0)) if hv else max(z, Fraction(0))
-                    for z, hv in zip(pre, m.heaviside_mask, strict=True)], dtype=object)
-    return Y + act.dot(m.B.T)
-
-
 def _query_exact(model, C: _Classes, cls: np.ndarray, counts: np.ndarray, i: int, n: int) -> np.ndarray:
     """Exact output at 0-based query index i; ``counts`` are class counts of keys 0..i-tau-1."""
     qc = cls[i]
@@ -86,7 +78,7 @@ def _query_exact(model, C: _Classes, cls: np.ndarray, counts: np.ndarray, i: int
         total = sum(k for a, _, k in entries if a == top)
         acc = sum((values[c] * k for a, c, k in entries if a == top), np.zeros(model.d, dtype=object) + Fraction(0))
         Y = Y + acc / total
-    return _mlp_exact(model, Y).dot(model.unembedding.T)
+    return exact_mlp(Y, model.layers[0].mlp).dot(model.unembedding.T)
 
 
 def counting_forward(model: LimitTransformer, string, *, offset: int = 0, positions: str = "last",
@@ -143,7 +135,7 @@ def _all_positions_float(model, C: _Classes, cls: np.ndarray, n: int) -> np.ndar
         allv = np.concatenate([Lfar, win], axis=1)
         top = allv.max(axis=1, keepdims=True)
         gaps = np.where(allv < top, top - allv, np.inf).min(axis=1)
-        bad = np.nonzero(gaps < thresh)[0]
+        bad = np.nonzero(gaps < thresh * (1 - BOUNDARY_RTOL))[0]
         if len(bad):
             i = bad[0]
             raise NotHardmaxError(f"head {h} query {i + 1}: logit gap {gaps[i]:.6g} survives the flush at length n={n}")
@@ -156,9 +148,4 @@ def _all_positions_float(model, C: _Classes, cls: np.ndarray, n: int) -> np.ndar
             acc[ok] += w_win[ok, off, None] * values[cls[idx[ok] - off]]
         Y = Y + acc / total[:, None]
     fp = model.float_params
-    mlp = fp["layers"][0][1]
-    if mlp is not None:
-        A, b, B, heaviside = mlp
-        hdn = Y @ A.T + b
-        Y = Y + np.where(heaviside, (hdn >= 0).astype(np.float64), np.maximum(hdn, 0.0)) @ B.T
-    return Y @ fp["U"].T
+    return float_mlp(Y, fp["layers"][0][1]) @ fp["U"].T

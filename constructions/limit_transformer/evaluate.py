@@ -12,6 +12,9 @@ from constructions.limit_transformer.errors import InputError
 from constructions.limit_transformer.model import LimitTransformer, LocalPhi
 from constructions.limit_transformer.precision import float_weights
 
+# Numeric mode: a Heaviside pre-activation within this distance below 0 counts as 0 (exact constructions
+# often compare equal quantities, whose float difference is a rounding error of either sign).
+HEAVISIDE_ATOL = 1e-9
 _CHUNK_ELEMENTS = 2**23  # floats per chunk in the largest tensor (~64 MB)
 
 
@@ -65,12 +68,17 @@ def _layer(model, layer_params, phis, y, queries, n, factored=None):
             logits = logits + phi_m[queries][None, :, :]
         w = float_weights(logits, mask[None, :, :], n, model.precision_bits, model.precision)
         Y = Y + w @ _project(V, y, factored)
-    if mlp is not None:
-        A, b, B, heaviside = mlp
-        h = Y @ A.T + b
-        act = np.where(heaviside, (h >= 0).astype(np.float64), np.maximum(h, 0.0))
-        Y = Y + act @ B.T
-    return Y
+    return float_mlp(Y, mlp)
+
+
+def float_mlp(Y: np.ndarray, mlp) -> np.ndarray:
+    """``Y + B psi(A Y + b)`` in float64; a Heaviside unit fires for ``z >= -HEAVISIDE_ATOL``."""
+    if mlp is None:
+        return Y
+    A, b, B, heaviside = mlp
+    h = Y @ A.T + b
+    act = np.where(heaviside, (h >= -HEAVISIDE_ATOL).astype(np.float64), np.maximum(h, 0.0))
+    return Y + act @ B.T
 
 
 def forward(model: LimitTransformer, strings, *, offset: int = 0, positions: str = "all") -> np.ndarray:

@@ -17,6 +17,20 @@ from constructions.limit_transformer.precision import exact_weights
 from constructions.limit_transformer.rationals import zeros
 
 
+def exact_mlp(Y: np.ndarray, mlp) -> np.ndarray:
+    """``Y + B psi(A Y + b)`` exactly (rows of Y are positions); Heaviside is ``[z >= 0]``."""
+    if mlp is None:
+        return Y
+    pre = Y.dot(mlp.A.T) + mlp.b
+    act = np.empty(pre.shape, dtype=object)
+    for idx, z in np.ndenumerate(pre):
+        if mlp.heaviside_mask[idx[-1]]:
+            act[idx] = Fraction(1) if z >= 0 else Fraction(0)
+        else:
+            act[idx] = z if z > 0 else Fraction(0)
+    return Y + act.dot(mlp.B.T)
+
+
 def exact_forward(model: LimitTransformer, string, *, offset: int = 0, positions: str = "all") -> np.ndarray:
     """Exact outputs for one string: an object array of Fractions, (n+1, m) or (m,) for ``positions="last"``."""
     if positions not in ("all", "last"):
@@ -49,15 +63,7 @@ def exact_forward(model: LimitTransformer, string, *, offset: int = 0, positions
                     if wj:
                         acc = acc + wj * vv[j]
                 Y[row] = Y[row] + acc
-        if layer.mlp is not None:
-            m = layer.mlp
-            pre = Y.dot(m.A.T) + m.b
-            act = np.empty(pre.shape, dtype=object)
-            for idx, z in np.ndenumerate(pre):
-                heav = m.heaviside_mask[idx[-1]]
-                act[idx] = (Fraction(1) if z >= 0 else Fraction(0)) if heav else (z if z > 0 else Fraction(0))
-            Y = Y + act.dot(m.B.T)
-        y = Y
+        y = exact_mlp(Y, layer.mlp)
     if model.depth == 0 and positions == "last":
         y = y[-1:]
     out = y.dot(model.unembedding.T)

@@ -109,6 +109,21 @@ def exact_weights(logits: list[Fraction], n: int, p: int, model: str, where: str
 
 
 # ------------------------------------------------------------------------------------- float path
+# Exact boundary cases are common with small rationals (n = 8, gap = 1/3, p = 1 gives n^gap = 2^p exactly);
+# float64 decides values within this relative distance of a flush boundary or rounding tie as the exact
+# rule does at the boundary itself (flush; ties to even).
+BOUNDARY_RTOL = 1e-12
+
+
+def round_half_even_float(v: np.ndarray) -> np.ndarray:
+    """Round to nearest integer, ties to even, treating values within rtol 1e-12 of a half-integer as ties."""
+    lower = np.floor(v)
+    frac = v - lower
+    tie = np.abs(frac - 0.5) <= BOUNDARY_RTOL * np.maximum(1.0, np.abs(v))
+    even = np.where(np.mod(lower, 2) == 0, lower, lower + 1)
+    return np.where(tie, even, np.rint(v))
+
+
 def float_weights(logits: np.ndarray, mask: np.ndarray, n: int, p: int, model: str) -> np.ndarray:
     """float64 attention weights along the last axis; ``mask`` marks admissible (causal) keys.
 
@@ -120,13 +135,13 @@ def float_weights(logits: np.ndarray, mask: np.ndarray, n: int, p: int, model: s
         a = np.where(mask, logits, -np.inf)
         top = a.max(axis=-1, keepdims=True)
         expo = logn * (a - top)
-        s = np.where(mask & (expo > -p * math.log(2)), np.exp(expo), 0.0)
+        s = np.where(mask & (expo > -p * math.log(2) * (1 - BOUNDARY_RTOL)), np.exp(expo), 0.0)
     elif model == "huang":
         a = np.rint(logits * 2.0**p) / 2.0**p
         expo = np.where(mask, logn * a, -np.inf)
         top = expo.max(axis=-1, keepdims=True)
-        with np.errstate(over="ignore"):
-            rounded = np.rint(np.exp(expo) * 2.0**p) / 2.0**p
+        with np.errstate(over="ignore", invalid="ignore"):
+            rounded = round_half_even_float(np.exp(expo) * 2.0**p) / 2.0**p
         # Where n^a overflows float64, the p-bit rounding is far below float resolution relative to the
         # largest term: use the shifted exponentials, dropping the terms that would round to 0.
         shifted = np.where(expo >= -(p + 1) * math.log(2), np.exp(expo - top), 0.0)
