@@ -162,9 +162,10 @@ def member_like(draw, name: str, max_len: int = 2000) -> str:
         m = draw(st.integers(1, (max_len - 4) // 3))
         x = _rand(draw, "01", 3 * m, 3 * m)
         w = x + "#" + "".join(_maj(x[r::3]) or "0" for r in range(3))
-    elif name == "majority_letters":
-        x = _rand(draw, "abc", 1, max_len - 2)
-        counts = {c: x.count(c) for c in "abc"}
+    elif name.startswith("majority_letters"):
+        letters = name.split(":")[1] if ":" in name else "abc"
+        x = _rand(draw, letters, 1, max_len - 2)
+        counts = {c: x.count(c) for c in letters}
         w = x + "#" + max(counts, key=lambda c: counts[c])
     elif name.startswith("sort"):
         nums = name.split(":")[1] if ":" in name else "123"

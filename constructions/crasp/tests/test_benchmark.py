@@ -15,6 +15,7 @@ from constructions.crasp.programs import (
     NO_PROGRAM,
     REGULAR_13,
     copy_unique,
+    majority_letters,
     program,
     sort_task,
     subsequence_defs,
@@ -109,17 +110,21 @@ def test_long_random_words_slow(name, data):
 
 _SORT9 = sort_task("123456789")()
 _COPY10 = copy_unique("abcdefghij")()
+_LETTERS26 = "abcdefghijklmnopqrstuvwxyz"
+_MAJ26 = majority_letters(_LETTERS26)()
 
 
 @checks("huang2024:tab3")
 @settings(max_examples=10)
 @given(data=st.data())
 def test_sort_and_copy_with_larger_vocabularies(data):
-    """The same builders over 9 numbers / 10 letters (longer transcripts than the exhaustive alphabet)."""
+    """The same builders over 9 numbers / 10 letters / the task's 26 letters (longer transcripts)."""
     w = data.draw(member_like("sort:123456789", 40))
     assert bool(accepts(_SORT9, [w])[0]) == oracles.sort_task(w)
     w = data.draw(member_like("copy_unique:abcdefghij", 40))
     assert bool(accepts(_COPY10, [w])[0]) == oracles.copy_unique(w)
+    w = data.draw(member_like(f"majority_letters:{_LETTERS26}", 300))
+    assert bool(accepts(_MAJ26, [w])[0]) == oracles.majority_letters(_LETTERS26)(w)
 
 
 @checks("huang2024:thm10", "huang2024:tab2", "huang2024:tab3", "huang2024:eq10")

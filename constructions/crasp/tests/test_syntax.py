@@ -2,6 +2,7 @@
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from constructions.crasp.errors import ParseError
 from constructions.crasp.programs import BENCHMARKS, EXTRA_PROGRAMS
@@ -96,3 +97,22 @@ def test_example_files_in_sync(name):
     prog = parse_file(os.path.join(EXAMPLES_DIR, f"{name}.crasp"))
     ref = BENCHMARKS[name].program()
     assert prog.defs == ref.defs and prog.alphabet == ref.alphabet and prog.name == name
+
+
+_TOKENS = ["alphabet: a b\n", "alphabet: a\n", "\n", "L", "C", " := ", "#[j <= i]", "#[j <= i, i - j in {1}]", "#[j <= i, j = i - 2]",
+           "Q_a", "Q_b", "Q_", "Q_c", "phi[i % 2 in {0}]", "phi[i % 0 = 1]", "exists[j <= i]", "(", ")", "&", "|", "!", "?",
+           ":", "<=", "<", "=", "!=", "+", "-", "1", "-3", "true", "false", "{", "}", ",", "[", "]", "$", "--c", "i", "j"]
+
+
+@settings(max_examples=300)
+@given(st.lists(st.sampled_from(_TOKENS), max_size=25))
+def test_parser_fuzz_only_parse_errors(toks):
+    """Arbitrary token soup either parses or raises ParseError (never another exception)."""
+    text = "".join(toks)
+    try:
+        prog = parse(text)
+    except ParseError as e:
+        assert e.line >= 1 and e.column >= 1
+        assert str(e).startswith(f"line {e.line}, column {e.column}: ")
+    else:
+        assert format_program(parse(format_program(prog))) == format_program(prog)
