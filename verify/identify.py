@@ -378,9 +378,11 @@ def analyse_rows(activation: str, n: int, max_order: int = 8, mutate=None) -> Ro
     return RowAnalysis(activation, n, None, False, sups, log)
 
 
-def _perm_matrices(n):
-    for p in itertools.permutations(range(n)):
-        yield sympy.Matrix(n, n, lambda i, j, p=p: 1 if p[i] == j else 0)
+def is_permutation_matrix(M) -> bool:
+    """Entries in {0, 1}, exactly one 1 in every row and every column."""
+    M = sympy.Matrix(M)
+    return (all(x in (0, 1) for x in M) and all(sum(M.row(i)) == 1 for i in range(M.rows))
+            and all(sum(M.col(j)) == 1 for j in range(M.cols)))
 
 
 def classify(ra: RowAnalysis) -> dict:
@@ -435,7 +437,7 @@ def _witness(ra: RowAnalysis) -> dict | None:
         if len(rows) < n:
             continue
         U = sympy.Matrix(rows)
-        if U.det() == 0 or any(V == P for P in _perm_matrices(n)):
+        if U.det() == 0 or is_permutation_matrix(V):
             continue
         if all(is_true_solution(ra.activation, list(U.row(i)), list(V.row(i))) for i in range(n)):
             return {"V": V.tolist(), "U": U.tolist(), "note": "sigma(V y) = U sigma(y) for all y (checked exactly)"}
