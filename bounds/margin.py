@@ -141,18 +141,35 @@ class Margin:
     below: Fraction | None = None
 
 
-def _logit_table(model: LimitTransformer, head_index: int, delta: int) -> np.ndarray:
-    """Exact logits G[query class, key class] (class = token id * Delta + residue), without phi."""
+def _sparse_rows_dot(X: np.ndarray, M: np.ndarray) -> list:
+    """Rows of X M^T (exact), skipping zero entries: X is classes x d, M is r x d."""
+    cols = [[(j, M[a, j]) for j in range(M.shape[1]) if M[a, j] != 0] for a in range(M.shape[0])]
+    return [[sum((x[j] * v for j, v in col if x[j] != 0), Fraction(0)) for col in cols] for x in X]
+
+
+def _logit_table(model: LimitTransformer, head_index: int, delta: int, tau: int):
+    """Scaled integer logits: (G, phi, D) with G[query class, key class] * ... / D the exact logit (no phi) and phi
+    the phi table times D (class = token id * Delta + residue).  Integers make the sets and gaps fast and exact."""
     head = model.layers[0].heads[head_index]
     X = _class_vectors(model, delta)
-    return X.dot(head.query.T).dot(X.dot(head.key.T).T)
+    QX, KX = _sparse_rows_dot(X, head.query), _sparse_rows_dot(X, head.key)
+    phi = _phi_table(head, tau)
+    dens = [v.denominator for row in QX + KX for v in row] + [v.denominator for v in phi]
+    D = math.lcm(*dens) if dens else 1
+    dq = math.lcm(*[v.denominator for row in QX for v in row] or [1])
+    dk = math.lcm(*[v.denominator for row in KX for v in row] or [1])
+    Qi = np.array([[int(v * dq) for v in row] for row in QX], dtype=object).reshape(len(X), -1)
+    Ki = np.array([[int(v * dk) for v in row] for row in KX], dtype=object).reshape(len(X), -1)
+    factor = D * D  # logits scaled by D^2 (so that every product and phi is an integer)
+    G = Qi.dot(Ki.T) * (factor // (dq * dk)) if Qi.shape[1] else np.zeros((len(X), len(X)), dtype=object)
+    return G, tuple(int(v * factor) for v in phi), factor
 
 
 def _logit_set(G, phi, delta, tau, n_sigma, query_token, query_residue, definition, offset) -> set:
-    qc = query_token * delta + query_residue
+    row = G[query_token * delta + query_residue]
 
     def logit(t, r):
-        return Fraction(G[qc, t * delta + (r % delta)])
+        return row[t * delta + (r % delta)]
 
     sigma = range(1, n_sigma + 1)
     out = {logit(z, query_residue - k) + phi[k] for z in sigma for k in range(tau + 1)}
@@ -175,9 +192,9 @@ def observable_logits(model: LimitTransformer, head_index: int, query_token: int
     if definition not in DEFINITIONS:
         raise BoundsError(f"unknown margin definition {definition!r}; use one of {DEFINITIONS}")
     delta, tau = require_one_layer(model, "the logit margin")
-    G = _logit_table(model, head_index, delta)
-    phi = _phi_table(model.layers[0].heads[head_index], tau)
-    return _logit_set(G, phi, delta, tau, len(model.alphabet), query_token, query_residue, definition, offset)
+    G, phi, scale = _logit_table(model, head_index, delta, tau)
+    vals = _logit_set(G, phi, delta, tau, len(model.alphabet), query_token, query_residue, definition, offset)
+    return {Fraction(int(v), scale) for v in vals}
 
 
 def logit_margin(model: LimitTransformer, definition: str = "completed", offset: int = 0) -> Margin:
@@ -186,15 +203,16 @@ def logit_margin(model: LimitTransformer, definition: str = "completed", offset:
         raise BoundsError(f"unknown margin definition {definition!r}; use one of {DEFINITIONS}")
     delta, tau = require_one_layer(model, "the logit margin")
     best = Margin(INF)
-    for h, head in enumerate(model.layers[0].heads):
-        G = _logit_table(model, h, delta)
-        phi = _phi_table(head, tau)
+    for h in range(len(model.layers[0].heads)):
+        G, phi, scale = _logit_table(model, h, delta, tau)
         for y in range(1, len(model.alphabet) + 1):
             for i in range(delta):
                 vals = sorted(_logit_set(G, phi, delta, tau, len(model.alphabet), y, i, definition, offset))
                 for lo, hi in zip(vals, vals[1:], strict=False):
-                    if best.gamma == INF or hi - lo < best.gamma:
-                        best = Margin(hi - lo, h, model.alphabet[y - 1], i, hi, lo)
+                    gap = Fraction(int(hi - lo), scale)
+                    if best.gamma == INF or gap < best.gamma:
+                        best = Margin(gap, h, model.alphabet[y - 1], i, Fraction(int(hi), scale),
+                                      Fraction(int(lo), scale))
     return best
 
 
