@@ -287,3 +287,27 @@ def reverse_shift_ratio(p, L, Lloc):
     S = (1, 2)
     r = Q(L - 2 * Lloc)[S] / Q(L - Lloc)[(1 + Lloc, 2 + Lloc)]
     return r, coverage_eta(Q, 2, Lloc, L - Lloc), coverage_eta(Q, 2, Lloc, L)
+
+
+def literal_counterexample(L: int = 8, Lbar: int = 10, Lloc: int = 2) -> Instance:
+    """Theorem 4.3 as stated is false (independent re-derivation of the counterexamples module's witness
+    'thm43-literal', docs/gaps.d/golowich2025_necessity.md): Assumption 4.2 does not force the planted set
+    to be local at the test length.  V = {1, 2}, mu = delta_1, Qvoc = delta_(2,2), g* = 1; Q_l uniform on
+    adjacent pairs for l <= L, on adjacent pairs and {j, j + L} for l > L.  Keys: 'all' (weight 1 on every
+    set of span <= L_local), '22' (weight 1 iff x = (2, 2) and span <= L_local); values 'one' = 1 and
+    'ind22' = 1[x = (2, 2)].  delta = 0 (h_{all,one}), yet h_{22,ind22} also has training risk 0."""
+    def Q(ell):
+        if ell < 2:
+            return {}
+        sets = [(s, s + 1) for s in range(1, ell)]
+        if ell > L:
+            sets += [(j, j + L) for j in range(1, ell - L + 1)]
+        return {S: Fraction(1, len(sets)) for S in sets}
+
+    ens = Planted(2, {1: Fraction(1)}, Q, {(2, 2): Fraction(1)}, lambda z: Fraction(1))
+    shapes = [(0, d) for d in range(1, Lloc + 1)]
+    toks = list(itertools.product((1, 2), repeat=2))
+    keys = {"all": {(sh, xs): Fraction(1) for sh in shapes for xs in toks},
+            "22": {(sh, (2, 2)): Fraction(1) for sh in shapes}}
+    vals = {"one": {xs: Fraction(1) for xs in toks}, "ind22": {xs: Fraction(int(xs == (2, 2))) for xs in toks}}
+    return Instance(ens, Lloc, L, Lbar, keys, vals)

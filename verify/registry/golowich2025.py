@@ -65,11 +65,13 @@ _CLAIMS = [
     ("thm4.3", "Theorem 4.3 (provable length generalization)",
      "local + relative k-sparse class, planted ensemble with A4.1 (delta), A4.2 (eta), L_local | Lbar - L, "
      "L >= 4 L_local => (L, Lbar, eta_L eta_Lbar L Lbar^2 delta)-length generalization",
-     "gap",
-     "every inequality of the proof checked on exact instances (test_golowich_thm43.py; bounded random search "
-     "found no violation of the theorem's conclusion), but the proof rests on Lemma C.1, which is refuted "
-     "(golowich2025:lem-c1); also hidden constant (~7, the proof only gives O(.)), test-length locality of S* "
-     "used but not assumed, left extension needs a reverse-shift coverage bound not in A4.2 (" + _G + ")"),
+     "refuted",
+     "false as stated: A4.2 does not force span(S*) <= L_local at the test length; exact witness with delta = 0 "
+     "and a training minimiser of test risk 8/45 at Lbar = 10 (thm43.literal_counterexample, re-deriving "
+     "golowich2025:asm4.2.planted-locality of the counterexamples module). Proof gaps besides: it rests on "
+     "Lemma C.1 (refuted), the second change-of-measure display needs eta_{L-L_local} (refuted as printed), "
+     "footnote 16's t0 range is off by 2, hidden constant (~6-7), left extension needs a reverse-shift "
+     "coverage bound. Every other step holds on all exact instances searched (" + _G + ")"),
     ("lem-c1", "Lemma C.1 (hybrid argument)",
      "E|r0 - r01| <= eps, E|r01 - r012| <= eps => E|r0 - r_{0..i}| <= 3 i eps",
      "refuted",
@@ -118,13 +120,18 @@ _THM43_STEPS = [
     ("eq10", "(10): triangle inequality, 2 eta_L L delta", "verified"),
     ("blocks", "block decomposition: sum A_i / sum B_i reproduces h; A_i = f(Z_i, Z_{i-1}), same f", "verified"),
     ("eq11", "(11): extension bound 6 eta_L L delta (t0 + t1 + 2) via Lemma C.1 / C.2", "gap"),
-    ("eq13", "(13): density ratio P_Lbar / P_{L-2Lloc,t0,t1} <= eta_Lbar for local S*", "verified"),
-    ("final", "final bound eta_L eta_Lbar L Lbar^2 delta on the test risk", "verified"),
+    ("eq13", "(13): density ratio P_Lbar / P_{L-2Lloc,t0,t1} <= eta_Lbar for local S* (t0 up to N + 2; the "
+     "mass of non-local S* at Lbar is not covered)", "gap"),
+    ("final", "final bound eta_L eta_Lbar L Lbar^2 delta on the test risk (fails when S* is non-local at Lbar)",
+     "refuted"),
 ]
 for _label, _summary, _status in _THM43_STEPS:
     register(f"{_P}:thm4.3.{_label}", f"Theorem 4.3 proof step {_label}", _summary, _status,
              "exact instances in verify.golowich.thm43; test_golowich_thm43.py"
              + (" -- holds on every instance searched, but its justification (Lemma C.1) is refuted"
-                if _status == "gap" else "")
-             + (" -- refuted as printed (witness verify.golowich.thm43.com2_witness); holds with eta_{L-L_local}"
-                if _status == "refuted" else ""))
+                if _label == "eq11" else "")
+             + ({"change-of-measure": " -- refuted as printed (witness verify.golowich.thm43.com2_witness); "
+                                      "holds with eta_{L-L_local}",
+                 "final": " -- refuted by thm43.literal_counterexample (non-local S* at Lbar); holds on every "
+                          "instance with local planted sets",
+                 "eq13": " -- non-local S* at Lbar uncovered (see final)"}.get(_label, "")))

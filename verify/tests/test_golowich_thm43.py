@@ -118,6 +118,20 @@ def test_gaps_hidden_constant_and_left_extension():
     assert eta_mid <= 6 and eta_L <= 8 and r > 10 * eta_L  # A4.2 holds with eta_l <= l, reverse ratio ~ l / p
 
 
+@checks(K, f"{K}.final", f"{K}.eq13")
+def test_theorem_as_stated_fails_nonlocal_planted_set_at_test_length():
+    """Theorem 4.3 as stated is false (re-derivation of the counterexamples module's 'thm43-literal')."""
+    inst = T.literal_counterexample()
+    q = T.proof_quantities(inst)
+    assert q["delta"] == 0 and all(e < INF for e in q["eta"].values())  # A4.1 with delta = 0, A4.2
+    assert all(T.is_local_relative(inst.w(n), 2, 2, (1, 2)) for n in inst.keys)  # A3.3
+    assert ("22", "ind22") in q["minimisers"] and q["risks"][("22", "ind22")][10] == Fraction(8, 45)
+    assert T.violations(q) == {"final": (Fraction(8, 45), Fraction(0))}  # bound 0, test risk 8/45
+    # negative control: with the planted set local at every length (no {j, j+L}) the minimiser is exact
+    local = T.literal_counterexample(L=8, Lbar=8)
+    assert T.violations(T.proof_quantities(local)) == {}
+
+
 @pytest.mark.slow
 @checks(K, f"{K}.eq11")
 def test_marker_instance_k2_slow():
