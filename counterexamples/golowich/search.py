@@ -327,9 +327,16 @@ def solve_q(cand: dict) -> dict | None:
             for S, qq in by_len.get(lp, []):  # (ii)
                 cov.append(qq <= eta * q[(l, S)] if (l, S) in q else false)
     sol.add(z3.And(cov) if drop != "coverage" else z3.Not(z3.And(cov)))
-    if sol.check() != z3.sat:
+    # first try the uniform law on every support (readable witnesses), then arbitrary masses
+    uni = [qq == z3.RealVal(str(Fraction(1, len(by_len[ll])))) for (ll, _), qq in q.items()]
+    u = z3.Bool("uniform_masses")
+    sol.add(z3.Implies(u, z3.And(uni)))
+    if sol.check(u) == z3.sat:
+        model = sol.model()
+    elif sol.check() == z3.sat:
+        model = sol.model()
+    else:
         return None
-    model = sol.model()
     qpos = {}
     for (l, S), qq in sorted(q.items()):
         qpos.setdefault(str(l), []).append([list(S), str(_frac(model.eval(qq, model_completion=True)))])
