@@ -146,3 +146,30 @@ def test_bounded_search_k1_slow():
     found = T.search_k1(200, seed=0)
     assert set(found) == {"com2"}  # only the printed second change-of-measure display (eta_L) breaks
     assert found["com2"] == (25, (Fraction(40, 7), Fraction(5)))
+
+
+def _z3_general_steps():
+    """Symbolic (all L, eta, delta) steps of the proof, each with a rejected mutation."""
+    import z3
+
+    from verify.kernel import Z3Step
+
+    L, c, n = z3.Ints("L c n")
+    count = Z3Step(f"{K}.eq7", "#{ceil(L/2)..L} = floor(L/2)+1 <= L for L >= 2 (so average <= delta => each <= L delta)",
+                   hypotheses=(L >= 2, 2 * c >= L, 2 * c <= L + 1, n == L - c + 1), goal=n <= L)
+    count = Z3Step(**{**count.__dict__, "negative": negated(count, goal=n <= L - 1)})
+    eta, d, Lr, e1, e2 = z3.Reals("eta d Lr e1 e2")
+    tri = Z3Step(f"{K}.eq10", "(1 + eta) L delta <= 2 eta L delta when eta >= 1 (eta >= 1 from (ii) with l' = l)",
+                 hypotheses=(eta >= 1, d >= 0, Lr >= 0), goal=(1 + eta) * Lr * d <= 2 * eta * Lr * d)
+    tri = Z3Step(**{**tri.__dict__, "negative": negated(tri, hypotheses=(eta >= 0, d >= 0, Lr >= 0))})
+    q1, q2 = z3.Reals("q1 q2")
+    eta1 = Z3Step(f"{K}.eq10", "(ii) with l' = l gives 1 <= eta_l when Q_l(S) > 0",
+                  hypotheses=(q1 > 0, q1 / q1 <= eta), goal=eta >= 1)
+    eta1 = Z3Step(**{**eta1.__dict__, "negative": negated(eta1, hypotheses=(q1 > 0, q2 > 0, q2 / q1 <= eta))})
+    return (count, tri, eta1)
+
+
+@checks(f"{K}.eq7", f"{K}.eq10")
+def test_symbolic_steps_z3():
+    res = assert_proof(Proof(K, "Theorem 4.3 symbolic steps", _z3_general_steps()))
+    assert all(not r.negative_outcome.holds for r in res)
