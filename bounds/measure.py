@@ -122,7 +122,10 @@ def run_key(label: str, n: int, seed: int, cid: str) -> str:
 
 # ---------------------------------------------------------------------------------------- summary
 def summarize(records: list[dict], lengths: list[int], eps: float) -> dict:
-    """Per N: mean and worst plateau over seeds; measured threshold = smallest N with mean plateau < eps."""
+    """Per N: mean and worst plateau over seeds; measured threshold = smallest N with mean plateau < eps.
+
+    Also: the smallest N whose every seed is below eps, and the smallest N from which the mean stays below
+    eps for every larger N of the grid (differs when a run at a larger N fails to optimize)."""
     rows = []
     for n in lengths:
         rs = [r for r in records if r["N"] == n]
@@ -136,8 +139,14 @@ def summarize(records: list[dict], lengths: list[int], eps: float) -> dict:
             "reached_target": sum(bool(r["reached_target"]) for r in rs),
         })
     below = [row["N"] for row in rows if row["plateau_mean"] < eps]
+    stable = None  # smallest N of the grid from which EVERY larger grid N is below eps too
+    for row in reversed(rows):
+        if row["plateau_mean"] >= eps:
+            break
+        stable = row["N"]
     return {"rows": rows, "measured_threshold": min(below) if below else None,
-            "measured_threshold_all_seeds": min((row["N"] for row in rows if row["plateau_max"] < eps), default=None)}
+            "measured_threshold_all_seeds": min((row["N"] for row in rows if row["plateau_max"] < eps), default=None),
+            "measured_threshold_stable": stable}
 
 
 # -------------------------------------------------------------------------------------------- CLI
@@ -273,7 +282,8 @@ def _text(r: dict) -> str:
         lines.append(f"  {row['N']:<6} {row['seeds']:<6} {row['plateau_mean']:<14.3g} {row['plateau_max']:<13.3g} "
                      f"{row['train_loss_mean']:<11.3g} {tl}")
     lines += [f"  measured threshold (smallest N with mean plateau < eps): {r['measured_threshold']}   "
-              f"(every seed below eps: {r['measured_threshold_all_seeds']})",
+              f"(every seed below eps: {r['measured_threshold_all_seeds']}; below eps for every larger N: "
+              f"{r['measured_threshold_stable']})",
               f"  bounds.estimate at eps = {p['eps']}: hardmax_length = {p['hardmax_length']}, "
               f"sample_length = {p['sample_length']}, N = {p['N']}   (L = {p['L']:.4g}, Delta = {p['period']}, "
               f"tau = {p['tau']})"]

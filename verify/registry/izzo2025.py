@@ -47,7 +47,8 @@ register(
     "|f(x) - g(x)| = O(delta + eps) for every x (one-layer, tau-local, Delta-periodic, p bits).",
     "gap",
     "false as printed for tau = 0: exact family (bounds.witnesses.bump_pair) of one-layer NoPE tau = 0 pairs with "
-    "gamma = +inf that agree exactly on all lengths <= N and differ by 1 at length 2N+1, for every N, while the printed "
+    "gamma = +inf that agree exactly on all lengths <= 2N and differ by >= 1/2 at length 2N+1, for every N (dyadic "
+    "parameters; also valid under the strict round-everything-below-2^-p reading), while the printed "
     "N is O(max{1, 0}) = O(1) (tests/test_estimate.py::test_bump_pair_refutes_printed_tau0). The proof's tau-suffix has "
     "tau+1 positions: the statement needs tau+1 for tau; bounds.estimate uses (tau+1). The O(delta+eps) constant is not "
     "given; L omits the unembedding U and the residual path (docs/gaps.d/izzo2025.md).")
