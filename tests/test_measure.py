@@ -87,7 +87,10 @@ def test_summary_threshold_and_none():
     s = summarize(recs, [4, 8, 16], 0.01)
     assert math.isclose(s["rows"][1]["plateau_mean"], 0.012)
     assert s["measured_threshold"] == 16  # the mean at N = 8 is 0.012 >= eps (the best seed alone would say 8)
-    assert s["measured_threshold_all_seeds"] == 16
+    assert s["measured_threshold_all_seeds"] == 16 and s["measured_threshold_stable"] == 16
+    recs.append({**recs[0], "N": 32, "plateau": 0.5})  # a failed run at a larger N breaks stability
+    assert summarize(recs, [4, 8, 16, 32], 0.01)["measured_threshold_stable"] is None
+    recs.pop()
     s = summarize(recs, [4, 8, 16], 0.013)
     assert s["measured_threshold"] == 8 and s["measured_threshold_all_seeds"] == 16  # worst seed 0.02 at N = 8
     assert summarize(recs, [4, 8, 16], 1e-4)["measured_threshold"] is None  # nothing below: None, not max N
