@@ -47,8 +47,6 @@ import sympy
 
 from verify.kernel import CitedLemma
 
-T = sympy.Symbol("t")
-
 ANALYTIC = {
     "sigmoid": lambda t: 1 / (1 + sympy.exp(-t)),
     "tanh": sympy.tanh,
