@@ -233,3 +233,152 @@ def not_eventually_constant(member: Callable[[str], bool], prefix: str, letter: 
     vals = [member(prefix + letter * n + suffix) for n in range(start, upto)]
     periodic = all(vals[k] == vals[k + period] for k in range(len(vals) - period))
     return periodic and len(set(vals)) == 2
+
+
+# ------------------------------------------------------------------ periodic words: Lemmas 40 + 37 (-> 41)
+@dataclass(frozen=True)
+class EventualPeriodic:
+    """Values ``head[i-1]`` for ``1 <= i < T``; for ``i >= T`` with ``rho = i mod L``, ``q = i // L``: the
+    Boolean ``b[rho]`` or the Count ``a[rho] * q + b[rho]``."""
+
+    T: int
+    L: int
+    head: tuple
+    a: tuple
+    b: tuple
+    sort: str
+
+    def at(self, i: int):
+        if i < self.T:
+            return self.head[i - 1]
+        rho, q = i % self.L, i // self.L
+        return self.b[rho] if self.sort == "bool" else self.a[rho] * q + self.b[rho]
+
+
+def eventual_periodic(prog: Program, prefix: str, block: str) -> dict[Node, EventualPeriodic]:
+    """Eventual forms of all operations on ``prefix + block block block ...`` (Lemma 40 + Lemma 37).
+
+    The block length ``L`` must be a multiple of every period of the program's Positional relations; then
+    every Boolean is eventually periodic in the position with period ``L`` and every Count is eventually
+    ``a[rho] * (i // L) + b[rho]`` in its residue class ``rho = i mod L`` (the block encoding of Lemma 40
+    done implicitly, and Lemma 37's induction per residue class).  Local relations are allowed.
+    """
+    L = len(block)
+    if L == 0:
+        raise CraspError("eventual_periodic: empty block")
+    if L % prog.period:
+        raise NotUnaryApplicableError(f"block length {L} is not a multiple of the program's period {prog.period}")
+    for c in prefix + block:
+        if c not in prog.alphabet:
+            raise CraspError(f"symbol {c!r} is not in the alphabet")
+    u = len(prefix)
+
+    def sym(i: int) -> str:
+        return prefix[i - 1] if i <= u else block[(i - u - 1) % L]
+
+    ev: dict[Node, EventualPeriodic] = {}
+
+    def mk(T, head_fn, a, b, sort):
+        return EventualPeriodic(T, L, tuple(head_fn(i) for i in range(1, T)), tuple(a), tuple(b), sort)
+
+    zeros = (0,) * L
+    for op in prog.operations(all_defs=True):
+        if isinstance(op, Initial):
+            T = u + 1
+            b = tuple(block[(rho - u - 1) % L] == op.symbol for rho in range(L))
+            e = mk(T, lambda i, op=op: sym(i) == op.symbol, zeros, b, "bool")
+        elif isinstance(op, Positional):
+            e = mk(1, None, zeros, tuple(op.phi(rho) for rho in range(L)), "bool")
+        elif isinstance(op, BoolConst):
+            e = mk(1, None, zeros, (op.value,) * L, "bool")
+        elif isinstance(op, CountConst):
+            e = mk(1, None, zeros, (op.value,) * L, "count")
+        elif isinstance(op, Not):
+            c = ev[op.arg]
+            e = mk(c.T, lambda i, c=c: not c.at(i), zeros, tuple(not x for x in c.b), "bool")
+        elif isinstance(op, And):
+            l, r = ev[op.left], ev[op.right]
+            e = mk(max(l.T, r.T), lambda i, l=l, r=r: l.at(i) and r.at(i), zeros,
+                   tuple(x and y for x, y in zip(l.b, r.b, strict=True)), "bool")
+        elif isinstance(op, (Add, Sub)):
+            l, r = ev[op.left], ev[op.right]
+            s = 1 if isinstance(op, Add) else -1
+            e = mk(max(l.T, r.T), lambda i, l=l, r=r, s=s: l.at(i) + s * r.at(i),
+                   tuple(x + s * y for x, y in zip(l.a, r.a, strict=True)),
+                   tuple(x + s * y for x, y in zip(l.b, r.b, strict=True)), "count")
+        elif isinstance(op, Conditional):
+            c, t, f = ev[op.cond], ev[op.then], ev[op.orelse]
+            e = mk(max(c.T, t.T, f.T), lambda i, c=c, t=t, f=f: t.at(i) if c.at(i) else f.at(i),
+                   tuple(t.a[r] if c.b[r] else f.a[r] for r in range(L)),
+                   tuple(t.b[r] if c.b[r] else f.b[r] for r in range(L)), "count")
+        elif isinstance(op, Comparison):
+            l, r = ev[op.left], ev[op.right]
+            T = max(l.T, r.T)
+            vals = []
+            for rho in range(L):
+                d, k = r.a[rho] - l.a[rho], r.b[rho] - l.b[rho]  # d q + k >= 0
+                if d > 0:
+                    qmin, v = _ceil_div(-k, d), True
+                elif d < 0:
+                    qmin, v = k // (-d) + 1, False
+                else:
+                    qmin, v = 0, k >= 0
+                T = max(T, qmin * L)
+                vals.append(v)
+            e = mk(max(T, 1), lambda i, l=l, r=r: l.at(i) <= r.at(i), zeros, tuple(vals), "bool")
+        elif isinstance(op, Count):
+            p = ev[op.arg]
+            if op.psi is None:
+                T0 = max(L, _ceil_div(p.T, L) * L)  # a multiple of L, >= p.T
+                head, acc = [], 0
+                for i in range(1, T0):
+                    acc += 1 if p.at(i) else 0
+                    head.append(acc)
+                s = sum(1 for x in p.b if x)
+                prefix_counts = [sum(1 for x in p.b[: rho + 1] if x) for rho in range(L)]
+                # C(i) = acc + s (i//L - T0//L) + #{rho' <= i mod L : P true}
+                b = tuple(acc - s * (T0 // L) + prefix_counts[rho] for rho in range(L))
+                e = EventualPeriodic(T0, L, tuple(head), (s,) * L, b, "count")
+            else:
+                T = p.T + op.psi.tau
+                b = tuple(sum(1 for c in op.psi.offsets if p.b[(rho - c) % L]) for rho in range(L))
+                e = mk(T, lambda i, p=p, op=op: sum(1 for c in op.psi.offsets if i - c >= 1 and p.at(i - c)),
+                       zeros, b, "count")
+        else:  # pragma: no cover
+            raise CraspError(f"unknown node {type(op).__name__}")
+        ev[op] = e
+    return ev
+
+
+def eventual_acceptance_periodic(prog: Program, prefix: str, block: str) -> tuple[int, bool]:
+    """``(N0, v)``: for all ``n >= N0``, ``prog`` accepts ``prefix + block * n`` iff ``v`` (Lemma 41's argument)."""
+    e = eventual_periodic(prog, prefix, block)[prog.output]
+    L, u = len(block), len(prefix)
+    n0 = max(0, _ceil_div(e.T - u, L))
+    if not prefix:
+        n0 = max(n0, 1)
+    return n0, bool(e.at(u + n0 * L))
+
+
+def periodic_certificate(member: Callable[[str], bool], alphabet: str, k_max: int, n_start: int = 12,
+                         n_len: int = 36, periods: tuple[int, ...] = (2, 3, 4)) -> dict[int, str] | None:
+    """For every block length ``k <= k_max``, a block ``v`` with ``|v| = k`` on which membership of ``v^n``
+    is periodic (with one of ``periods``) and not constant for ``n`` in ``[n_start, n_start + n_len)``;
+    ``None`` if some ``k`` has none.  With :func:`eventual_periodic` (every C-RASP[periodic,local] program is
+    eventually constant on ``v^n`` once ``|v|`` is a multiple of its period) this is the argument of
+    Lemma 41: a language with such blocks for *every* ``k`` has no C-RASP[periodic,local] program.  The
+    search is a finite check; that the pattern holds for all ``k`` and ``n`` is arithmetic on the language."""
+    from itertools import product
+
+    out: dict[int, str] = {}
+    for k in range(1, k_max + 1):
+        structured = [a * (k - 1) + b for a in alphabet for b in alphabet] + [a * k for a in alphabet]
+        candidates = structured + (["".join(t) for t in product(alphabet, repeat=k)] if len(alphabet) ** k <= 4096 else [])
+        for v in candidates:
+            vals = [member(v * n) for n in range(n_start, n_start + n_len)]
+            if len(set(vals)) == 2 and any(all(vals[j] == vals[j + p] for j in range(len(vals) - p)) for p in periods):
+                out[k] = v
+                break
+        else:
+            return None
+    return out

@@ -13,7 +13,10 @@ from constructions.crasp.unary import (
     NotUnaryApplicableError,
     eventual,
     eventual_acceptance,
+    eventual_acceptance_periodic,
+    eventual_periodic,
     not_eventually_constant,
+    periodic_certificate,
 )
 from verify.claims import checks
 
@@ -135,3 +138,70 @@ def test_bmi_transcript_not_in_crasp_local():
     with pytest.raises(NotUnaryApplicableError):
         eventual_acceptance(prog, "", "1", "#111")
     assert accepts(prog, ["1" * n + "#111" for n in range(30, 60)]).tolist() == member
+
+
+# ------------------------------------------------------------- periodic words: Lemma 40 + 37 = Lemma 41
+def _check_periodic(prog, prefix, block, extra_blocks=4):
+    ev = eventual_periodic(prog, prefix, block)
+    T = max(e.T for e in ev.values())
+    n = max(1, (T - len(prefix)) // len(block) + extra_blocks)
+    w = prefix + block * n
+    memo = {}
+    for op, e in ev.items():
+        for i in range(1, len(w) + 1):
+            assert e.at(i) == value(op, w, i, memo), (op, i)
+    n0, v = eventual_acceptance_periodic(prog, prefix, block)
+    ws = [prefix + block * m for m in range(n0, n0 + 6)]
+    assert accepts(prog, ws).tolist() == [v] * len(ws)
+
+
+@st.composite
+def _periodic_case(draw):
+    prog = draw(programs(alphabet="01", periodic=True, local=True, max_const=4))
+    m = draw(st.integers(1, 3))
+    block = draw(words("01", prog.period * m, prog.period * m))
+    return prog, draw(words("01", 0, 3)), block
+
+
+@checks("huang2024:lem41", "huang2024:lem40")
+@settings(max_examples=40)
+@given(_periodic_case())
+def test_eventual_periodic_forms_equal_interpreter(case):
+    _check_periodic(*case)
+
+
+@pytest.mark.slow
+@checks("huang2024:lem41", "huang2024:lem40")
+@settings(max_examples=400)
+@given(_periodic_case())
+def test_eventual_periodic_forms_equal_interpreter_slow(case):
+    _check_periodic(*case, extra_blocks=8)
+
+
+def test_periodic_requires_block_multiple_of_period():
+    with pytest.raises(NotUnaryApplicableError, match="multiple"):
+        eventual_periodic(BENCHMARKS["abab_star"].program(), "", "ab")
+    # with a block of length 4 the (abab)* program is eventually constant on (abab)^n: accepted for ever
+    assert eventual_acceptance_periodic(BENCHMARKS["abab_star"].program(), "", "abab")[1] is True
+
+
+@checks("huang2024:lem41", "huang2024:lem11.parity", "huang2024:tab2.tomita5", "huang2024:tab2.tomita6")
+@pytest.mark.parametrize("name, member", [
+    pytest.param("parity", oracles.parity, marks=checks("huang2024:lem41")),
+    pytest.param("tomita5", oracles.tomita5, marks=checks("huang2024:tab2.tomita5")),
+    pytest.param("tomita6", oracles.tomita6, marks=checks("huang2024:tab2.tomita6")),
+])
+def test_periodic_certificates(name, member):
+    """For every block length k <= 16 a block v with membership of v^n periodic and non-constant: no
+    C-RASP[periodic,local] program (whatever its period) recognizes the language."""
+    cert = periodic_certificate(member, "01", 16)
+    assert cert is not None and set(cert) == set(range(1, 17))
+
+
+@pytest.mark.parametrize("name, member, alphabet", [("aa_star", oracles.aa_star, "ab"),
+                                                    ("abab_star", oracles.abab_star, "ab"),
+                                                    ("tomita4", oracles.tomita4, "01"),
+                                                    ("majority", oracles.majority, "ab")])
+def test_periodic_certificate_negative_control(name, member, alphabet):
+    """Languages with a C-RASP[periodic,local] program get no certificate (some k has no such block)."""
+    assert periodic_certificate(member, alphabet, 8) is None
