@@ -135,3 +135,24 @@ def _z3_row_proof(n=3):
 def test_z3_row_system_proof_with_negative_control():
     results = assert_proof(Proof("ahuja2024:thm9", "sigmoid row identification (z3)", (_z3_row_proof(), I.ANALYTICITY)))
     assert results[0].outcome.holds and not results[0].negative_outcome.holds
+
+
+@_tag
+def test_random_non_permutation_rows_have_nonzero_residual():
+    """Bounded search (Hypothesis, exact): no integer row (u, v) other than (e_j, e_j) solves the sigmoid
+    row system up to order 5; permutation rows have zero residual to order 9."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    rows = st.lists(st.integers(-2, 2), min_size=3, max_size=3)
+
+    @settings(max_examples=60, deadline=None, derandomize=True)
+    @given(rows, rows)
+    def prop(u, v):
+        unit = [tuple(int(i == j) for i in range(3)) for j in range(3)]
+        bad = I.residual("sigmoid", [sympy.Integer(x) for x in u], [sympy.Integer(x) for x in v], 5)
+        assert (not bad) == (tuple(u) == tuple(v) and tuple(v) in unit)
+
+    prop()
+    assert I.residual("sigmoid", [0, 1, 0], [0, 1, 0], 9) == []
+    assert I.residual("identity", [1, 1, 0], [1, 1, 0], 9) == []  # control: linear activation admits it
