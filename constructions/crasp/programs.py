@@ -12,8 +12,9 @@ transcripts, and its per-position predicates (e.g. ``NEXT_t``) are the next-toke
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from constructions.crasp.ast import (
     AND,
@@ -352,7 +353,6 @@ class Benchmark:
     paper_row: str = ""  # the row of the paper's tables / Figure 1 it certifies
     note: str = ""
     max_len: int | None = None
-    extra: dict = field(default_factory=dict)
 
     def program(self) -> Program:
         p = self.build()
@@ -441,13 +441,11 @@ NO_PROGRAM: dict[str, NoProgram] = {
 }
 
 
-EXAMPLES_DIR = __import__("os").path.join(__import__("os").path.dirname(__file__), "examples")
+EXAMPLES_DIR = os.path.join(os.path.dirname(__file__), "examples")
 
 
 def export_examples(directory: str = EXAMPLES_DIR) -> list[str]:
     """Write every benchmark program as ``directory/NAME.crasp`` (canonical text with a header)."""
-    import os
-
     from constructions.crasp.syntax import format_program
 
     os.makedirs(directory, exist_ok=True)
