@@ -358,7 +358,7 @@ def search_family(spec: FamilySpec, tested: int, *, extra_members=(), random_str
     A split at a length L > N0 between two members that agreed on every shorter string is a pair that
     agrees up to N0 and disagrees beyond: it must not happen for Periodic and Local members.  Every split
     witness is re-checked with :func:`exact_forward`.  ``random_strings`` further exact comparisons of each
-    member with its class representative on random strings of N0+1..``random_max`` symbols.
+    member with its class representative on random strings of max(N0, tested)+1..``random_max`` symbols.
     """
     t0 = time.perf_counter()
     info = agreement_length(spec)
@@ -411,7 +411,7 @@ def search_family(spec: FamilySpec, tested: int, *, extra_members=(), random_str
     rng = random.Random(seed)
     failures, checks = [], 0
     for _ in range(random_strings):
-        length = rng.randint(N0 + 1, random_max)
+        length = rng.randint(max(N0, tested) + 1, random_max)
         s = "".join(rng.choice(ALPHABET) for _ in range(length))
         for cls in classes:
             rep = exact_forward(members[cls[0]], s)
