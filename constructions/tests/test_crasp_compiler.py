@@ -141,6 +141,34 @@ def test_library_exact_forward_agrees():
             assert out in (1, -1) and (out > 0) == bool(accepts(prog, [w])[0])
 
 
+@checks("huang2024:thm9")
+def test_every_benchmark_program_compiles_and_agrees():
+    """Every program of the C-RASP benchmark (constructions.crasp.programs) compiles to a Periodic and Local
+    model that agrees with the interpreter on all short words (float path; the full sweeps are slow)."""
+    from constructions.crasp.programs import BENCHMARKS
+
+    for name, bench in BENCHMARKS.items():
+        prog = bench.program()
+        m = compile_program(prog)
+        assert m.is_periodic_and_local and m.is_nope == (prog.fragment == "C-RASP"), name
+        n = {2: 6, 3: 4}.get(len(prog.alphabet), 3)
+        assert disagreements(prog, m, words(prog.alphabet, n)) == [], name
+
+
+@pytest.mark.slow
+@checks("huang2024:thm9")
+def test_every_benchmark_program_full():
+    from constructions.crasp.programs import BENCHMARKS
+
+    for name, bench in BENCHMARKS.items():
+        prog = bench.program()
+        m = compile_program(prog)
+        n = {2: 12, 3: 8, 4: 6}.get(len(prog.alphabet), 5)
+        assert disagreements(prog, m, words(prog.alphabet, n)) == [], name
+        assert disagreements(prog, m, words(prog.alphabet, min(n, 5 if len(prog.alphabet) == 2 else 3)),
+                             exact=True) == [], name
+
+
 # ------------------------------------------------------------------------------ structure/describe
 @checks("huang2024:thm9.nope")
 def test_plain_crasp_compiles_to_nope():

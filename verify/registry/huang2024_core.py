@@ -81,9 +81,11 @@ register("huang2024:thm14", "Theorem 14", "Theorem 7 restated (App. B).", "unche
 register("huang2024:thm9", "Theorem 9",
          "Every C-RASP[periodic,local] program compiles to a Periodic and Local Limit Transformer accepting the same "
          "words; a program without positional relations compiles to a NoPE model.", "verified",
-         f"{_C}: exhaustive equivalence (binary to length 12 float / 6 exact; slow: exact to 10, float to 14; "
-         "3-4 letters to 8), Hypothesis programs x strings up to length 2100, NoPE test, corrupted-weight and "
-         "wrong-lambda negative controls")
+         f"{_C}: compiled == interpreter exhaustively (float64 path: binary <= 12, 3 letters <= 8, 4 letters <= 6; "
+         "exact path: binary <= 5; slow: float binary <= 14 / 3 letters <= 9 / 4 letters <= 8, exact binary <= 12 / "
+         "3 letters <= 8 / 4 letters <= 6), every benchmark program of constructions.crasp.programs, Hypothesis "
+         "programs (the C-RASP package's strategy) x words up to length 2100 (slow: 4000); negative controls: "
+         "corrupted value entries and MLP bias, swapped comparison operands")
 register("huang2024:thm9.nope", "Theorem 9 (NoPE part)",
          "A program with no periodic or local relation compiles to a model with no positional encodings and no phi.",
          "verified", f"{_C}::test_plain_crasp_compiles_to_nope (and its negative control with a Positional op)")
@@ -91,8 +93,9 @@ register("huang2024:thm9.exactness", "Theorem 9 (exactness of our construction)"
          "Our compiled model stores Booleans exactly and counts exactly as C/t at every length under both precision "
          "models (lambda = p + 1); with lambda < p under 'izzo' the hardmax (exact) regime starts at n = 2^(p/lambda).",
          "verified",
-         f"{_C}::test_exactness_boundary_izzo_small_lambda, test_long_strings_exact_via_protocol, "
-         "test_float_tie_without_margin (see docs/crasp_compiler.md)")
+         f"{_C}::test_exactness_boundary_izzo_small_lambda (p = 6, lambda = 1: n = 63 inexact, n = 64 exact), "
+         "test_long_strings_exact_via_protocol, test_float_tie_without_margin (float64 without the margin fails from "
+         "word length 8), test_huge_constants_exact_but_not_float (docs/crasp_compiler.md section 3)")
 register("huang2024:thm27", "Theorem 27", "Theorem 9 restated (App. B.6).", "verified", "see huang2024:thm9")
 register("huang2024:rem28", "Remark 28",
          "The compiled T emulates P at offset 0 and need not be offset-invariant.", "verified",
@@ -109,8 +112,10 @@ register("huang2024:thm12.finite-values", "Theorem 12 (finite-valued values)",
          "Protocol of App. B.3 (per key class: count + sum of values; <= tau boundary positions) reconstructs Bob's "
          "activations exactly with O(log N) bits when values range over a finite set (e.g. compiled C-RASP).",
          "verified",
-         f"{_M}::test_protocol_matches_direct_exactly, test_message_bits_grow_logarithmically "
-         "(negative controls: tampered message, dropped boundary, non-local model)")
+         f"{_M}::test_protocol_matches_direct_exactly, test_protocol_random_finite_valued_models, "
+         "test_message_bits_grow_logarithmically (majority: 249 bits at N = 2^16, ~10 bits per doubling); negative "
+         "controls in test_protocol_negative_controls (tampered count, dropped boundary, truncated bits) and "
+         "test_protocol_rejects_non_local_and_non_periodic")
 register("huang2024:thm12.exact-activations", "Theorem 12 (exact rational activations)",
          "Reading Theorem 12 with exact activations: O(log N) bits suffice for Bob to compute every activation.",
          "refuted",
@@ -156,8 +161,9 @@ register("huang2024:cor13.fooling", "Corollary 13 (fooling set)",
          "Any protocol letting Bob produce the copy of Alice's x in {a,b}^(N-1) needs 2^(N-1) distinct messages "
          "(>= N-1 bits), while a Periodic and Local model's protocol has O(log N) bits and hence collides.",
          "verified",
-         f"{_M}::test_copy_fooling_set (exact enumeration N <= 9; collision found and the model's outputs on Bob's "
-         "half checked equal directly; negative control: an injective message is not flagged)")
+         f"{_M}::test_copy_fooling_set (exact enumeration N = 2..6, CLI to N = 9: 2N - 2 distinct messages vs "
+         "2^(N-1) needed; collision found and the model's outputs on Bob's half checked equal directly; negative "
+         "control: an injective message is not flagged)")
 register("huang2024:cor18", "Corollary 18",
          "NoPE version of Theorem 7: NoPE length-generalizes on functions expressible without positional "
          "information.", "unchecked", _INF + "; its input, NoPE compilation of C-RASP, is huang2024:thm9.nope")
