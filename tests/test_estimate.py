@@ -134,7 +134,7 @@ def test_run_in_process_under_a_second():
 
 # ------------------------------------------------------------------- Theorem 4.1 with tau = 0 (gap)
 @checks("izzo2025:thm4.1")
-@pytest.mark.parametrize("N", [1, 2, 3, 5, 20, 100])
+@pytest.mark.parametrize("N", [1, 2, 3, 5, 20, 50])
 def test_bump_pair_refutes_printed_tau0(N):
     f, g = bump_pair(N)
     rep = check_bump_pair(f, g, N)
