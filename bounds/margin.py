@@ -148,8 +148,9 @@ def _sparse_rows_dot(X: np.ndarray, M: np.ndarray) -> list:
 
 
 def _logit_table(model: LimitTransformer, head_index: int, delta: int, tau: int):
-    """Scaled integer logits: (G, phi, D) with G[query class, key class] * ... / D the exact logit (no phi) and phi
-    the phi table times D (class = token id * Delta + residue).  Integers make the sets and gaps fast and exact."""
+    """Integer logits scaled by a common factor S: returns (G, phi, S) with G[query class, key class] / S the exact
+    logit without phi and phi[k] / S the phi table (class = token id * Delta + residue).  Integers keep the sets
+    and gaps exact and fast."""
     head = model.layers[0].heads[head_index]
     X = _class_vectors(model, delta)
     QX, KX = _sparse_rows_dot(X, head.query), _sparse_rows_dot(X, head.key)
