@@ -100,6 +100,48 @@ _CLAIMS = [
      "law Unif([l]) depends on l, exact witness l = 10 vs 12), tags exceed [k], and random tags let a "
      "background set expand to the planted tuple (strong realizability does not transfer: exact positive "
      "probability); the coupled-and-retagged variant (tags in [k]) passes the checks; test_golowich_coupling.py"),
+    # ------------------------------------------------------------------ footnotes, appendix F, experiments
+    ("fn3", "Footnote 3", "the lower end L/2 of the training range is unimportant; any constant factor of L suffices",
+     "gap",
+     "with [cL, L], c > 1/2, the proof's use of (7) at l = L - 2 L_local needs L >= 2 L_local / (1 - c), not the "
+     "theorem's L >= 4 L_local (z3 counter-model at c = 3/4, e.g. L = 8, L_local = 2); "
+     "test_golowich_appendix.py (" + _G + ")"),
+    ("fn8", "Footnote 8 (rank within a set)", "rank_Omega(i) is the position of i in sorted Omega",
+     "verified", "used by verify.golowich.coupling.check_def41 (rank pattern of item 3); test_golowich_coupling.py"),
+    ("fn16", "Footnote 16 (choice of t0 in (13))",
+     "any t0 with S* - t0 L_local in Sets_k([L - 2 L_local]) works, where t0 + t1 + 2 = (Lbar - L)/L_local",
+     "gap",
+     "the length of P_{L-2Lloc,t0,t1} forces t0 + t1 = (Lbar - L)/L_local; with the printed relation t0 <= N and "
+     "local S* at the right end have no admissible t0 (range must be 0..N+2); test_golowich_thm43.py"),
+    ("app-f", "Appendix F / Table 5 (natural-language budget)",
+     "both models trained on roughly 25B tokens, PoSE on the final ~30% of steps, 1.3B parameters",
+     "verified",
+     "exact arithmetic from Table 5: 49000*8192*64 = 25.69B, 48000*4096*128 = 25.17B tokens, 15000/49000 = 30.6%, "
+     "24 (4 d^2 + 2 d * 8192) + 32000 d = 1.27B (tied); test_golowich_appendix.py"),
+    ("tab1", "Table 1 (perplexities at eval length 64 / 128)", "h_short: 17.59 / 14.74; h_long: 17.62 / 14.49",
+     "unchecked", "training experiment (1.3B models on C4), not reproduced; the catalog notes the averaged "
+     "perplexity at 128 is lower even for a model ignoring tokens beyond 64, so the table alone is weak evidence"),
+    ("tab2", "Table 2 (sparse parity hyperparameters)", "train lengths 20-50, test 20-500, N = 20, L_max = 510, 1 run",
+     "unchecked", "hyperparameter table of a training experiment"),
+    ("tab3", "Table 3 (parity with scratchpad hyperparameters)", "train 10-40, test 10-200, L_max = 210, 10 runs",
+     "unchecked", "hyperparameter table of a training experiment"),
+    ("tab4", "Table 4 (variable assignment hyperparameters)", "train 20-60, test 20-200, L_max = 230, 3 runs",
+     "unchecked", "hyperparameter table of a training experiment"),
+    ("tab5", "Table 5 (natural language hyperparameters)", "OLMo, 24 layers, d = 2048, context 64 / 128",
+     "unchecked", "settings; the budget statements derived from it are golowich2025:app-f"),
+    ("fig1", "Figures 1 and 7 (sparse parity length generalization)",
+     "K_train <= 8 generalizes to length 500 for k_test <= K_train; larger k degrades",
+     "unchecked", "training experiment, not reproduced"),
+    ("fig2", "Figures 2 and 8 (parity with scratchpad, PPC and ablations)",
+     "PPC near-perfect in distribution, OOD accuracy decreasing in k; ablations worse",
+     "unchecked", "training experiment, not reproduced"),
+    ("fig3", "Figure 3 (variable assignment with PPC and ablations)",
+     "PPC generalizes to ~3x the training length for d = 2..5; baselines worse",
+     "unchecked", "training experiment, not reproduced"),
+    ("fig4", "Figures 4 and 6 (influence of k = 5 unmasked tokens)",
+     "(L_short - L_long, L_short - L_short,sparse) near the diagonal",
+     "unchecked", "training experiment, not reproduced; no numeric values given"),
+    ("fig5", "Figure 5 (illustration of the three losses)", "illustration", "unchecked", "illustration only"),
     ("rem4.2", "Remark 4.2 (PoSE conjecture)", "PoSE may remove the locality requirement (conjecture)",
      "unchecked", "a conjecture, not a theorem; nothing to verify"),
     ("rem5.1", "Remark 5.1", "relative positional information comes for free with relative PEs",

@@ -35,7 +35,7 @@ def _g1(xs):
     return Fraction(xs[1])
 
 
-@checks("golowich2025:def4.1")
+@checks("golowich2025:def4.1", "golowich2025:fn8")
 def test_def41_checker_accepts_reversal_and_rejects_identity():
     step = EnumerationStep("golowich2025:def4.1", "reversal coupling satisfies items 1-3 (l = 3..12, L_local = 0)",
                            instances=lambda: [C.reversal_coupling], predicate=lambda c: C.check_def41(c, range(3, 13), 0) == "")

@@ -80,7 +80,7 @@ def test_second_change_of_measure_needs_eta_L_minus_Llocal():
     assert all(a <= b for a, b in q["steps"]["com2fix"])  # with eta_{L - L_local} it holds
 
 
-@checks(f"{K}.eq13")
+@checks(f"{K}.eq13", "golowich2025:fn16")
 def test_eq13_needs_t0_up_to_N_plus_2_footnote16_typo():
     """With t0 + t1 + 2 = N (footnote 16 as printed) t0 <= N and some local S* at Lbar has no admissible t0."""
     inst = INSTANCES[0]
