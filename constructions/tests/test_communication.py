@@ -192,7 +192,7 @@ def _words(alphabet, seed=0):
     return gen
 
 
-@checks("huang2024:thm12.finite-values")
+@checks("huang2024:thm12.finite-values", "huang2024:thm12")
 @pytest.mark.parametrize("model", [DYCK1, LOCAL, PERIODIC], ids=lambda m: m.name)
 def test_message_bits_grow_logarithmically(model):
     rows = message_size_table(model, [2**k for k in range(3, 9)], _words(model.alphabet))
@@ -205,7 +205,7 @@ def test_message_bits_grow_logarithmically(model):
     assert len({r["classes"] for r in rows}) == 1  # the number of key classes does not grow with N
 
 
-@checks("huang2024:thm12.exact-activations")
+@checks("huang2024:thm12.exact-activations", "huang2024:thm12")
 def test_exact_activation_witness_needs_linear_bits():
     """Negative result: exact layer-2 aggregates of a 2-layer NoPE model separate all 2^(N-1) Alice inputs,
     so Bob's exact activations need >= N - 1 bits; the measured message grows linearly in N."""
@@ -232,7 +232,7 @@ def test_exact_activation_witness_needs_linear_bits():
 
 
 # ------------------------------------------------------------------------------------- Cor. 13
-@checks("huang2024:cor13.fooling")
+@checks("huang2024:cor13.fooling", "huang2024:cor13")
 def test_copy_fooling_set():
     for N in range(2, 7):
         res = copy_fooling(COPYISH, N)
