@@ -100,3 +100,26 @@ def test_lemma_c1_random_search_slow():
     for i in (3, 4):
         worst, _ = L.c1_search(1000, seed=7, i=i)
         assert worst < 1  # random instances do not find it; the structured witness does
+
+
+@checks(K1)
+def test_lemma_c1_repair_when_blocks_do_not_look_back():
+    """Repair: if A_i = f(Z_i), B_i = g(Z_i) (no dependence on Z_{i-1}), (Z_0, Z_1, Z_i) has the law of
+    (Z_0, Z_1, Z_2), the hybrid step is exact and Lemma C.2 gives E|r_0 - r_{0..i}| <= i eps.  Checked
+    exactly on random instances; the witness needs the look-back (g(y, z) = M)."""
+    import random
+
+    rng = random.Random(5)
+    for _ in range(15):
+        probs = [rng.randint(1, 4) for _ in range(3)]
+        law = {z: Fraction(p, sum(probs)) for z, p in enumerate(probs)}
+        F = {z: rng.choice((0, 1)) for z in range(3)}
+        G = {z: rng.choice((1, 2, 5, 20)) for z in range(3)}
+        a0 = rng.choice((0, 1))
+        inst = ({0: Fraction(1)}, law, lambda z1, z0, a0=a0: a0, lambda z1, z0: 1,
+                lambda c, p, F=F, G=G: F[c] * G[c], lambda c, p, G=G: G[c])
+        for i in (3, 4):
+            q = L.c1_quantities(*inst, i)
+            assert q["lhs"] <= i * q["eps"]
+    q = L.c1_quantities(*L.c1_witness(100), 3)
+    assert q["lhs"] > 3 * q["eps"]  # negative control: the look-back witness violates even i * eps
