@@ -96,10 +96,12 @@ _CLAIMS = [
      "P planted + L_local coupling + coverage of psi(S*) + position-independent G^key + delta-strong "
      "realizability => PC[H^attn] (L, Lbar, eta eta L Lbar^2 delta)-length generalizes on PC[P]",
      "gap",
-     "executable construction (verify.golowich.coupling): PC[P] is NOT a planted ensemble (background tag "
-     "law Unif([l]) depends on l, exact witness l = 10 vs 12), tags exceed [k], and random tags let a "
-     "background set expand to the planted tuple (strong realizability does not transfer: exact positive "
-     "probability); the coupled-and-retagged variant (tags in [k]) passes the checks; test_golowich_coupling.py"),
+     "executable construction (verify.golowich.coupling): the proof's 'PC[P] is itself a k-sparse planted "
+     "ensemble' is false (background tag law Unif([l]) depends on l: 1/8 vs 1/10 per value at l = 4 vs 5), tags "
+     "exceed [k] (type error), and the catalog's reversal coupling has k' = 1 < k. Random tags also let a "
+     "(background, planted) set expand to a planted-like tuple (exact: probability 1/2, risk 1/8 at l = 4), but that "
+     "instance needs a span-restricted key, which D.2's position-independence excludes: not a counterexample to "
+     "D.2's conclusion. With a fixed background tag the leak vanishes; test_golowich_coupling.py (" + _G + ")"),
     # ------------------------------------------------------------------ footnotes, appendix F, experiments
     ("fn3", "Footnote 3", "the lower end L/2 of the training range is unimportant; any constant factor of L suffices",
      "gap",

@@ -56,10 +56,14 @@ def test_pc_background_law_depends_on_length():
 
 
 @checks("golowich2025:prop-d2", "golowich2025:asm-d1")
-def test_strong_realizability_does_not_transfer_with_random_tags():
+def test_random_tags_create_spurious_sets_for_span_restricted_keys():
+    """The transfer step of D.2's proof fails with random tags (span-restricted key; D.2 itself assumes
+    position-independent keys, under which this P is not strongly realizable -- see the gaps doc)."""
     ens, idc = _adjacent_marker_ensemble()
     w_loc = lambda S, xs: 1 if (E.span(S) == 1 and xs[0] == 2) else 0  # noqa: E731
-    assert C.strong_event_probability(ens, 4, w_loc, _g1) == 1  # P is 0-strongly realizable
+    assert C.strong_event_probability(ens, 4, w_loc, _g1) == 1  # 0-strongly realizable with the span-1 key
+    w_pi = lambda S, xs: _w(xs)  # noqa: E731 - position-independent version: not strongly realizable
+    assert C.strong_event_probability(ens, 4, w_pi, _g1) < 1
     spur = C.spurious_probability(ens, idc, 4, _w, 2, 1)
     risk = C.pc_risk(ens, idc, 4, _w, _g1, 2, 1)
     assert (spur, risk) == (Fraction(1, 2), Fraction(1, 8))  # yet PC[h*] errs on PC[P_4]
