@@ -172,6 +172,7 @@ class FamilySpec:
     delta: int = 1
     tau: int = 1
     grid: tuple = (0, 1)
+    phi_grid: tuple | None = None  # values of g(0..tau); defaults to ``grid``
 
     def __post_init__(self):
         if not isinstance(self.delta, int) or self.delta < 1:
@@ -181,17 +182,21 @@ class FamilySpec:
         if not self.grid or any(not isinstance(v, int) or v < 0 for v in self.grid):
             raise FamilyError(f"grid must be non-empty non-negative integers, got {self.grid!r}")
         object.__setattr__(self, "grid", tuple(sorted(set(self.grid))))
+        pg = self.grid if self.phi_grid is None else self.phi_grid
+        if not pg or any(not isinstance(v, int) or v < 0 for v in pg):
+            raise FamilyError(f"phi_grid must be non-empty non-negative integers, got {self.phi_grid!r}")
+        object.__setattr__(self, "phi_grid", tuple(sorted(set(pg))))
 
     @property
     def max_logit(self) -> int:
         """A: the largest logit any member (without mutants) can produce."""
         g = max(self.grid)
-        return g * (2 + (1 if self.delta > 1 else 0))
+        return g * (1 + (1 if self.delta > 1 else 0)) + max(self.phi_grid)
 
     @property
     def size(self) -> int:
         k = len(self.grid)
-        return k ** (len(ALPHABET) + 1) * (k ** self.delta if self.delta > 1 else 1) * k ** (self.tau + 1)
+        return k ** (len(ALPHABET) + 1) * (k ** self.delta if self.delta > 1 else 1) * len(self.phi_grid) ** (self.tau + 1)
 
 
 def _width(spec: FamilySpec) -> int:
@@ -237,7 +242,7 @@ def periodic_local_family(spec: FamilySpec) -> list[LimitTransformer]:
     out = []
     for s in itertools.product(grid, repeat=3):
         for r in rs:
-            for g in itertools.product(grid, repeat=spec.tau + 1):
+            for g in itertools.product(spec.phi_grid, repeat=spec.tau + 1):
                 out.append(family_member(spec, s, r, g))
     return out
 
@@ -343,6 +348,7 @@ class SearchResult:
 
     def as_dict(self) -> dict:
         return {"delta": self.spec.delta, "tau": self.spec.tau, "grid": list(self.spec.grid),
+                "phi_grid": list(self.spec.phi_grid),
                 "family_size": self.family_size, "N0": self.N0, "tested": self.tested,
                 "strings_per_model": self.strings_per_model, "classes_at_N0": self.classes_at_N0,
                 "classes_at_tested": self.classes_at_tested, "max_first_disagreement": self.max_first_disagreement,
@@ -439,6 +445,7 @@ def main(argv=None) -> int:
     p.add_argument("--delta", type=int, default=1)
     p.add_argument("--tau", type=int, default=1)
     p.add_argument("--grid", type=str, default="0,1", help="comma-separated non-negative integers")
+    p.add_argument("--phi-grid", type=str, default=None, help="values of the local phi (default: --grid)")
     p.add_argument("--extra", type=int, default=2, help="tested length = N0 + extra (symbols)")
     p.add_argument("--random", type=int, default=0, help="random long strings compared exactly")
     p.add_argument("--random-max", type=int, default=40)
@@ -448,9 +455,10 @@ def main(argv=None) -> int:
     try:
         try:
             grid = tuple(int(v) for v in args.grid.split(","))
+            phi_grid = None if args.phi_grid is None else tuple(int(v) for v in args.phi_grid.split(","))
         except ValueError as e:
-            raise FamilyError(f"--grid must be comma-separated non-negative integers, got {args.grid!r}") from e
-        spec = FamilySpec(args.delta, args.tau, grid)
+            raise FamilyError("--grid / --phi-grid must be comma-separated non-negative integers") from e
+        spec = FamilySpec(args.delta, args.tau, grid, phi_grid)
         if args.extra < 0:
             raise FamilyError(f"--extra must be >= 0, got {args.extra}")
         n_hi = agreement_length(spec)["n_hi"]
