@@ -173,3 +173,27 @@ def _z3_general_steps():
 def test_symbolic_steps_z3():
     res = assert_proof(Proof(K, "Theorem 4.3 symbolic steps", _z3_general_steps()))
     assert all(not r.negative_outcome.holds for r in res)
+
+
+@checks(K)
+def test_repair_direction_inclusion_exclusion_of_windows():
+    """Not the paper's argument: a repair direction for the extension step (documented in the gaps doc).
+    With local keys every scored set of a length-(L + L_local) sequence lies in one of two length-L windows
+    w1, w2 that both contain S*; A = A1 + A2 - A12, B = B1 + B2 - B12, hence pointwise
+    |A/B - Y| <= |A1/B1 - Y| + |A2/B2 - Y| + |A12/B12 - Y| (training-length errors).  z3, d = 1."""
+    import z3
+
+    from verify.kernel import Z3Step
+
+    A1, B1, A2, B2, A12, B12, Y = z3.Reals("A1 B1 A2 B2 A12 B12 Y")
+
+    def ab(x):
+        return z3.If(x >= 0, x, -x)
+
+    A, B = A1 + A2 - A12, B1 + B2 - B12
+    hyp = (B12 > 0, B1 >= B12, B2 >= B12)
+    goal = ab(A / B - Y) <= ab(A1 / B1 - Y) + ab(A2 / B2 - Y) + ab(A12 / B12 - Y)
+    step = Z3Step(K, "inclusion-exclusion bound", hypotheses=hyp, goal=goal)
+    step = Z3Step(**{**step.__dict__, "negative": negated(step, hypotheses=(B12 > 0, B1 > 0, B2 > 0, B > 0))})
+    res = assert_proof(Proof(K, "repair direction", (step,)))
+    assert not res[0].negative_outcome.holds
