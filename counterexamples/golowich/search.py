@@ -128,6 +128,7 @@ class Encoding:
     a: dict = field(default_factory=dict)  # (j, idx, x) -> z3 Bool: key j is 0 (not -inf) there
     v: dict = field(default_factory=dict)  # (i, x) -> z3 Bool: g1_i(x) = 1 (else 0)
     support_terms: list = field(default_factory=list)
+    groups: dict = field(default_factory=dict)  # (l, S*) -> the (key index, x_S) pairs the input contains
 
 
 def _seq(l, S, b, z):
@@ -189,6 +190,7 @@ def build_encoding(p: Params, m: int, n: int, b: int, z: tuple[int, ...]) -> Enc
             xS = tuple(x[i - 1] for i in S)
             idx = shape(S) if keep["relative"] else S
             groups[(idx, xS)] = groups.get((idx, xS), 0) + 1
+        enc.groups[(l, Sstar)] = list(groups)
         for j, i in hyps:
             cnt = z3.Sum([c * z3.If(act(j, idx, xS), 1, 0) for (idx, xS), c in groups.items()])
             anybad = z3.Or([z3.And(act(j, idx, xS), z3.Not(enc.v[(i, xS)])) for (idx, xS) in groups])
@@ -206,6 +208,12 @@ def build_encoding(p: Params, m: int, n: int, b: int, z: tuple[int, ...]) -> Enc
     else:
         for h in hyps:
             solver.add(z3.Or([z3.And(enc.s[c], z3.Not(zero[(*h, *c)])) for c in cells]))
+        # (0, 0) can only minimise the training risk if no hypothesis is exact on the training support
+        # while (0, 0) is not
+        tr = [c for c in cells if c[0] in train]
+        hat_err = z3.Or([z3.And(enc.s[c], z3.Not(zero[(0, 0, *c)])) for c in tr])
+        for h in hyps[1:]:
+            solver.add(z3.Implies(hat_err, z3.Or([z3.And(enc.s[c], z3.Not(zero[(*h, *c)])) for c in tr])))
     # (0, 0) errs somewhere at the test length
     solver.add(z3.Or([z3.And(enc.s[c], z3.Not(zero[(0, 0, *c)])) for c in cells if c[0] == Lbar]))
 
@@ -263,10 +271,31 @@ def candidate(enc: Encoding, model: z3.ModelRef) -> dict:
 
 
 def _block(enc: Encoding, model: z3.ModelRef):
-    """A clause excluding this Boolean assignment (used when no Q masses fit it)."""
+    """A clause excluding this Boolean assignment as far as it matters: the supports, and the key/value
+    entries read on some input in the support (the errors, hence the linear problem, depend on nothing else)."""
+
+    def t(e):
+        return z3.is_true(model.eval(e, model_completion=True))
+
     lits = []
-    for e in list(enc.s.values()) + list(enc.a.values()) + list(enc.v.values()):
-        lits.append(e if z3.is_true(model.eval(e, model_completion=True)) else z3.Not(e))
+    seen_a, seen_v = set(), set()
+    for cell, sv in enc.s.items():
+        on = t(sv)
+        lits.append(sv if on else z3.Not(sv))
+        if not on:
+            continue
+        for idx, xS in enc.groups[cell]:
+            for j in range(enc.m):
+                if (j, idx, xS) in enc.a and (j, idx, xS) not in seen_a:
+                    seen_a.add((j, idx, xS))
+            for i in range(enc.n):
+                seen_v.add((i, xS))
+    for key in sorted(seen_a):
+        a = enc.a[key]
+        lits.append(a if t(a) else z3.Not(a))
+    for key in sorted(seen_v):
+        v = enc.v[key]
+        lits.append(v if t(v) else z3.Not(v))
     return z3.Not(z3.And(lits))
 
 

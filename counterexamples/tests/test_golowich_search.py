@@ -1,7 +1,7 @@
 """z3 search for Prop C.3 witnesses and the bounded Theorem 4.3 check (slow variants: -m slow).
 
-Slow tests: ``pytest -m slow counterexamples/tests/test_golowich_search.py`` (minimised searches, L = 8,
-the Hypothesis searches).
+Slow tests: ``pytest -m slow counterexamples/tests/test_golowich_search.py`` (the full --drop none search at
+L = 4 with <= 2 keys x 2 values, minimised searches at L = 8, --drop none at L = 8, the Hypothesis searches).
 """
 
 import copy
@@ -64,6 +64,7 @@ def test_perturbed_search_witness_fails_recheck(found, drop):
     assert tuple(w2["bad"]) != tuple(w["bad"]) and not recheck_data(w2)["verified"]
 
 
+@pytest.mark.slow
 @checks("golowich2025:prop-c3.search", "golowich2025:thm4.3")
 def test_drop_none_finds_nothing_and_reports_bound():
     r = search(Params(drop="none", L=4, timeout_s=120))
@@ -104,7 +105,7 @@ def test_cli_subprocess_exit_code():
     assert p.returncode == 2 and p.stderr.count("\n") == 1 and "Traceback" not in p.stderr
 
 
-@checks("golowich2025:prop-c3.search")
+@checks("golowich2025:prop-c3.search", "golowich2025:thm4.3")
 def test_resume_skips_unsat_cells(tmp_path, capsys):
     out = tmp_path / "none.jsonl"
     args = ["--drop", "none", "--L", "4", "--keys", "1", "--json", "--out", str(out)]
@@ -113,6 +114,8 @@ def test_resume_skips_unsat_cells(tmp_path, capsys):
     assert main(args + ["--resume"]) == 0
     second = json.loads(capsys.readouterr().out)
     assert len(first["searched"]) == 3 and second["searched"] == [] and not second["found"]
+    # --drop none with one key: complete, no failing minimiser; worst error 0 = Theorem 4.3's bound (delta = 0)
+    assert first["complete"] and not first["found"] and first["worst_test_risk"] == "0" and first["bound"] == "0"
     # a different parameter set does not reuse those cells
     assert main(["--drop", "none", "--L", "4", "--keys", "1", "--Lbar", "7", "--json", "--out", str(out), "--resume"]) == 0
     assert len(json.loads(capsys.readouterr().out)["searched"]) == 3
