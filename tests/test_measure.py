@@ -94,6 +94,9 @@ def test_summary_threshold_and_none():
     s = summarize(recs, [4, 8, 16], 0.013)
     assert s["measured_threshold"] == 8 and s["measured_threshold_all_seeds"] == 16  # worst seed 0.02 at N = 8
     assert summarize(recs, [4, 8, 16], 1e-4)["measured_threshold"] is None  # nothing below: None, not max N
+    recs[3]["reached_target"] = False  # N = 8, seed 1 (plateau 0.02) did not fit: the converged mean is 0.004
+    s = summarize(recs, [4, 8, 16], 0.01)
+    assert s["measured_threshold"] == 16 and s["measured_threshold_converged"] == 8
 
 
 # ------------------------------------------------------------------------------ training runs

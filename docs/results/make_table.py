@@ -8,7 +8,6 @@ Uses :func:`bounds.measure.summarize` (measured threshold = smallest N whose see
 
 import os
 import sys
-from fractions import Fraction
 
 from bounds.estimate import run as estimate_run
 from bounds.measure import read_records, summarize
@@ -16,9 +15,14 @@ from bounds.measure import read_records, summarize
 HERE = os.path.dirname(os.path.abspath(__file__))
 EPS = 0.01
 PRED_EPS = "1/10"  # sqrt(EPS), bounds.measure's default --pred-eps
-RUNS = [("modp", {"period": p}, f"modp_p{p}.jsonl") for p in (2, 3, 5)] + \
-       [("simple", {"omega": w}, f"simple_w{w}.jsonl") for w in (1, 2, 4)] + \
-       [("modp", {"period": 3, "positions": "absolute"}, "control_modp_p3_absolute.jsonl")]
+RUNS = ([("modp", {"period": p}, f"modp_p{p}.jsonl", "") for p in (2, 3, 5)]
+        + [("simple", {"omega": w}, f"simple_w{w}.jsonl", "") for w in (1, 2, 4)]
+        + [("simple", {"omega": 4}, "simple_w4_long.jsonl", " (3000 steps, lr 0.03)"),
+           ("modp", {"period": 3}, "control_modp_p3_absolute.jsonl", " absolute positions (control)")])
+
+
+def _g(x):
+    return "-" if x is None else f"{x:.2g}"
 
 
 def _pred(task, params):
@@ -27,40 +31,46 @@ def _pred(task, params):
     return estimate_run(argv)
 
 
+def _detail(label, name, s, recs):
+    lines = [f"\n**{label}** (`{name}`)\n",
+             "| N | seeds | plateau mean | plateau max | converged (mean plateau) | train loss | test 2N | test 4N | "
+             "test 8N | steps | attn. mass on class @80 |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for row in s["rows"]:
+        rs = [r for r in recs if r["N"] == row["N"]]
+        att = [r["attention"]["mass_class"] for r in rs if "attention" in r]
+        tl = row["test_loss_mean"]
+        lines.append(
+            f"| {row['N']} | {row['seeds']} | {row['plateau_mean']:.2g} | {row['plateau_max']:.2g} | "
+            f"{row['reached_target']}/{row['seeds']} ({_g(row['plateau_mean_converged'])}) | "
+            f"{row['train_loss_mean']:.2g} | {_g(tl.get('2'))} | {_g(tl.get('4'))} | {_g(tl.get('8'))} | "
+            f"{'/'.join(str(r['steps']) for r in rs)} | {'/'.join(f'{a:.3f}' for a in att) if att else '-'} |")
+    return lines
+
+
 def main(out=sys.stdout):
     summary, detail = [], []
-    for task, params, name in RUNS:
-        path = os.path.join(HERE, name)
-        recs = read_records(path)
+    for task, params, name, suffix in RUNS:
+        recs = read_records(os.path.join(HERE, name))
         if not recs:
             continue
         lengths = sorted({r["N"] for r in recs})
         s = summarize(recs, lengths, EPS)
         p = _pred(task, params)
-        label = recs[0]["task"] + (" absolute pos." if params.get("positions") == "absolute" else "")
-        steps = sum(r["steps"] for r in recs)
+        label = recs[0]["task"] + suffix
         secs = sum(r["train_seconds"] for r in recs)
-        summary.append(f"| {label} | {', '.join(map(str, lengths))} | **{s['measured_threshold']}** | "
-                       f"{s['measured_threshold_all_seeds']} | {s['measured_threshold_stable']} | {p['hardmax_length']} | {p['sample_length']} | "
-                       f"{p['N']} | {p['L']:.3g} | {len(recs)} runs, {steps} steps, {secs:.0f} s |")
-        detail.append(f"\n**{label}** (`{name}`)\n\n| N | seeds | plateau mean | plateau max | train loss | "
-                      "test 2N | test 4N | test 8N | steps | attn. mass on class @80 |\n|---|---|---|---|---|---|---|---|---|---|")
-        for row in s["rows"]:
-            rs = [r for r in recs if r["N"] == row["N"]]
-            att = [r["attention"]["mass_class"] for r in rs if "attention" in r]
-            tl = row["test_loss_mean"]
-            detail.append(f"| {row['N']} | {row['seeds']} | {row['plateau_mean']:.2g} | {row['plateau_max']:.2g} | "
-                          f"{row['train_loss_mean']:.2g} | {tl.get('2', float('nan')):.2g} | "
-                          f"{tl.get('4', float('nan')):.2g} | {tl.get('8', float('nan')):.2g} | "
-                          f"{'/'.join(str(r['steps']) for r in rs)} | "
-                          f"{'/'.join(f'{a:.3f}' for a in att) if att else '-'} |")
+        summary.append(
+            f"| {label} | {', '.join(map(str, lengths))} | **{s['measured_threshold']}** | "
+            f"{s['measured_threshold_all_seeds']} | {s['measured_threshold_stable']} | "
+            f"{s['measured_threshold_converged']} | {p['hardmax_length']} | {p['sample_length']} | {p['N']} | "
+            f"{p['L']:.3g} | {len(recs)} runs, {sum(r['steps'] for r in recs)} steps, {secs:.0f} s |")
+        detail += _detail(label, name, s, recs)
     print("| task | N grid | measured threshold (mean plateau < 0.01) | every seed < 0.01 | < 0.01 at every "
-          "larger N | hardmax_length | sample_length | predicted N | L | compute |\n"
-          "|---|---|---|---|---|---|---|---|---|---|", file=out)
+          "larger N | converged runs only | hardmax_length | sample_length | predicted N | L | training time |\n"
+          "|---|---|---|---|---|---|---|---|---|---|---|", file=out)
     print("\n".join(summary), file=out)
     print("\n".join(detail), file=out)
 
 
 if __name__ == "__main__":
-    assert Fraction(PRED_EPS) ** 2 == Fraction(EPS).limit_denominator()
     main()
