@@ -26,7 +26,7 @@ def _check(prog, h, ws):
 
 
 @checks("huang2024:lem42")
-@settings(max_examples=60)
+@settings(max_examples=30)
 @given(programs(alphabet="ab", max_defs=6), morphisms(), st.lists(words("xyz", 1, 9), min_size=1, max_size=5))
 def test_inverse_image_random(prog, h, ws):
     inv = _check(prog, h, ws)

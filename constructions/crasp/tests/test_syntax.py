@@ -104,10 +104,7 @@ _TOKENS = ["alphabet: a b\n", "alphabet: a\n", "\n", "L", "C", " := ", "#[j <= i
            ":", "<=", "<", "=", "!=", "+", "-", "1", "-3", "true", "false", "{", "}", ",", "[", "]", "$", "--c", "i", "j"]
 
 
-@settings(max_examples=300)
-@given(st.lists(st.sampled_from(_TOKENS), max_size=25))
-def test_parser_fuzz_only_parse_errors(toks):
-    """Arbitrary token soup either parses or raises ParseError (never another exception)."""
+def _fuzz(toks):
     text = "".join(toks)
     try:
         prog = parse(text)
@@ -116,3 +113,17 @@ def test_parser_fuzz_only_parse_errors(toks):
         assert str(e).startswith(f"line {e.line}, column {e.column}: ")
     else:
         assert format_program(parse(format_program(prog))) == format_program(prog)
+
+
+@settings(max_examples=120)
+@given(st.lists(st.sampled_from(_TOKENS), max_size=25))
+def test_parser_fuzz_only_parse_errors(toks):
+    """Arbitrary token soup either parses or raises ParseError (never another exception)."""
+    _fuzz(toks)
+
+
+@pytest.mark.slow
+@settings(max_examples=5000)
+@given(st.lists(st.sampled_from(_TOKENS), max_size=40))
+def test_parser_fuzz_only_parse_errors_slow(toks):
+    _fuzz(toks)

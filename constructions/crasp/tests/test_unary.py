@@ -36,7 +36,7 @@ def _check_eventual(prog, prefix, letter, extra=40):
 
 
 @checks("huang2024:lem37")
-@settings(max_examples=40)
+@settings(max_examples=25)
 @given(programs(alphabet="ab", periodic=False, local=True, max_const=4), words("ab", 0, 4), st.sampled_from("ab"))
 def test_eventual_forms_equal_interpreter(prog, prefix, letter):
     """Every operation equals its computed form (explicit head, then constant / affine) at every position."""
@@ -109,7 +109,7 @@ def _check_suffix(prog, prefix, letter, suffix, extra=30):
 
 
 @checks("huang2024:lem37")
-@settings(max_examples=40)
+@settings(max_examples=25)
 @given(programs(alphabet="ab", periodic=False, local=True, max_const=4), words("ab", 0, 3), st.sampled_from("ab"),
        words("ab", 1, 4))
 def test_eventual_with_suffix(prog, prefix, letter, suffix):
@@ -164,7 +164,7 @@ def _periodic_case(draw):
 
 
 @checks("huang2024:lem41", "huang2024:lem40")
-@settings(max_examples=40)
+@settings(max_examples=25)
 @given(_periodic_case())
 def test_eventual_periodic_forms_equal_interpreter(case):
     _check_periodic(*case)
