@@ -97,6 +97,8 @@ def cmd_show(args) -> int:
 def cmd_check(args) -> int:
     from constructions.crasp.verify import check_exhaustive
 
+    if args.name == "all":
+        return _check_all(args)
     prog, bench = _load(args.name)
     if bench is None:
         raise UsageError(f"no oracle for {args.name!r}: check works for benchmark names (see 'list')")
@@ -110,6 +112,33 @@ def cmd_check(args) -> int:
     else:
         print(res.line())
     return 0 if res.ok else 1
+
+
+def _check_all(args) -> int:
+    import time
+
+    from constructions.crasp.programs import BENCHMARKS
+    from constructions.crasp.verify import check_exhaustive
+
+    if args.max_len is not None and args.max_len < 1:
+        raise UsageError("--max-len must be >= 1")
+    t0 = time.perf_counter()
+    results = []
+    for name, b in BENCHMARKS.items():
+        n = args.max_len if args.max_len is not None else b.exhaustive_len
+        res = check_exhaustive(b.program(), b.oracle, n, name)
+        results.append(res)
+        if not args.json:
+            print(res.line(), flush=True)
+    total = time.perf_counter() - t0
+    ok = all(r.ok for r in results)
+    if args.json:
+        print(json.dumps({"ok": ok, "seconds": round(total, 2), "results": [
+            {"name": r.name, "max_len": r.max_len, "strings": r.n_strings, "ok": r.ok,
+             "counterexample": r.counterexample} for r in results]}))
+    else:
+        print(f"{sum(r.n_strings for r in results)} words, {total:.1f} s, all agree: {ok}")
+    return 0 if ok else 1
 
 
 def cmd_run(args) -> int:
@@ -203,7 +232,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("name")
     s.add_argument("--json", action="store_true")
     s.set_defaults(fn=cmd_show)
-    s = sub.add_parser("check", help="compare a program with its oracle on all words up to a length")
+    s = sub.add_parser("check", help="compare a program (or 'all') with its oracle on all words up to a length")
     s.add_argument("name")
     s.add_argument("--max-len", type=int, default=None)
     s.add_argument("--json", action="store_true")

@@ -43,6 +43,12 @@ def test_check(capsys):
     assert json.loads(out)["ok"] is True
 
 
+def test_check_all(capsys):
+    rc, out, _ = run(capsys, "check", "all", "--max-len", "4", "--json")
+    data = json.loads(out)
+    assert rc == 0 and data["ok"] and {r["name"] for r in data["results"]} == set(BENCHMARKS)
+
+
 def test_check_detects_a_wrong_program_file(capsys, tmp_path):
     f = tmp_path / "majority.crasp"
     f.write_text("alphabet: a b\nM := #[j <= i] Q_b < #[j <= i] Q_a\n")
