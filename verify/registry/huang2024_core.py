@@ -113,7 +113,7 @@ register("huang2024:thm12.finite-values", "Theorem 12 (finite-valued values)",
          "activations exactly with O(log N) bits when values range over a finite set (e.g. compiled C-RASP).",
          "verified",
          f"{_M}::test_protocol_matches_direct_exactly, test_protocol_random_finite_valued_models, "
-         "test_message_bits_grow_logarithmically (majority: 249 bits at N = 2^16, ~10 bits per doubling); negative "
+         "test_message_bits_grow_logarithmically (majority: 123 bits at N = 2^16, 6 bits per doubling); negative "
          "controls in test_protocol_negative_controls (tampered count, dropped boundary, truncated bits) and "
          "test_protocol_rejects_non_local_and_non_periodic")
 register("huang2024:thm12.exact-activations", "Theorem 12 (exact rational activations)",
