@@ -106,4 +106,7 @@ for key, fig, summary in [
     ("izzo2025:fig3", "Figure 3", "ModPTask p = 5: trained attention is near-uniform (about 1/16 at length 80) on "
      "positions = k (mod p) and near zero elsewhere."),
 ]:
-    register(key, fig, summary, "unchecked", "needs training runs (torch); not run in this package yet")
+    register(key, fig, summary, "unchecked",
+             "needs training runs at the paper's protocol (batch 1024, loss 1e-5, 8 seeds); partial CPU runs (2 seeds, "
+             "batch 64) are in docs/measured_thresholds.md (bounds.measure, tests/test_measure.py); status left to "
+             "the lead")
