@@ -146,7 +146,8 @@ def build_encoding(p: Params, m: int, n: int, b: int, z: tuple[int, ...]) -> Enc
     """Boolean constraints that every witness must satisfy (necessary conditions, all exact)."""
     k, Lbar, Lloc = p.k, p.Lbar, p.L_local
     keep = _keep(p)
-    solver = z3.Solver()
+    ctx = z3.Context()  # a fresh context: results do not depend on earlier searches in the process
+    solver = z3.Solver(ctx=ctx)
     enc = Encoding(p, m, n, b, z, solver)
     lens = list(range(k, Lbar + 1))
     train = training_lengths(p.L, k)
@@ -157,7 +158,7 @@ def build_encoding(p: Params, m: int, n: int, b: int, z: tuple[int, ...]) -> Enc
         for S in sets_k(l, k):
             if not p.literal and span(S) > Lloc:
                 continue
-            sv = z3.Bool(f"s_{l}_{'_'.join(map(str, S))}")
+            sv = z3.Bool(f"s_{l}_{'_'.join(map(str, S))}", ctx)
             enc.s[(l, S)] = sv
             row.append(sv)
             enc.support_terms.append(z3.If(sv, 1, 0))
@@ -171,18 +172,19 @@ def build_encoding(p: Params, m: int, n: int, b: int, z: tuple[int, ...]) -> Enc
             idxs = {S for S in sets_k(Lbar, k) if span(S) <= max_span}
         for idx in sorted(idxs):
             for x in xs:
-                a = z3.Bool(f"a_{j}_{'_'.join(map(str, idx))}_{''.join(map(str, x))}")
+                a = z3.Bool(f"a_{j}_{'_'.join(map(str, idx))}_{''.join(map(str, x))}", ctx)
                 enc.a[(j, idx, x)] = a
                 enc.support_terms.append(z3.If(a, 1, 0))
     for i in range(n):
         for x in xs:
-            enc.v[(i, x)] = z3.Bool(f"v_{i}_{''.join(map(str, x))}")
+            enc.v[(i, x)] = z3.Bool(f"v_{i}_{''.join(map(str, x))}", ctx)
 
     def act(j, idx, xS):
-        return enc.a.get((j, idx, xS), z3.BoolVal(False))
+        return enc.a.get((j, idx, xS), z3.BoolVal(False, ctx))
 
     hyps = [(j, i) for j in range(m) for i in range(n)]
     zero = {}
+    big = {}  # test inputs on which (0, 0) errs by >= c
     for (l, Sstar) in enc.s:
         x = _seq(l, Sstar, b, z)
         groups: dict = {}
@@ -196,10 +198,18 @@ def build_encoding(p: Params, m: int, n: int, b: int, z: tuple[int, ...]) -> Enc
             anybad = z3.Or([z3.And(act(j, idx, xS), z3.Not(enc.v[(i, xS)])) for (idx, xS) in groups])
             allgood = z3.And([enc.v[(i, xS)] for (_, xS) in groups])
             zero[(j, i, l, Sstar)] = z3.If(cnt > 0, z3.Not(anybad), allgood)
+            if (j, i) == (0, 0) and l == Lbar and p.drop != "none":
+                # error of (0, 0) on this input >= c: cbad >= c * cnt, or (fallback) #bad >= c * C(l, k)
+                cbad = z3.Sum([c * z3.If(z3.And(act(j, idx, xS), z3.Not(enc.v[(i, xS)])), 1, 0)
+                               for (idx, xS), c in groups.items()])
+                nbad = z3.Sum([c * z3.If(z3.Not(enc.v[(i, xS)]), 1, 0) for (idx, xS), c in groups.items()])
+                cq = p.c
+                big[(l, Sstar)] = z3.If(cnt > 0, cq.denominator * cbad >= cq.numerator * cnt,
+                                        cq.denominator * nbad >= cq.numerator * sum(groups.values()))
 
     cells = list(enc.s)
     if keep["realizability"]:
-        r = {h: z3.Bool(f"r_{h[0]}_{h[1]}") for h in hyps}
+        r = {h: z3.Bool(f"r_{h[0]}_{h[1]}", ctx) for h in hyps}
         solver.add(z3.Or(list(r.values())))
         for h in hyps:
             solver.add(z3.Implies(r[h], z3.And([z3.Implies(enc.s[c], zero[(*h, *c)]) for c in cells])))
@@ -214,14 +224,17 @@ def build_encoding(p: Params, m: int, n: int, b: int, z: tuple[int, ...]) -> Enc
         hat_err = z3.Or([z3.And(enc.s[c], z3.Not(zero[(0, 0, *c)])) for c in tr])
         for h in hyps[1:]:
             solver.add(z3.Implies(hat_err, z3.Or([z3.And(enc.s[c], z3.Not(zero[(*h, *c)])) for c in tr])))
-    # (0, 0) errs somewhere at the test length
-    solver.add(z3.Or([z3.And(enc.s[c], z3.Not(zero[(0, 0, *c)])) for c in cells if c[0] == Lbar]))
+    # (0, 0) errs somewhere at the test length; for a drop, by >= c (its test risk is an average of these)
+    if p.drop == "none":
+        solver.add(z3.Or([z3.And(enc.s[c], z3.Not(zero[(0, 0, *c)])) for c in cells if c[0] == Lbar]))
+    else:
+        solver.add(z3.Or([z3.And(enc.s[c], big[c]) for c in cells if c[0] == Lbar]))
 
     if keep["coverage"]:
         # finite eta needs supports closed under (i) and (ii); these generate all instances: (i) S -> S - 1 at
         # the same length and S -> S at length l - 1 (if it fits and l - 1 >= max(L_local, k)); (ii) S at l'
         # -> S at l' + 1 (l' >= L_local)
-        false = z3.BoolVal(False)
+        false = z3.BoolVal(False, ctx)
         lo = max(Lloc, k)
         for (l, S), sv in enc.s.items():
             if l < lo:
@@ -234,7 +247,7 @@ def build_encoding(p: Params, m: int, n: int, b: int, z: tuple[int, ...]) -> Enc
                 solver.add(z3.Implies(sv, enc.s.get((l + 1, S), false)))
 
     if not keep["locality"]:
-        solver.add(z3.Or([a for (j, idx, x), a in enc.a.items() if span(idx) > Lloc] or [z3.BoolVal(False)]))
+        solver.add(z3.Or([a for (j, idx, x), a in enc.a.items() if span(idx) > Lloc] or [z3.BoolVal(False, ctx)]))
     if not keep["relative"]:
         viol = []
         for (j, S, x), a in enc.a.items():
@@ -242,7 +255,7 @@ def build_encoding(p: Params, m: int, n: int, b: int, z: tuple[int, ...]) -> Enc
             if T[-1] <= Lbar:
                 other = enc.a.get((j, T, x))
                 viol.append(a != other if other is not None else a)
-        solver.add(z3.Or(viol or [z3.BoolVal(False)]))
+        solver.add(z3.Or(viol or [z3.BoolVal(False, ctx)]))
     return enc
 
 
@@ -311,11 +324,12 @@ def solve_q(cand: dict) -> dict | None:
     H = attention_class(cand)
     hyps = [(g0, g1) for g0 in H.keys for g1 in H.values]
     train = training_lengths(cand["L"], k)
-    sol = z3.Solver()
+    ctx = z3.Context()
+    sol = z3.Solver(ctx=ctx)
     q = {}
     for l, sets in cand["support"].items():
         for S in sets:
-            q[(l, tuple(S))] = z3.Real(f"q_{l}_{'_'.join(map(str, S))}")
+            q[(l, tuple(S))] = z3.Real(f"q_{l}_{'_'.join(map(str, S))}", ctx)
             sol.add(q[(l, tuple(S))] > 0)
         sol.add(z3.Sum([q[(l, tuple(S))] for S in sets]) == 1)
     err = {}
@@ -325,18 +339,18 @@ def solve_q(cand: dict) -> dict | None:
             err[(g0.name, g1.name, l, S)] = abs(h_value(g0, g1, x, k) - 1)
 
     def R(h, l):
-        return z3.Sum([z3.RealVal(str(err[(h[0].name, h[1].name, l, S)])) * qq
-                       for (ll, S), qq in q.items() if ll == l] or [z3.RealVal(0)])
+        return z3.Sum([z3.RealVal(str(err[(h[0].name, h[1].name, l, S)]), ctx) * qq
+                       for (ll, S), qq in q.items() if ll == l] or [z3.RealVal(0, ctx)])
 
     bad = hyps[0]
     rt = [z3.Sum([R(h, l) for l in train]) for h in hyps]
     for r in rt[1:]:
         sol.add(rt[0] <= r)
-    c = z3.RealVal(cand["c"])
+    c = z3.RealVal(cand["c"], ctx)
     if drop == "none":
         sol.add(R(bad, Lbar) > 0)
     elif drop == "realizability":  # eq. (16): worse than some other hypothesis by c at Lbar
-        sol.add(z3.Or([R(bad, Lbar) >= R(h, Lbar) + c for h in hyps[1:]] or [z3.BoolVal(False)]))
+        sol.add(z3.Or([R(bad, Lbar) >= R(h, Lbar) + c for h in hyps[1:]] or [z3.BoolVal(False, ctx)]))
     else:
         sol.add(R(bad, Lbar) >= c)
     cov = []
@@ -344,9 +358,9 @@ def solve_q(cand: dict) -> dict | None:
     by_len: dict = {}
     for (ll, S), qq in q.items():
         by_len.setdefault(ll, []).append((S, qq))
-    false = z3.BoolVal(False)
+    false = z3.BoolVal(False, ctx)
     for l in range(max(Lloc, k), Lbar + 1):
-        eta = z3.RealVal(str(eta_f * l))
+        eta = z3.RealVal(str(eta_f * l), ctx)
         for lp in range(max(Lloc, k), l + 1):
             for S, qq in by_len.get(l, []):  # (i)
                 for d in range(0, S[0]):
@@ -355,10 +369,11 @@ def solve_q(cand: dict) -> dict | None:
                         cov.append(qq <= eta * q[(lp, T)] if (lp, T) in q else false)
             for S, qq in by_len.get(lp, []):  # (ii)
                 cov.append(qq <= eta * q[(l, S)] if (l, S) in q else false)
-    sol.add(z3.And(cov) if drop != "coverage" else z3.Not(z3.And(cov)))
+    allcov = z3.And(cov) if cov else z3.BoolVal(True, ctx)
+    sol.add(allcov if drop != "coverage" else z3.Not(allcov))
     # first try the uniform law on every support (readable witnesses), then arbitrary masses
-    uni = [qq == z3.RealVal(str(Fraction(1, len(by_len[ll])))) for (ll, _), qq in q.items()]
-    u = z3.Bool("uniform_masses")
+    uni = [qq == z3.RealVal(str(Fraction(1, len(by_len[ll]))), ctx) for (ll, _), qq in q.items()]
+    u = z3.Bool("uniform_masses", ctx)
     sol.add(z3.Implies(u, z3.And(uni)))
     if sol.check(u) == z3.sat:
         model = sol.model()
