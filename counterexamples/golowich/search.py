@@ -498,11 +498,10 @@ def recheck_data(w: dict) -> dict:
             "delta": v["realizability"].value, "needed_eta": v["coverage"].value}
 
 
-def theorem_bound(w_or_p, delta: Fraction, needed_eta: dict | None = None):
-    """eta_L * eta_Lbar * L * Lbar^2 * delta with eta_l = eta_factor * l (Theorem 4.3)."""
-    p = w_or_p
-    eta = p.eta_factor
-    return eta * p.L * eta * p.Lbar * p.L * p.Lbar ** 2 * delta
+def theorem_bound(p: Params, delta: Fraction) -> Fraction:
+    """Theorem 4.3's eta_L * eta_Lbar * L * Lbar^2 * delta with the allowed eta_l = eta_factor * l."""
+    eta_L, eta_Lbar = p.eta_factor * p.L, p.eta_factor * p.Lbar
+    return eta_L * eta_Lbar * p.L * p.Lbar ** 2 * Fraction(delta)
 
 
 def _solve(enc: Encoding, deadline: float, size_bound: int | None = None):

@@ -35,7 +35,6 @@ from .model import (
     minimizers,
     point_ensemble,
     risk,
-    sets_k,
     span,
     uniform,
 )
@@ -188,8 +187,3 @@ def recheck(w: Witness, lbar_max: int | None = None) -> dict:
         "train_risks": train, "min_train_risk": best, "minimizers": names, "bad_is_minimizer": w.bad in names,
         "test_risks": test, "c": c, "ok": ok, "note": w.note,
     }
-
-
-def all_sets_checked(lmax: int) -> int:
-    """Number of k-sets the bounded checks enumerate (for reports)."""
-    return len(sets_k(lmax, K))
