@@ -97,6 +97,17 @@ def test_exact_izzo_is_hardmax_from_threshold_and_raises_below():
     assert abs(forward(model, "ab" * 7, positions="last")[0, 0] - 2) > 1e-3  # genuinely not hardmax
 
 
+def test_float_path_decides_exact_boundaries_like_the_exact_path():
+    """n = 8, gap 1/3, p = 1: n^gap = 2^p exactly, so the term equals 2^-p and is flushed (regression)."""
+    from constructions.limit_transformer.precision import float_weights, round_half_even_float
+
+    logits = [Fraction(0), Fraction(-1, 3)]
+    assert exact_weights(logits, 8, 1, "izzo") == [1, 0]
+    w = float_weights(np.array([[0.0, -1 / 3]]), np.ones((1, 2), bool), 8, 1, "izzo")
+    assert w.tolist() == [[1.0, 0.0]]
+    assert round_half_even_float(np.array([0.5, 1.5, 2.5 + 4e-16, 2.6])).tolist() == [0.0, 2.0, 2.0, 3.0]
+
+
 def test_exact_weights_and_rounding_primitives():
     assert flushes(Fraction(1), 16, 4) and not flushes(Fraction(1), 15, 4)
     assert flushes(Fraction(1, 2), 256, 4) and not flushes(Fraction(1, 2), 255, 4)
