@@ -32,7 +32,8 @@ Counting ``#P``      uniform head (``K = Q = 0``), value reads ``P``: output ``s
 Comparison           one Heaviside unit ``H(C2 - C1 + one/2 - K*sos)``: the ``one/2`` term is a
 ``C1 <= C2``         margin (``C1 <= C2  <=>  C2 - C1 > -1/2``) so that float evaluation decides ties
                      with margin ``1/(2t)``; ``K = M1 + M2 + 1`` forces 0 at ``$``.
-And                  ``ReLU(P1 + P2 - 1)``.
+And                  ``ReLU(P1 + ... + Pk - (k - 1))`` over the leaves of a conjunction tree (an And
+                     used only by Ands is inlined, so a chain of k conjunctions costs one layer).
 Conditional          ``ReLU(y - M(1-x)) - ReLU(-y - M(1-x)) + ReLU(z - Mx) - ReLU(-z - Mx)`` with
                      ``M >= |stored value|`` a static bound (Counting 1, constants ``|c|``, sums add).
 Local counting       ``#[j <= i, i - j in S] P(j) = sum_{c in S} [i >= c] P(i - c)``.  Offset 0 is
@@ -233,6 +234,20 @@ def compile_program(program: Program, options: CompileOptions | None = None, **k
     for a in program.alphabet:
         b.symbol_coords[a] = b.coord(f"Q_{a}", 0)
     ops = program.operations()
+    # an And used only by other Ands is inlined: a conjunction tree becomes one ReLU unit over its leaves
+    parents: dict = {}
+    for n in ops:
+        for ch in n.children():
+            parents.setdefault(ch, set()).add(type(n))
+    inlined = {n for n in ops if isinstance(n, And) and n is not program.output and parents.get(n) == {And}}
+
+    def conjuncts(node):
+        for ch in (node.left, node.right):
+            if ch in inlined:
+                yield from conjuncts(ch)
+            else:
+                yield b.forms[ch]
+
     needs_one = any(isinstance(n, Comparison | CountConst) or (isinstance(n, Count) and n.psi is not None)
                     for n in ops)
     one = b.add_head({sos: Fraction(1)}, "one", None) if needs_one else None
@@ -261,8 +276,11 @@ def compile_program(program: Program, options: CompileOptions | None = None, **k
         elif isinstance(node, Not):
             form = _lin((1, {top: Fraction(1)}), (-1, b.forms[node.arg]))
         elif isinstance(node, And):
-            f = _lin((1, b.forms[node.left]), (1, b.forms[node.right]))
-            form = {b.add_units(nm, [("relu", f, -1, 1)]): Fraction(1)}
+            if node in inlined:
+                continue
+            leaves = list(conjuncts(node))
+            f = _lin(*((1, lf) for lf in leaves))
+            form = {b.add_units(nm, [("relu", f, 1 - len(leaves), 1)]): Fraction(1)}
         elif isinstance(node, Comparison):
             lf, rf = b.forms[node.left], b.forms[node.right]
             big = b.bounds[node.left] + b.bounds[node.right] + 1

@@ -340,20 +340,24 @@ def test_long_strings_exact_full(precision):
 
 
 @checks("huang2024:thm9.exactness")
-def test_float_tie_without_margin():
-    """Why comparisons carry the one/2 margin: C_T <= C_a + C_b is a tie at every position; without the
-    margin the float path decides it by rounding noise and fails at some short length, with it never."""
+def test_tie_margin_tolerance_boundary():
+    """Why comparisons carry the one/2 margin, deterministically (exact arithmetic): perturb the value
+    weight of the count C_a by -2^-5, an error of k/(32 t) in the stored value on the word a^k.  The tie
+    C_T <= C_a + C_b then still holds with the margin for k <= 16 (error <= 1/(2t)) and fails from k = 17
+    on; without the margin it fails at once (k = 1).  Float64 evaluation errors are such perturbations."""
     tie = program("ab", [("L", count(TRUE) <= Ca + Cb)])
-    no_margin = compile_program(tie, margin=False)
-    with_margin = compile_program(tie)
-    strings = list(words("ab", 12))
-    bad = disagreements(tie, no_margin, strings)
-    assert bad, "expected float rounding to break an exact tie without the margin"
-    first = min(len(s) for s in bad)
-    assert 1 < first <= 12
-    assert disagreements(tie, with_margin, strings) == []
-    # exact arithmetic does not need the margin
-    assert disagreements(tie, no_margin, words("ab", 5), exact=True) == []
+    for margin, last_ok in ((True, 16), (False, 0)):
+        m = compile_program(tie, margin=margin)
+        li = next(i for i, layer in enumerate(m.layers) if layer.heads)
+        qa = m.metadata["coordinates"].index("Q_a")
+        (h, r), = [(h, r) for h, head in enumerate(m.layers[li].heads) for r in range(m.d)
+                   if head.value[r, qa] != 0]
+        pert = _corrupt_value(m, li, h, r, Fraction(-1, 32))
+        assert [k for k in range(1, 22) if not stream_outputs(m, "a" * k)[-1][-1] > 0] == []
+        rejected = [k for k in range(1, 22) if not stream_outputs(pert, "a" * k)[-1][-1] > 0]
+        assert rejected == list(range(last_ok + 1, 22)), (margin, rejected)
+    # the float64 path agrees with the interpreter on the tie with the margin
+    assert disagreements(tie, compile_program(tie), words("ab", 12)) == []
 
 
 @checks("huang2024:rem28")

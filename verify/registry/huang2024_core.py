@@ -94,8 +94,9 @@ register("huang2024:thm9.exactness", "Theorem 9 (exactness of our construction)"
          "models (lambda = p + 1); with lambda < p under 'izzo' the hardmax (exact) regime starts at n = 2^(p/lambda).",
          "verified",
          f"{_C}::test_exactness_boundary_izzo_small_lambda (p = 6, lambda = 1: n = 63 inexact, n = 64 exact), "
-         "test_long_strings_exact_via_protocol, test_float_tie_without_margin (float64 without the margin fails from "
-         "word length 8), test_huge_constants_exact_but_not_float (docs/crasp_compiler.md section 3)")
+         "test_long_strings_exact_via_protocol, test_tie_margin_tolerance_boundary (a stored-value error k/(32t) is "
+         "tolerated up to k = 16 and breaks a tie from k = 17; without the margin at k = 1), "
+         "test_huge_constants_exact_but_not_float (docs/crasp_compiler.md section 3)")
 register("huang2024:thm27", "Theorem 27", "Theorem 9 restated (App. B.6).", "verified", "see huang2024:thm9")
 register("huang2024:rem28", "Remark 28",
          "The compiled T emulates P at offset 0 and need not be offset-invariant.", "verified",
