@@ -147,3 +147,9 @@ def test_negative_control_wrong_index_does_not_reach_plateau():
     rec, model = train_run(ModPTask(2, 0), "modp(p=2,k=0)", 8, 0, cfg, return_model=True)
     wrong = evaluate(model, ModPTask(2, 1), np.random.default_rng(9), 8, cfg, "cpu")
     assert rec["plateau"] < 0.01 <= wrong["plateau"], (rec["plateau"], wrong["plateau"])
+
+
+def test_missing_torch_exits_2(monkeypatch, capsys, tmp_path):
+    """Without torch the CLI says how to install it (exit 2, one line), instead of a traceback."""
+    monkeypatch.setitem(sys.modules, "torch", None)  # makes `import torch` raise ImportError
+    assert "torch==2.13.0" in _err(capsys, "--train-lengths", "2", "--steps", "1", "--out", str(tmp_path / "r.jsonl"))
