@@ -419,7 +419,7 @@ def test_hypothesis_programs_exact(prog, data):
 
 @pytest.mark.slow
 @checks("huang2024:thm9", "huang2024:thm9.exactness")
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(prog=programs(max_defs=9), data=st.data())
 def test_hypothesis_programs_slow(prog, data):
     model = compile_program(prog, precision=data.draw(st.sampled_from(["izzo", "huang"])))
