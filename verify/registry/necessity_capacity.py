@@ -37,7 +37,8 @@ register(
     f"{_TP}: for one-layer attention-only Periodic+Local families with integer logit grids, agreement_length() "
     "gives N0 (proof: polynomial identity on a product grid, docs/counterexamples_capacity.md); exhaustive "
     "refinement of the family (Delta=1, tau=0: 16 members, N0 = 9, tested to 11 symbols; CLI runs: Delta=1, "
-    "tau=1: 32 members, N0 = 10, to 13; Delta=2, tau=0, phi = 0: 32 members, N0 = 14, to 15) finds no pair "
+    "tau=1: 32 members, N0 = 10, to 13; Delta=2, tau=0: 64 members, N0 = 16, to 17; Delta=2, tau=0, phi = 0: "
+    "32 members, N0 = 14, to 15) finds no pair "
     "separated after N0, while the non-periodic and non-local mutants are separated at N0 + 1 (negative "
     "control). Only this family is proved; the general statement is Theorem 7's proof")
 
