@@ -185,27 +185,33 @@ def build_encoding(p: Params, m: int, n: int, b: int, z: tuple[int, ...]) -> Enc
     hyps = [(j, i) for j in range(m) for i in range(n)]
     zero = {}
     big = {}  # test inputs on which (0, 0) errs by >= c
+    keyable = {idx for (_, idx, _) in enc.a}  # key indices that can be active at all
     for (l, Sstar) in enc.s:
         x = _seq(l, Sstar, b, z)
-        groups: dict = {}
+        groups: dict = {}  # (key index, x_S) -> multiplicity, for the sets a key can score
+        by_x: dict = {}  # x_S -> multiplicity over all sets (the footnote-6 average)
         for S in sets_k(l, k):
             xS = tuple(x[i - 1] for i in S)
+            by_x[xS] = by_x.get(xS, 0) + 1
             idx = shape(S) if keep["relative"] else S
-            groups[(idx, xS)] = groups.get((idx, xS), 0) + 1
-        enc.groups[(l, Sstar)] = list(groups)
+            if idx in keyable:
+                groups[(idx, xS)] = groups.get((idx, xS), 0) + 1
+        enc.groups[(l, Sstar)] = list(groups) + [(None, xS) for xS in by_x]
+        C = sum(by_x.values())
         for j, i in hyps:
-            cnt = z3.Sum([c * z3.If(act(j, idx, xS), 1, 0) for (idx, xS), c in groups.items()])
-            anybad = z3.Or([z3.And(act(j, idx, xS), z3.Not(enc.v[(i, xS)])) for (idx, xS) in groups])
-            allgood = z3.And([enc.v[(i, xS)] for (_, xS) in groups])
+            cnt = z3.Sum([c * z3.If(act(j, idx, xS), 1, 0) for (idx, xS), c in groups.items()] or [z3.IntVal(0, ctx)])
+            anybad = z3.Or([z3.And(act(j, idx, xS), z3.Not(enc.v[(i, xS)])) for (idx, xS) in groups]
+                           or [z3.BoolVal(False, ctx)])
+            allgood = z3.And([enc.v[(i, xS)] for xS in by_x])
             zero[(j, i, l, Sstar)] = z3.If(cnt > 0, z3.Not(anybad), allgood)
             if (j, i) == (0, 0) and l == Lbar and p.drop != "none":
                 # error of (0, 0) on this input >= c: cbad >= c * cnt, or (fallback) #bad >= c * C(l, k)
                 cbad = z3.Sum([c * z3.If(z3.And(act(j, idx, xS), z3.Not(enc.v[(i, xS)])), 1, 0)
-                               for (idx, xS), c in groups.items()])
-                nbad = z3.Sum([c * z3.If(z3.Not(enc.v[(i, xS)]), 1, 0) for (idx, xS), c in groups.items()])
+                               for (idx, xS), c in groups.items()] or [z3.IntVal(0, ctx)])
+                nbad = z3.Sum([c * z3.If(z3.Not(enc.v[(i, xS)]), 1, 0) for xS, c in by_x.items()])
                 cq = p.c
                 big[(l, Sstar)] = z3.If(cnt > 0, cq.denominator * cbad >= cq.numerator * cnt,
-                                        cq.denominator * nbad >= cq.numerator * sum(groups.values()))
+                                        cq.denominator * nbad >= cq.numerator * C)
 
     cells = list(enc.s)
     if keep["realizability"]:
@@ -299,7 +305,7 @@ def _block(enc: Encoding, model: z3.ModelRef):
             continue
         for idx, xS in enc.groups[cell]:
             for j in range(enc.m):
-                if (j, idx, xS) in enc.a and (j, idx, xS) not in seen_a:
+                if idx is not None and (j, idx, xS) in enc.a:
                     seen_a.add((j, idx, xS))
             for i in range(enc.n):
                 seen_v.add((i, xS))
@@ -312,7 +318,11 @@ def _block(enc: Encoding, model: z3.ModelRef):
     return z3.Not(z3.And(lits))
 
 
-def solve_q(cand: dict) -> dict | None:
+class _OutOfTime(Exception):
+    """The linear problem could not be decided before the deadline."""
+
+
+def solve_q(cand: dict, deadline: float | None = None) -> dict | None:
     """Given keys, values and supports, find exact Q_l^pos masses (z3 over linear real arithmetic) such that
     coverage (kept: holds with eta_l = eta_factor*l; dropped: violated), (g0_0, g1_0) minimises the training
     risk and fails at Lbar.  Every error coefficient is computed by the exact model.  None if infeasible."""
@@ -325,7 +335,7 @@ def solve_q(cand: dict) -> dict | None:
     hyps = [(g0, g1) for g0 in H.keys for g1 in H.values]
     train = training_lengths(cand["L"], k)
     ctx = z3.Context()
-    sol = z3.Solver(ctx=ctx)
+    sol = z3.SolverFor("QF_LRA", ctx=ctx)
     q = {}
     for l, sets in cand["support"].items():
         for S in sets:
@@ -371,19 +381,31 @@ def solve_q(cand: dict) -> dict | None:
                 cov.append(qq <= eta * q[(l, S)] if (l, S) in q else false)
     allcov = z3.And(cov) if cov else z3.BoolVal(True, ctx)
     sol.add(allcov if drop != "coverage" else z3.Not(allcov))
-    # first try the uniform law on every support (readable witnesses), then arbitrary masses
-    uni = [qq == z3.RealVal(str(Fraction(1, len(by_len[ll]))), ctx) for (ll, _), qq in q.items()]
-    u = z3.Bool("uniform_masses", ctx)
-    sol.add(z3.Implies(u, z3.And(uni)))
-    if sol.check(u) == z3.sat:
-        model = sol.model()
-    elif sol.check() == z3.sat:
-        model = sol.model()
+    # first try the uniform law on every support (readable witnesses; decided by substitution), then
+    # arbitrary masses (linear real arithmetic)
+    uni = [(qq, z3.RealVal(str(Fraction(1, len(by_len[ll]))), ctx)) for (ll, _), qq in q.items()]
+    if all(z3.is_true(z3.simplify(z3.substitute(a, *uni))) for a in sol.assertions()):
+        vals = {qq: v for qq, v in uni}
+
+        def value(qq):
+            return vals[qq]
     else:
-        return None
+        left = (deadline - time.monotonic()) if deadline is not None else 60.0
+        if left <= 0:
+            raise _OutOfTime
+        sol.set("timeout", max(1, int(left * 1000)))
+        res = sol.check()
+        if res == z3.unknown:
+            raise _OutOfTime
+        if res != z3.sat:
+            return None
+        model = sol.model()
+
+        def value(qq):
+            return model.eval(qq, model_completion=True)
     qpos = {}
     for (l, S), qq in sorted(q.items()):
-        qpos.setdefault(str(l), []).append([list(S), str(_frac(model.eval(qq, model_completion=True)))])
+        qpos.setdefault(str(l), []).append([list(S), str(_frac(value(qq)))])
     out = {kk: vv for kk, vv in cand.items() if kk != "support"}
     out["qpos"] = qpos
     return out
@@ -522,7 +544,10 @@ def _solve(enc: Encoding, deadline: float, size_bound: int | None = None):
         if res == z3.unknown:
             return "unknown", None
         model = s.model()
-        w = solve_q(candidate(enc, model))
+        try:
+            w = solve_q(candidate(enc, model), deadline)
+        except _OutOfTime:
+            return "unknown", None
         if w is not None:
             return "sat", w
         s.add(_block(enc, model))
