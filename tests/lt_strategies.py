@@ -13,8 +13,10 @@ def _mat(draw, rows, cols, lo=-2, hi=2):
 
 @st.composite
 def limit_transformers(draw, depth=(1, 2), heads=(1, 2), precision=None, max_tau=2, max_period=3, qk_scale=(1, 4),
-                       activations=("relu", "heaviside")):
-    """A random Periodic+Local Limit Transformer over {a, b} (width 3, small integer weights)."""
+                       activations=("relu", "heaviside"), positional_only=False):
+    """A random Periodic+Local Limit Transformer over {a, b} (width 3, small integer weights).
+
+    ``positional_only``: every head has K^T Q = 0 (logit phi(j, i) alone), the O(n) head kind."""
     d = 3
     sigma = ("a", "b")
     n_layers = draw(st.integers(*depth))
@@ -25,7 +27,7 @@ def limit_transformers(draw, depth=(1, 2), heads=(1, 2), precision=None, max_tau
             scale = draw(st.integers(*qk_scale))
             tau = draw(st.integers(0, max_tau))
             phi = LocalPhi(tuple(draw(st.lists(st.integers(-2, 2), min_size=tau + 1, max_size=tau + 1))))
-            hs.append(Head(_mat(draw, 2, d) * scale, _mat(draw, 2, d), _mat(draw, d, d),
+            hs.append(Head(_mat(draw, 2, d) * (0 if positional_only else scale), _mat(draw, 2, d), _mat(draw, d, d),
                            phi if draw(st.booleans()) else None))
         k = draw(st.integers(1, 4))
         acts = tuple(draw(st.sampled_from(activations)) for _ in range(k))

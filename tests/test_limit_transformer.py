@@ -33,6 +33,7 @@ from constructions.limit_transformer import (
     model_to_dict,
     save_model,
 )
+from constructions.limit_transformer.evaluate import stream_forward
 from constructions.limit_transformer.precision import exact_weights, flushes, rounded_power
 from tests.lt_strategies import limit_transformers, strings
 
@@ -72,6 +73,27 @@ def test_counting_evaluator_matches_exact_path(model, s, offset):
     assert (counting_forward(model, s, offset=offset, positions="all") == ex).all()
     assert (counting_forward(model, s, offset=offset) == ex[-1]).all()
     assert _close(ex, counting_forward(model, s, offset=offset, positions="all", exact=False))
+
+
+@settings(max_examples=50)
+@given(limit_transformers(depth=(1, 3), positional_only=True, activations=("relu",)), strings(max_size=30),
+       st.integers(1, 9), st.integers(0, 4))
+def test_positional_heads_linear_time_paths_match_exact(model, s, block, offset):
+    """Heads with K^T Q = 0 take the O(n) prefix-sum path in forward and stream_forward (any block size)."""
+    assert all(h.positional_only for layer in model.layers for h in layer.heads)
+    try:
+        ex = exact_forward(model, s, offset=offset)
+    except NotExactError:
+        assume(False)
+    assert _close(ex, forward(model, s, offset=offset)[0])
+    assert _close(ex, stream_forward(model, s, offset=offset, positions="all", block=block))
+    assert _close(ex[-1], stream_forward(model, s, offset=offset, block=block))
+    assert _close(ex[-1], forward(model, [s, s], offset=offset, positions="last")[1])
+
+
+def test_stream_forward_refuses_content_dependent_heads():
+    with pytest.raises(InputError, match="positional-only"):
+        stream_forward(_one_head(1), "ab")
 
 
 @settings(max_examples=40)

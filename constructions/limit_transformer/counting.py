@@ -148,4 +148,4 @@ def _all_positions_float(model, C: _Classes, cls: np.ndarray, n: int) -> np.ndar
             acc[ok] += w_win[ok, off, None] * values[cls[idx[ok] - off]]
         Y = Y + acc / total[:, None]
     fp = model.float_params
-    return float_mlp(Y, fp["layers"][0][1]) @ fp["U"].T
+    return float_mlp(Y.T.copy(), fp["layers"][0][1]).T @ fp["U"].T  # float_mlp is feature-first

@@ -1,7 +1,15 @@
 """Vectorized float64 evaluation of a Limit Transformer over a batch of equal-length strings (eqs. (1)-(4), (6)).
 
 Numeric mode: float64 arithmetic; the precision model's flush / rounding decisions are taken in float64
-(see :func:`constructions.limit_transformer.precision.float_weights` for the tolerance).
+(see :func:`constructions.limit_transformer.precision.float_terms` for the tolerances).
+
+Activations are kept feature-first, shape (d, B, n), so that a head or MLP that reads or writes a few
+coordinates of the residual stream touches only those (compiled C-RASP models are wide and sparse).
+Heads whose logit is ``phi(j, i)`` alone (``K^T Q = 0``, phi Local or absent; every C-RASP counting head)
+are evaluated in O(n) by prefix sums: all keys farther than tau share the logit 0, so the head output is
+``(s_far * sum_far + sum_off s_off v_{i-off}) / (s_far * count_far + sum_off s_off)``.  Other heads use the
+O(n^2) logit matrix.  :func:`stream_forward` runs models made only of such heads block by block, so a
+single string of length 10^6 and more needs memory proportional to the block, not to the string.
 """
 
 from __future__ import annotations
@@ -9,19 +17,20 @@ from __future__ import annotations
 import numpy as np
 
 from constructions.limit_transformer.errors import InputError
-from constructions.limit_transformer.model import LimitTransformer, LocalPhi
-from constructions.limit_transformer.precision import float_weights
+from constructions.limit_transformer.model import FloatMLP, LimitTransformer, LocalPhi
+from constructions.limit_transformer.precision import float_terms, float_weights
 
 # Numeric mode: a Heaviside pre-activation within this distance below 0 counts as 0 (exact constructions
 # often compare equal quantities, whose float difference is a rounding error of either sign).
 HEAVISIDE_ATOL = 1e-9
 _CHUNK_ELEMENTS = 2**23  # floats per chunk in the largest tensor (~64 MB)
+_CHUNK_POSITIONS = 4096  # positions per chunk (B * n): one residual-stream row stays in cache
 
 
-def _position_vectors(model: LimitTransformer, n: int, offset: int) -> np.ndarray:
-    positions = np.arange(1, n + 1) + offset
+def _position_vectors(model: LimitTransformer, positions: np.ndarray) -> np.ndarray:
+    """Encodings of 1-based (offset-included) positions, float64, shape (len(positions), d)."""
     if model.positions is None:
-        return np.zeros((n, model.d))
+        return np.zeros((len(positions), model.d))
     return model.positions.float_vectors(positions)
 
 
@@ -39,46 +48,119 @@ def _phi_matrix(phi, n: int) -> np.ndarray | None:
     return phi.matrix(n).astype(np.float64)
 
 
-def _project(M: np.ndarray, y, factored) -> np.ndarray:
-    """``y @ M.T``; for the first layer, ``(E M^T)[ids] + (P M^T)`` without materializing y."""
-    if factored is None:
-        return y @ M.T
-    ids, E, P = factored
-    return (E @ M.T)[ids] + (P @ M.T)[None, :, :]
+def _apply(M: np.ndarray, X: np.ndarray) -> np.ndarray:
+    """``M`` (r x c) applied to feature-first ``X`` (c, ...): (r, ...), as one matrix product."""
+    rest = X.shape[1:]
+    return (M @ X.reshape(X.shape[0], int(np.prod(rest)))).reshape((M.shape[0],) + rest)
+
+
+def _add_rows(Y: np.ndarray, rows: np.ndarray, upd: np.ndarray) -> None:
+    """``Y[rows] += upd`` in place, one row view at a time (no gather/scatter copies of Y)."""
+    for k, r in enumerate(rows):
+        Y[r] += upd[k]
+
+
+def float_mlp(Y: np.ndarray, mlp: FloatMLP | None) -> np.ndarray:
+    """``Y + B psi(A Y + b)`` for feature-first ``Y`` (d, ...), updated in place (only the rows B writes)
+    and returned; a Heaviside unit fires for ``z >= -HEAVISIDE_ATOL``."""
+    if mlp is None or len(mlp.B_rows) == 0:
+        return Y
+    X = Y[mlp.A_cols]
+    h = _apply(mlp.A_sub, X)
+    for k in range(len(mlp.b)):
+        hk = h[k]
+        hk += mlp.b[k]
+        if mlp.heaviside[k]:
+            h[k] = hk >= -HEAVISIDE_ATOL
+        else:
+            np.maximum(hk, 0.0, out=hk)
+    _add_rows(Y, mlp.B_rows, _apply(mlp.B_sub, h))
+    return Y
+
+
+def _window(arr: np.ndarray, lo: int, hi: int, fill) -> np.ndarray:
+    """``arr[..., lo:hi]`` along the last axis, with the columns of negative index replaced by ``fill``."""
+    if lo >= 0:
+        return arr[..., lo:hi]
+    out = np.empty(arr.shape[:-1] + (hi - lo,))
+    out[..., : min(-lo, hi - lo)] = fill
+    if hi > 0:
+        out[..., -lo:] = arr[..., :hi]
+    return out
+
+
+def positional_head(vals: np.ndarray, base: np.ndarray, start: int, q0: int, q1: int, n: int,
+                    phi: np.ndarray | None, model: LimitTransformer) -> np.ndarray:
+    """Output (r, B, q1-q0) of a positional-only head for the 0-based global query positions q0 .. q1-1.
+
+    ``vals`` (r, B, m) are the values ``V y_j`` of key positions ``start .. start+m-1`` and ``base`` (r, B) the
+    sum of the values of positions ``< start``.  Every query i must have its tau-window inside ``vals``
+    (``i - tau >= start``) unless ``start == 0``.  ``n`` is the input length (for ``log n``).
+    """
+    offsets = np.zeros(1) if phi is None else phi
+    tau = len(offsets) - 1
+    q = np.arange(q0, q1)
+    count_far = np.maximum(q - tau, 0)  # keys 0 .. i-tau-1 share logit 0
+    logits = np.concatenate([np.zeros((len(q), 1)), np.broadcast_to(offsets, (len(q), tau + 1))], axis=1)
+    mask = np.concatenate([(count_far > 0)[:, None], (q[:, None] - np.arange(tau + 1)[None, :]) >= 0], axis=1)
+    s = float_terms(logits, mask, n, model.precision_bits, model.precision)  # (Q, tau+2)
+    lo = q0 - tau - 1 - start  # index in vals of the last far key of query q0
+    if q1 - q0 == 1:  # one query: a plain sum instead of a cumulative sum
+        far_sum = (base + vals[:, :, : lo + 1].sum(axis=2))[:, :, None] if lo >= 0 else base[:, :, None]
+    else:
+        cum = np.cumsum(vals, axis=2)
+        cum += base[:, :, None]  # cum[..., k] = sum over positions < start + k + 1
+        far_sum = _window(cum, lo, lo + q1 - q0, base[:, :, None])
+    num = s[:, 0] * far_sum
+    den = s[:, 0] * count_far
+    for off in range(tau + 1):
+        num += s[:, off + 1] * _window(vals, q0 - off - start, q1 - off - start, 0.0)
+        den += s[:, off + 1]
+    return np.divide(num, den, out=np.zeros_like(num), where=den > 0)
 
 
 def _layer(model, layer_params, phis, y, queries, n, factored=None):
-    """One layer: attention for the given query rows, then the MLP.
+    """One layer on feature-first activations: attention for the given query columns, then the MLP.
 
-    y: (B, n, d) activations, or None with ``factored = (ids, E, P)`` for the first layer.
-    Returns (B, len(queries), d).
+    y: (d, B, n) activations (updated in place when every position is a query), or None with
+    ``factored = (ids, E, P)`` for the first layer (y = E[ids] + P is never materialized).
+    Returns (d, B, len(queries)).
     """
     heads, mlp = layer_params
-    if factored is None:
-        yq = y[:, queries, :]
-    else:
+
+    def values(M, cols):  # M applied to y[cols], (r, B, n)
+        if factored is None:
+            return _apply(M, y[cols])
         ids, E, P = factored
-        yq = E[ids[:, queries]] + P[queries][None, :, :]
-    Y = yq.copy()
-    keys_idx = np.arange(n)
-    mask = keys_idx[None, :] <= queries[:, None]  # causal: key j <= query i
-    for (Q, K, V, _), phi_m in zip(heads, phis, strict=True):
-        logits = np.einsum("bqr,bkr->bqk", yq @ Q.T, _project(K, y, factored))
+        return (E[:, cols] @ M.T).T[:, ids] + (P[:, cols] @ M.T).T[:, None, :]
+
+    if factored is not None:
+        ids, E, P = factored
+        Y = np.zeros((E.shape[1], ids.shape[0], len(queries)))
+        for r in np.nonzero(np.any(E != 0, axis=0) | np.any(P != 0, axis=0))[0]:  # rows the input writes
+            Y[r] = E[ids[:, queries], r] + P[queries, r]
+    else:
+        Y = y if len(queries) == y.shape[2] else y[:, :, queries]  # fancy indexing copies
+    updates = []
+    for h, phi_m in zip(heads, phis, strict=True):
+        if len(h.rows) == 0:
+            continue
+        vals = values(h.V_sub, h.cols)
+        if h.positional:
+            updates.append((h.rows, positional_head(vals, np.zeros(vals.shape[:2]), 0, queries[0], queries[-1] + 1, n,
+                                                    h.phi, model)))
+            continue
+        all_cols = np.arange(model.d)
+        logits = np.einsum("rbq,rbk->bqk", _apply(h.Q, Y), values(h.K, all_cols))
         if phi_m is not None:
             logits = logits + phi_m[queries][None, :, :]
+        mask = np.arange(n)[None, :] <= queries[:, None]  # causal: key j <= query i
         w = float_weights(logits, mask[None, :, :], n, model.precision_bits, model.precision)
-        Y = Y + w @ _project(V, y, factored)
+        updates.append((h.rows, np.einsum("bqk,rbk->rbq", w, vals)))
+    # every head read its input above, so Y (which may be y itself) can now be updated in place
+    for rows, upd in updates:
+        _add_rows(Y, rows, upd)
     return float_mlp(Y, mlp)
-
-
-def float_mlp(Y: np.ndarray, mlp) -> np.ndarray:
-    """``Y + B psi(A Y + b)`` in float64; a Heaviside unit fires for ``z >= -HEAVISIDE_ATOL``."""
-    if mlp is None:
-        return Y
-    A, b, B, heaviside = mlp
-    h = Y @ A.T + b
-    act = np.where(heaviside, (h >= -HEAVISIDE_ATOL).astype(np.float64), np.maximum(h, 0.0))
-    return Y + act @ B.T
 
 
 def forward(model: LimitTransformer, strings, *, offset: int = 0, positions: str = "all") -> np.ndarray:
@@ -95,13 +177,13 @@ def forward(model: LimitTransformer, strings, *, offset: int = 0, positions: str
     ids = model.encode(strings)
     B, n = ids.shape
     fp = model.float_params
-    phis = [[_phi_matrix(h.phi, n) for h in layer.heads] for layer in model.layers]
-    pos = _position_vectors(model, n, offset)
+    phis = [[None if fh.positional else _phi_matrix(h.phi, n) for h, fh in zip(layer.heads, lp[0], strict=True)]
+            for layer, lp in zip(model.layers, fp["layers"], strict=True)]
+    pos = _position_vectors(model, np.arange(1, n + 1) + offset)
     out_rows = n if positions == "all" else 1
     # chunk the batch so that the largest tensor (logits or activations) stays bounded
-    width = max(model.d, 1)
-    per_seq = n * max(width, n if (model.depth > 1 or positions == "all") else 1)
-    chunk = max(1, _CHUNK_ELEMENTS // per_seq)
+    quadratic = any(not h.positional for heads, _ in fp["layers"] for h in heads)
+    chunk = max(1, min(_CHUNK_ELEMENTS // (n * max(model.d, n if quadratic else 1)), _CHUNK_POSITIONS // n))
     out = np.empty((B, out_rows, model.output_dim))
     all_q = np.arange(n)
     for s in range(0, B, chunk):
@@ -113,8 +195,54 @@ def forward(model: LimitTransformer, strings, *, offset: int = 0, positions: str
             y = _layer(model, lp, phis[l], y, queries, n, factored)
             factored = None
         if model.depth == 0:
-            y = fp["E"][ids_c] + pos[None, :, :]
+            y = fp["E"].T[:, ids_c] + pos.T[:, None, :]
             if positions == "last":
-                y = y[:, -1:, :]
-        out[s : s + chunk] = y @ fp["U"].T
+                y = y[:, :, -1:]
+        out[s : s + chunk] = _apply(fp["U"], y).transpose(1, 2, 0)
     return out if positions == "all" else out[:, 0, :]
+
+
+def stream_forward(model: LimitTransformer, string, *, offset: int = 0, positions: str = "last",
+                   block: int = 1 << 15) -> np.ndarray:
+    """float64 outputs of a model whose heads are all positional-only, in blocks of ``block`` positions.
+
+    Memory is O(block * d + depth * tau * d) whatever the length; the result equals :func:`forward`'s
+    (same float64 operations up to summation order).  Returns (m,) for ``positions="last"`` or (n+1, m).
+    """
+    if positions not in ("all", "last"):
+        raise InputError(f"positions must be 'all' or 'last', got {positions!r}")
+    if block < 1:
+        raise InputError(f"block must be >= 1, got {block}")
+    fp = model.float_params
+    if not all(h.positional for heads, _ in fp["layers"] for h in heads):
+        raise InputError("stream_forward needs every head to be positional-only (K^T Q = 0, Local phi); "
+                         "use forward for this model")
+    ids = model.encode(string)
+    if ids.shape[0] != 1:
+        raise InputError("stream_forward evaluates one string at a time")
+    ids = ids[0]
+    n = len(ids)
+    # per layer: the last keep_l input columns before the block, and per head the value sum of earlier ones
+    keep = [max((len(h.phi) - 1 if h.phi is not None else 0 for h in heads), default=0) for heads, _ in fp["layers"]]
+    prev = [np.zeros((model.d, 1, 0)) for _ in fp["layers"]]
+    bases = [[np.zeros((len(h.rows), 1)) for h in heads] for heads, _ in fp["layers"]]
+    outs = []
+    for s in range(0, n, block):
+        e = min(n, s + block)
+        y = (fp["E"][ids[s:e]] + _position_vectors(model, np.arange(s + 1, e + 1) + offset)).T[:, None, :]
+        for l, (heads, mlp) in enumerate(fp["layers"]):
+            ext = np.concatenate([prev[l], y], axis=2)  # positions start .. e-1
+            start = s - prev[l].shape[2]
+            leave = max(0, ext.shape[2] - keep[l])  # columns that leave the kept window join the base sums
+            Y = y.copy()
+            for h, fh in enumerate(heads):
+                if len(fh.rows) == 0:
+                    continue
+                vals = _apply(fh.V_sub, ext[fh.cols])
+                _add_rows(Y, fh.rows, positional_head(vals, bases[l][h], start, s, e, n, fh.phi, model))
+                bases[l][h] = bases[l][h] + vals[:, :, :leave].sum(axis=2)
+            prev[l] = ext[:, :, leave:]
+            y = float_mlp(Y, mlp)
+        outs.append(y[:, 0, -1:] if positions == "last" else y[:, 0, :])
+    out = (fp["U"] @ np.concatenate(outs, axis=1)).T
+    return out[-1] if positions == "last" else out

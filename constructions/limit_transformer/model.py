@@ -206,6 +206,17 @@ class Head:
         """K^T Q (d x d, exact): a_ij = y_j^T (K^T Q) y_i."""
         return self.key.T.dot(self.query)
 
+    @cached_property
+    def positional_only(self) -> bool:
+        """True when the logit is ``phi(j, i)`` alone (K^T Q = 0 and phi Local or absent): such a head is a
+        causal average mixed with a tau-window, evaluable in O(n) (C-RASP counting heads are of this kind)."""
+        if not (self.phi is None or isinstance(self.phi, LocalPhi)):
+            return False
+        kc, qc = _support(self.key, 0), _support(self.query, 0)  # K^T Q restricted to the columns K, Q use
+        if len(kc) == 0 or len(qc) == 0:
+            return True
+        return not any(v != 0 for v in self.key[:, kc].T.dot(self.query[:, qc]).flat)
+
 
 @dataclass(frozen=True, eq=False)
 class MLP:
@@ -403,14 +414,53 @@ class LimitTransformer:
     # ---- float views
     @cached_property
     def float_params(self) -> dict:
-        """float64 copies of every parameter (for the vectorized path)."""
+        """float64 copies of every parameter for the vectorized path, with the sparsity of V, A and B kept:
+        ``{"E", "U", "layers": [([FloatHead, ...], FloatMLP | None), ...]}``."""
         layers = []
         for layer in self.layers:
-            heads = [(to_float(h.query), to_float(h.key), to_float(h.value),
-                      h.phi.float_offsets() if isinstance(h.phi, LocalPhi) else h.phi) for h in layer.heads]
-            mlp = None
-            if layer.mlp is not None:
-                m = layer.mlp
-                mlp = (to_float(m.A), to_float(m.b), to_float(m.B), m.heaviside_mask)
-            layers.append((heads, mlp))
+            heads = [FloatHead.of(h) for h in layer.heads]
+            layers.append((heads, None if layer.mlp is None else FloatMLP.of(layer.mlp)))
         return {"E": to_float(self.embedding), "U": to_float(self.unembedding), "layers": layers}
+
+
+def _support(m: np.ndarray, axis: int) -> np.ndarray:
+    """Indices of the rows (axis=1) or columns (axis=0) of ``m`` that hold a nonzero entry."""
+    return np.nonzero(np.any(m != 0, axis=axis))[0]
+
+
+@dataclass(frozen=True, eq=False)
+class FloatHead:
+    """float64 view of a head; ``V`` restricted to its nonzero block ``V[rows][:, cols]`` (``V_sub``)."""
+
+    Q: np.ndarray
+    K: np.ndarray
+    rows: np.ndarray
+    cols: np.ndarray
+    V_sub: np.ndarray
+    phi: np.ndarray | ArbitraryPhi | None
+    positional: bool
+
+    @classmethod
+    def of(cls, h: Head) -> FloatHead:
+        V = to_float(h.value)
+        rows, cols = _support(V, 1), _support(V, 0)
+        return cls(to_float(h.query), to_float(h.key), rows, cols, V[np.ix_(rows, cols)],
+                   h.phi.float_offsets() if isinstance(h.phi, LocalPhi) else h.phi, h.positional_only)
+
+
+@dataclass(frozen=True, eq=False)
+class FloatMLP:
+    """float64 view of an MLP: ``A`` restricted to the columns it reads, ``B`` to the rows it writes."""
+
+    A_cols: np.ndarray
+    A_sub: np.ndarray
+    b: np.ndarray
+    B_rows: np.ndarray
+    B_sub: np.ndarray
+    heaviside: np.ndarray
+
+    @classmethod
+    def of(cls, m: MLP) -> FloatMLP:
+        A, B = to_float(m.A), to_float(m.B)
+        cols, rows = _support(A, 0), _support(B, 1)
+        return cls(cols, A[:, cols], to_float(m.b), rows, B[rows], m.heaviside_mask)

@@ -124,29 +124,37 @@ def round_half_even_float(v: np.ndarray) -> np.ndarray:
     return np.where(tie, even, np.rint(v))
 
 
-def float_weights(logits: np.ndarray, mask: np.ndarray, n: int, p: int, model: str) -> np.ndarray:
-    """float64 attention weights along the last axis; ``mask`` marks admissible (causal) keys.
+def float_terms(logits: np.ndarray, mask: np.ndarray, n: int, p: int, model: str) -> np.ndarray:
+    """Unnormalized float64 softmax terms along the last axis (0 where ``mask`` is False).
 
-    Numeric mode: the flush / rounding decisions are made in float64, so a logit gap within about
-    1e-12 relative of the boundary ``n^gap = 2^p`` may be decided differently from the exact path.
+    ``izzo``: ``exp(log n (a - a*))`` with terms <= 2^-p flushed; ``huang``: ``round_p(n^round_p(a))``
+    (shifted by the largest term where n^a would overflow float64; the p-bit rounding is then far below
+    float resolution).  Decisions within ``BOUNDARY_RTOL`` of a flush boundary or rounding tie follow the
+    exact rule at the boundary.
     """
     logn = math.log(n) if n > 1 else 0.0
     if model == "izzo":
         a = np.where(mask, logits, -np.inf)
         top = a.max(axis=-1, keepdims=True)
-        expo = logn * (a - top)
-        s = np.where(mask & (expo > -p * math.log(2) * (1 - BOUNDARY_RTOL)), np.exp(expo), 0.0)
-    elif model == "huang":
-        a = np.rint(logits * 2.0**p) / 2.0**p
+        with np.errstate(invalid="ignore"):
+            expo = logn * (a - top)
+        return np.where(mask & (expo > -p * math.log(2) * (1 - BOUNDARY_RTOL)), np.exp(expo), 0.0)
+    if model == "huang":
+        a = round_half_even_float(logits * 2.0**p) / 2.0**p
         expo = np.where(mask, logn * a, -np.inf)
         top = expo.max(axis=-1, keepdims=True)
         with np.errstate(over="ignore", invalid="ignore"):
             rounded = round_half_even_float(np.exp(expo) * 2.0**p) / 2.0**p
-        # Where n^a overflows float64, the p-bit rounding is far below float resolution relative to the
-        # largest term: use the shifted exponentials, dropping the terms that would round to 0.
-        shifted = np.where(expo >= -(p + 1) * math.log(2), np.exp(expo - top), 0.0)
-        s = np.where(top > 700, shifted, rounded)
-    else:
-        raise ValueError(f"unknown precision model {model!r}")
+            shifted = np.where(expo >= -(p + 1) * math.log(2), np.exp(expo - top), 0.0)
+        return np.where(mask, np.where(top > 700, shifted, rounded), 0.0)
+    raise ValueError(f"unknown precision model {model!r}")
+
+
+def float_weights(logits: np.ndarray, mask: np.ndarray, n: int, p: int, model: str) -> np.ndarray:
+    """float64 attention weights along the last axis; ``mask`` marks admissible (causal) keys.
+
+    A query whose terms all vanish gets weight 0 everywhere (the head outputs 0).
+    """
+    s = float_terms(logits, mask, n, p, model)
     total = s.sum(axis=-1, keepdims=True)
     return np.divide(s, total, out=np.zeros_like(s), where=total > 0)
