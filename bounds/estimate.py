@@ -10,7 +10,7 @@
   ((tau+1) suffix positions, <= (tau+1)/eps' tokens for the f-prefix and <= (tau+1)/eps'^2 for g; 2(tau+1)/eps'
   in the small case; times Delta for the (token, residue) reduction; +1 for ``$``).  The printed theorem has tau
   where we use tau + 1: the proof's tau-suffix has tau + 1 positions (offsets 0..tau) and with tau = 0 the printed
-  term tau Delta L^2/eps^2 vanishes, which is false (docs/gaps.d/izzo2025.md, ``izzo2025:thm4.1``).
+  term tau Delta L^2/eps^2 vanishes, which is false (docs/gaps.md, ``izzo2025:thm4.1``).
 
 The constant is therefore 1 times the token count of the proof's construction; it is not fitted to anything.  The
 conclusion ``|f - g| = O(delta + eps)`` carries a second constant that the paper does not give; eps here is the
@@ -34,7 +34,7 @@ CONSTANT_NOTE = ("constant: 1 x the token count of the auxiliary string z in the
                  "for the (token, residue) reduction, +1 for $); the constant of the error O(delta + eps) is not "
                  "given by the paper.")
 TAU_NOTE = ("tau+1 replaces the printed tau: the proof's tau-suffix has tau+1 positions, and with tau = 0 the "
-            "printed term tau*Delta*L^2/eps^2 = 0 is refuted (docs/gaps.d/izzo2025.md).")
+            "printed term tau*Delta*L^2/eps^2 = 0 is refuted (docs/gaps.md).")
 
 
 class UsageError(BoundsError):

@@ -12,7 +12,7 @@ and ``gamma(f) = min_{(y,i)} min {a - a' > 0 : a, a' in A_(y,i)}`` (min of the e
 The printed set only has the keys inside the tau-window.  Keys farther than tau (phi = 0, ANY residue mod Delta)
 and the ``$`` key are observed too, so the printed gamma can exceed every real gap (for the ModP construction,
 tau = 0, it is +inf) and the sec. 3.2 hardmax claim "N >= 2^{p/gamma} => hardmax" fails for it (witness in
-docs/gaps.d/izzo2025.md).  ``definition="completed"`` (the default) adds
+docs/gaps.md).  ``definition="completed"`` (the default) adds
 
 * far keys: ``A_(y,i),(z,j)`` for every z in Sigma and every residue j (no phi), and
 * the ``$`` key (model position 1, residue ``offset mod Delta``): ``A_(y,i),($,o)`` plus ``phi`` at each window

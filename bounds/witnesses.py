@@ -1,4 +1,4 @@
-"""Exact witnesses for the gaps found in Izzo et al. (docs/gaps.d/izzo2025.md).
+"""Exact witnesses for the gaps found in Izzo et al. (docs/gaps.md).
 
 1. :func:`bump_pair` / :func:`check_bump_pair` -- Theorem 4.1 with tau = 0 (``izzo2025:thm4.1``).  Two one-layer,
    NoPE (Delta = 1), tau = 0 Limit Transformers f, g over {0, 1} whose single head has all logits 0 (uniform

@@ -24,7 +24,7 @@ Message size.  With ``k`` key classes per head, the message has ``O(L H (k + tau
 the value vectors at Alice's positions take finitely many values (e.g. every compiled C-RASP model:
 values read only Boolean coordinates), each entry of a class sum is an integer ``<= N`` and the
 message is ``O(log N)`` bits (:func:`message_size_table`, :func:`fit_log_slope`).  Exact rational
-activations can break this (``docs/gaps.d/huang2024_core.md``, :func:`averaging_witness`).
+activations can break this (``docs/gaps.md``, :func:`averaging_witness`).
 
 Corollary 13.  :func:`copy_fooling` enumerates Alice's inputs for the copy task ``$ x # y``: Bob's
 targets (the next symbols ``x_1 .. x_{N-1}``) determine ``x``, so a correct protocol needs ``2^{N-1}``

@@ -12,7 +12,7 @@ from constructions.limit_transformer.errors import (  # noqa: F401
     NotTranslationInvariantError,
     ShapeError,
 )
-from constructions.limit_transformer.evaluate import forward  # noqa: F401, E402
+from constructions.limit_transformer.evaluate import forward, stream_forward  # noqa: F401, E402
 from constructions.limit_transformer.exact import exact_forward  # noqa: F401, E402
 from constructions.limit_transformer.model import (  # noqa: F401
     BOS,

@@ -1,6 +1,6 @@
 """Theorem 12 / Corollary 13 (Huang et al.) in executable form: the Alice/Bob protocol reconstructs
 Bob's activations exactly, its message grows like log N, copying needs 2^(N-1) messages, and the
-exact-activation reading of Theorem 12 fails on a two-layer witness (docs/gaps.d/huang2024_core.md)."""
+exact-activation reading of Theorem 12 fails on a two-layer witness (docs/gaps.md)."""
 
 from __future__ import annotations
 

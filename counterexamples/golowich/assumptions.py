@@ -158,7 +158,7 @@ def check_coverage(ens: Ensemble, L_local: int, lengths: Iterable[int],
 
 def check_planted_local(ens: Ensemble, L_local: int, lengths: Iterable[int]) -> Verdict:
     """span(S*) <= L_local a.s. under every Q_l^pos (NOT an assumption of the paper: the proof of
-    Theorem 4.3 uses it at the test length without stating it, see docs/gaps.d/golowich2025_necessity.md)."""
+    Theorem 4.3 uses it at the test length without stating it, see docs/gaps.md)."""
     for l in lengths:
         for S, p in ens.qpos(l).items():
             if p > 0 and span(S) > L_local:

@@ -5,7 +5,7 @@ choice of the random tags; ``pc_law`` enumerates the exact law of PC[X, S*] (all
 for small l.  ``expand`` and the PC-transformed key/value follow eqs. (17)-(18): sort the pairs of the
 chosen coupled tokens by tag, drop duplicate tags, and score only if the result lies in V^k.
 
-Findings (docs/gaps.d/golowich2025_theory.md): with background tags I ~ Unif([l]) (eq. (19)) the law of a
+Findings (docs/gaps.md): with background tags I ~ Unif([l]) (eq. (19)) the law of a
 background coupled token depends on l, so PC[P] is not a planted ensemble (Def. 3.2 needs a fixed mu);
 tags exceed [k]; and a background position next to the planted block can *sort in front of* a planted
 token, so PC[g0*] is finite on a spurious set: 0-strong realizability of P does not transfer.  With the

@@ -291,7 +291,7 @@ def reverse_shift_ratio(p, L, Lloc):
 
 def literal_counterexample(L: int = 8, Lbar: int = 10, Lloc: int = 2) -> Instance:
     """Theorem 4.3 as stated is false (independent re-derivation of the counterexamples module's witness
-    'thm43-literal', docs/gaps.d/golowich2025_necessity.md): Assumption 4.2 does not force the planted set
+    'thm43-literal', docs/gaps.md): Assumption 4.2 does not force the planted set
     to be local at the test length.  V = {1, 2}, mu = delta_1, Qvoc = delta_(2,2), g* = 1; Q_l uniform on
     adjacent pairs for l <= L, on adjacent pairs and {j, j + L} for l > L.  Keys: 'all' (weight 1 on every
     set of span <= L_local), '22' (weight 1 iff x = (2, 2) and span <= L_local); values 'one' = 1 and

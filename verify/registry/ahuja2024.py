@@ -5,7 +5,7 @@ constants (42)-(47), the Rademacher bound (92)-(94) and the equations those proo
 Lemma 11 and the high-capacity / App. B.1 statements are registered by another module.
 
 Evidence names the proof module in verify/ahuja/ and its tests (verify/tests/test_ahuja_*.py); findings are
-written up in docs/gaps.d/ahuja2024.md.  "verified" means: every algebraic step discharged mechanically
+written up in docs/gaps.md.  "verified" means: every algebraic step discharged mechanically
 (z3 / sympy / exact linear algebra / enumeration) with a rejected negative control; analysis steps
 (continuity, density, analyticity, compactness) are recorded as cited lemmas with their statement.
 """
@@ -13,7 +13,7 @@ written up in docs/gaps.d/ahuja2024.md.  "verified" means: every algebraic step 
 from verify.claims import register
 
 _P = "ahuja2024"
-_GAPS = "docs/gaps.d/ahuja2024.md"
+_GAPS = "docs/gaps.md"
 
 CLAIMS = [
     # --- Section 3: definitions -------------------------------------------------------------------------

@@ -2,13 +2,13 @@
 Generalization in Transformers (golowich2025) -- theory statements.
 
 Not declared here (owned by the counterexamples module): prop-c3*, asm3.3, asm4.1, asm4.2, fn6.
-Findings: docs/gaps.d/golowich2025_theory.md.  Checks: verify/golowich/, verify/tests/test_golowich_*.py.
+Findings: docs/gaps.md.  Checks: verify/golowich/, verify/tests/test_golowich_*.py.
 """
 
 from verify.claims import register
 
 _P = "golowich2025"
-_G = "docs/gaps.d/golowich2025_theory.md"
+_G = "docs/gaps.md"
 
 _CLAIMS = [
     # ------------------------------------------------------------------ definitions

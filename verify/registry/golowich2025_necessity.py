@@ -1,13 +1,13 @@
 """golowich2025: Proposition C.3 (necessity of the assumptions of Theorem 4.3), Assumptions 3.3, 4.1, 4.2
 and footnote 6 -- checked by counterexamples/golowich (exact model, witnesses, z3 + Hypothesis search).
 
-Gap entries: docs/gaps.d/golowich2025_necessity.md.
+Gap entries: docs/gaps.md.
 """
 
 from verify.claims import register
 
 _T = "counterexamples/tests/test_golowich_"
-_G = "docs/gaps.d/golowich2025_necessity.md"
+_G = "docs/gaps.md"
 
 register(
     "golowich2025:prop-c3", "Proposition C.3 (necessity of the assumptions)",

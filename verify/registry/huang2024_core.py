@@ -5,7 +5,7 @@ The C-RASP definition (def8), Theorem 10, Lemma 11, eq. (10) and the benchmark t
 registered by :mod:`verify.registry` modules of the C-RASP benchmark, not here.  Checks live in
 ``constructions/tests/test_crasp_compiler.py`` and ``constructions/tests/test_communication.py``;
 choices made where the restored reference is UNCERTAIN are in ``docs/crasp_compiler.md``; gaps in
-``docs/gaps.d/huang2024_core.md``.
+``docs/gaps.md``.
 """
 
 from verify.claims import register
@@ -108,7 +108,7 @@ register("huang2024:thm12", "Theorem 12",
          "holds exactly for models whose value vectors take finitely many values (huang2024:thm12.finite-values), "
          "but with exact rational activations a 2-layer NoPE model needs >= N-1 bits "
          "(huang2024:thm12.exact-activations); the proof's 'all activations have O(log N) precision' needs a "
-         "rounding of activations that eqs (1)-(4) do not have. docs/gaps.d/huang2024_core.md")
+         "rounding of activations that eqs (1)-(4) do not have. docs/gaps.md")
 register("huang2024:thm12.finite-values", "Theorem 12 (finite-valued values)",
          "Protocol of App. B.3 (per key class: count + sum of values; <= tau boundary positions) reconstructs Bob's "
          "activations exactly with O(log N) bits when values range over a finite set (e.g. compiled C-RASP).",
@@ -157,7 +157,7 @@ register("huang2024:cor13", "Corollary 13",
          "gap",
          "fooling-set half verified exactly (huang2024:cor13.fooling); with Theorem 12 for finite-valued models it "
          "excludes those models, but the general proof rests on huang2024:thm12 whose exact-activation reading is "
-         "refuted, so the corollary needs the activation rounding the proof assumes (docs/gaps.d/huang2024_core.md)")
+         "refuted, so the corollary needs the activation rounding the proof assumes (docs/gaps.md)")
 register("huang2024:cor13.fooling", "Corollary 13 (fooling set)",
          "Any protocol letting Bob produce the copy of Alice's x in {a,b}^(N-1) needs 2^(N-1) distinct messages "
          "(>= N-1 bits), while a Periodic and Local model's protocol has O(log N) bits and hence collides.",

@@ -3,7 +3,7 @@
 Definition 8, Theorem 10, Lemma 11 / 29 and the App. C lemmas behind it (Def. 30 - Lemma 42), eq. (10),
 App. C.1.5 / C.2, Tables 1-3 and Figure 1.  Programs: ``constructions/crasp/programs.py``; oracles:
 ``constructions/crasp/oracles.py``; checks: ``constructions/crasp/tests/``; choices where the restored
-reference is UNCERTAIN: ``docs/crasp.md``; gaps: ``docs/gaps.d/crasp.md``.
+reference is UNCERTAIN: ``docs/crasp.md``; gaps: ``docs/gaps.md``.
 
 Status convention here: ``verified`` for definitions implemented and cross-checked by two independent
 implementations, and for facts checked on every instance (a finite family); ``verified-numerically`` for
@@ -160,7 +160,7 @@ register(
     "verified",
     "oracles implemented in constructions/crasp/oracles.py; D_n as a depth scan is cross-checked exhaustively with "
     f"the grammar D_n = (a D_(n-1) b)* ({_T}/test_benchmark.py). Tomita 7 is printed 0*1*0*1 in our text copy; we use "
-    "the standard 0*1*0*1* (docs/gaps.d/crasp.md).")
+    "the standard 0*1*0*1* (docs/gaps.md).")
 register(
     "huang2024:tab2", "Table 2 (expressibility of the regular languages)",
     "Programs exist for 13 languages (Tomita 1, 2, 4, 7; D_2, D_3, D_4, D_12; (aa)*, (aaaa)*, (abab)*; "

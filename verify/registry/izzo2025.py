@@ -1,7 +1,7 @@
 """Claims of Izzo, Nichani, Lee: Quantitative Bounds for Length Generalization in Transformers (izzo2025).
 
 Every numbered or named statement of the paper, with its status and what backs it.  Gaps are written up in
-docs/gaps.d/izzo2025.md.
+docs/gaps.md.
 """
 
 from verify.claims import register
@@ -29,7 +29,7 @@ register(
     "the printed A_(y,i) holds only keys inside the tau-window; keys farther than tau (phi = 0, any residue) and the $ "
     "key are missing, so the printed gamma of the ModP construction (tau = 0) is +inf while real gaps are 1/2 "
     "(bounds.witnesses.printed_gamma_violation; tests/test_margin.py); also the printed A_(y,i),(z,j) pairs E_z with "
-    "p_i. bounds.margin implements definition='completed' (default) and 'printed'; docs/gaps.d/izzo2025.md.")
+    "p_i. bounds.margin implements definition='completed' (default) and 'printed'; docs/gaps.md.")
 
 register(
     "izzo2025:sec3.2-hardmax", "Section 3.2 (hardmax lemma)",
@@ -39,7 +39,7 @@ register(
     "holds with the completed gamma (Hypothesis property over random one-layer models, exact, "
     "verify/test_izzo_hardmax.py; tight: fails at N = threshold - 1 for the ModP construction) but FAILS with the "
     "printed gamma: printed gamma = +inf gives threshold 1, yet at length 10 a sub-maximal term 10^-1/2 > 2^-4 "
-    "survives (verify/test_izzo_hardmax.py::test_printed_gamma_threshold_violated); docs/gaps.d/izzo2025.md.")
+    "survives (verify/test_izzo_hardmax.py::test_printed_gamma_threshold_violated); docs/gaps.md.")
 
 register(
     "izzo2025:thm4.1", "Theorem 4.1",
@@ -51,7 +51,7 @@ register(
     "parameters; also valid under the strict round-everything-below-2^-p reading), while the printed "
     "N is O(max{1, 0}) = O(1) (tests/test_estimate.py::test_bump_pair_refutes_printed_tau0). The proof's tau-suffix has "
     "tau+1 positions: the statement needs tau+1 for tau; bounds.estimate uses (tau+1). The O(delta+eps) constant is not "
-    "given; L omits the unembedding U and the residual path (docs/gaps.d/izzo2025.md).")
+    "given; L omits the unembedding U and the residual path (docs/gaps.md).")
 
 register(
     "izzo2025:eq1", "Appendix A.1, eq. (1)",

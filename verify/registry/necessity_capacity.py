@@ -1,14 +1,14 @@
 """Necessity of Periodic / Local (huang2024 App. A FAQ 7, sec. 3) and of limited capacity (ahuja2024 sec. 4,
 5.1, App. B.1) -- checked by counterexamples/periodic_local.py and counterexamples/capacity.py.
 
-Write-up: docs/counterexamples_capacity.md; gap entries: docs/gaps.d/capacity_periodic_local.md.
+Write-up: docs/counterexamples_capacity.md; gap entries: docs/gaps.md.
 """
 
 from verify.claims import register
 
 _TP = "counterexamples/tests/test_periodic_local.py"
 _TC = "counterexamples/tests/test_capacity.py"
-_G = "docs/gaps.d/capacity_periodic_local.md"
+_G = "docs/gaps.md"
 
 # ------------------------------------------------------------------------------------------ huang2024
 register(

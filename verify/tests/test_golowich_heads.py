@@ -64,7 +64,7 @@ def test_grid_points(d, h, nv, expect):
 @pytest.mark.slow
 @checks(KB)
 def test_grid_search_slow():
-    """Recorded in docs/gaps.d/golowich2025_theory.md: unsat iff |V| >= d + 2 or h < d; (2, 2, 4) unknown at 20 s."""
+    """Recorded in docs/gaps.md: unsat iff |V| >= d + 2 or h < d; (2, 2, 4) unknown at 20 s."""
     g = H.grid_search()
     assert all(v == "unsat" for (d, h, nv), v in g.items() if (nv >= d + 2 or h < d) and (d, h, nv) != (2, 2, 4))
     assert all(v == "sat" for (d, h, nv), v in g.items() if nv <= d + 1 and h >= d)

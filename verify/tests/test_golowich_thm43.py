@@ -1,7 +1,7 @@
 """golowich2025 Theorem 4.3: each inequality of the proof (Appendix C.1) on small exact instances.
 
 Default: two random k = 1 instances (L = 4, Lbar = 6, L_local = 1).  Slow: the k = 2 marker instance
-(L = 8, Lbar = 10, L_local = 2) and a 200-instance bounded search; outcomes in docs/gaps.d/golowich2025_theory.md.
+(L = 8, Lbar = 10, L_local = 2) and a 200-instance bounded search; outcomes in docs/gaps.md.
 """
 
 import random
