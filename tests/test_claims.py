@@ -35,12 +35,23 @@ def test_every_paper_has_registered_claims_with_valid_statuses():
         assert key in reg
 
 
-def test_checked_statuses_are_backed_by_tests_and_the_check_can_fail():
-    rows = build_report()
-    assert inconsistencies(rows) == []
+@pytest.fixture(scope="module")
+def report_rows():
+    return build_report()
+
+
+def test_checked_statuses_are_backed_by_tests_and_the_check_can_fail(report_rows):
+    assert inconsistencies(report_rows) == []
     assert inconsistencies([{"claim": "izzo2025:x", "status": "verified", "tests": []}])  # negative control
-    text = markdown(rows)
+
+
+def test_claim_map_in_docs_is_current(report_rows):
+    """docs/claims.md is regenerated with `python -m verify.report --markdown > docs/claims.md`."""
+    from verify.report import ROOT
+
+    text = markdown(report_rows)
     assert "| `izzo2025:thm4.1` |" in text
+    assert (ROOT / "docs" / "claims.md").read_text() == text + "\n", "regenerate docs/claims.md"
 
 
 def test_unknown_claim_key_fails_collection(tmp_path):
