@@ -31,15 +31,24 @@ def _best(fn, repeat):
 
 
 def naive_all_positions(model, ids: np.ndarray) -> np.ndarray:
-    """O(N^2): for every query i recompute all logits over keys 1..i, the izzo softmax, the MLP and U (float64)."""
-    fp = model.float_params
-    (heads, mlp) = fp["layers"][0]
+    """O(N^2): for every query i recompute all logits over keys 1..i, the izzo softmax, the MLP and U (float64).
+
+    Reads the model's exact parameters directly (independent of the library's float evaluators)."""
+    from constructions.limit_transformer.rationals import to_float
+
+    layer = model.layers[0]
+    heads = [(to_float(h.query), to_float(h.key), to_float(h.value),
+              [float(v) for v in h.phi.values] if h.phi is not None else None) for h in layer.heads]
+    mlp = None
+    if layer.mlp is not None:
+        mlp = (to_float(layer.mlp.A), to_float(layer.mlp.b), to_float(layer.mlp.B), layer.mlp.heaviside_mask)
+    E, U = to_float(model.embedding), to_float(model.unembedding)
     n = len(ids)
     pos = model.positions.float_vectors(np.arange(1, n + 1)) if model.positions is not None else 0.0
-    y = fp["E"][ids] + pos
+    y = E[ids] + pos
     p = model.precision_bits
     logn = math.log(n)
-    out = np.empty((n, fp["U"].shape[0]))
+    out = np.empty((n, U.shape[0]))
     for i in range(n):
         Y = y[i].copy()
         for Q, K, V, phi in heads:
@@ -55,7 +64,7 @@ def naive_all_positions(model, ids: np.ndarray) -> np.ndarray:
             A, b, B, heav = mlp
             h = A @ Y + b
             Y = Y + B @ np.where(heav, (h >= 0).astype(float), np.maximum(h, 0.0))
-        out[i] = fp["U"] @ Y
+        out[i] = U @ Y
     return out
 
 
