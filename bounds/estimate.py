@@ -27,6 +27,7 @@ import math
 import sys
 from fractions import Fraction
 
+from bounds.cli import OneLineParser, fraction_arg
 from bounds.margin import INF, BoundsError, Ingredients, combine, hardmax_float, ingredients
 
 CONSTANT_NOTE = ("constant: 1 x the token count of the auxiliary string z in the proof of App. A.1 "
@@ -90,21 +91,8 @@ def estimate(ing: Ingredients, eps, delta=0) -> dict:
 
 
 # ------------------------------------------------------------------------------------------- CLI
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line, exit 2
-        print(f"bounds.estimate: error: {message} (see --help)", file=sys.stderr)
-        sys.exit(2)
-
-
-def _fraction(text: str) -> Fraction:
-    try:
-        return Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number (write 0.1 or 1/10)") from None
-
-
 def _parser() -> argparse.ArgumentParser:
-    ap = _Parser(prog="python -m bounds.estimate",
+    ap = OneLineParser(prog="python -m bounds.estimate",
                  description="Predicted minimum training length of Izzo et al. Theorem 4.1 (one-layer Limit "
                              "Transformers, izzo precision model).")
     src = ap.add_mutually_exclusive_group()
@@ -113,11 +101,11 @@ def _parser() -> argparse.ArgumentParser:
                      help="a model file (give twice for the pair f, g: min gamma, max L)")
     ap.add_argument("--period", type=int, default=5, help="ModPTask period p (default 5)")
     ap.add_argument("--index", type=int, default=0, help="ModPTask index k (default 0)")
-    ap.add_argument("--omega", type=_fraction, default=Fraction(1), help="SimpleTask frequency (default 1)")
+    ap.add_argument("--omega", type=fraction_arg, default=Fraction(1), help="SimpleTask frequency (default 1)")
     ap.add_argument("--mlp-error", type=float, default=1e-2,
                     help="SimpleTask: certified sup-error of the sine MLP (default 0.01)")
-    ap.add_argument("--eps", type=_fraction, default=Fraction(1, 10), help="error scale eps > 0 (default 0.1)")
-    ap.add_argument("--delta", type=_fraction, default=Fraction(0),
+    ap.add_argument("--eps", type=fraction_arg, default=Fraction(1, 10), help="error scale eps > 0 (default 0.1)")
+    ap.add_argument("--delta", type=fraction_arg, default=Fraction(0),
                     help="agreement delta on training lengths (only echoed; conclusion is O(delta + eps))")
     ap.add_argument("--precision-bits", type=int, default=None, help="p (default: the model's, 8 for tasks)")
     ap.add_argument("--definition", choices=("completed", "printed"), default="completed",

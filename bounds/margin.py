@@ -44,6 +44,7 @@ from fractions import Fraction
 import numpy as np
 
 from constructions.limit_transformer.model import LimitTransformer, LocalPhi
+from constructions.limit_transformer.precision import iroot
 
 INF = math.inf
 DEFINITIONS = ("completed", "printed")
@@ -58,23 +59,6 @@ class UnsupportedModelError(BoundsError):
 
 
 # ------------------------------------------------------------------------------------------ helpers
-def _iroot(a: int, k: int) -> int:
-    """floor(a^(1/k)) for integers a >= 0, k >= 1 (exact)."""
-    if a < 2 or k == 1:
-        return a
-    x = 1 << -(-a.bit_length() // k)
-    while True:
-        y = ((k - 1) * x + a // x ** (k - 1)) // k
-        if y >= x:
-            break
-        x = y
-    while x**k > a:
-        x -= 1
-    while (x + 1) ** k <= a:
-        x += 1
-    return x
-
-
 def hardmax_threshold(gamma, precision_bits: int) -> int:
     """Smallest integer N >= 1 with N^gamma >= 2^p (exact for rational gamma; 1 for gamma = +inf).
 
@@ -90,7 +74,7 @@ def hardmax_threshold(gamma, precision_bits: int) -> int:
         raise BoundsError(f"precision bits must be >= 0, got {precision_bits}")
     u, v = g.numerator, g.denominator
     target = 2 ** (precision_bits * v)
-    r = _iroot(target, u)
+    r = iroot(target, u)
     n = r if r**u >= target else r + 1
     return max(n, 1)
 

@@ -28,6 +28,7 @@ import os
 import sys
 from fractions import Fraction
 
+from bounds.cli import OneLineParser, fraction_arg
 from bounds.training.train import RunConfig
 
 
@@ -156,12 +157,6 @@ def summarize(records: list[dict], lengths: list[int], eps: float) -> dict:
 
 
 # -------------------------------------------------------------------------------------------- CLI
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line, exit 2
-        print(f"bounds.measure: error: {message} (see --help)", file=sys.stderr)
-        sys.exit(2)
-
-
 def _int_list(text: str) -> list[int]:
     try:
         vals = [int(t) for t in text.split(",") if t.strip()]
@@ -170,25 +165,18 @@ def _int_list(text: str) -> list[int]:
     return vals
 
 
-def _fraction(text: str) -> Fraction:
-    try:
-        return Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number (write 0.1 or 1/10)") from None
-
-
 def _parser() -> argparse.ArgumentParser:
-    ap = _Parser(prog="python -m bounds.measure",
+    ap = OneLineParser(prog="python -m bounds.measure",
                  description="Measured length-generalization thresholds (Izzo et al. sec. 5) next to the "
                              "Theorem 4.1 estimate of bounds.estimate.")
     ap.add_argument("--task", default="modp", help="modp or simple (default modp)")
     ap.add_argument("--period", type=int, default=5, help="ModPTask period p (default 5)")
     ap.add_argument("--index", type=int, default=0, help="ModPTask index k (default 0)")
-    ap.add_argument("--omega", type=_fraction, default=Fraction(1), help="SimpleTask frequency (default 1)")
+    ap.add_argument("--omega", type=fraction_arg, default=Fraction(1), help="SimpleTask frequency (default 1)")
     ap.add_argument("--train-lengths", type=_int_list, required=True, help="training lengths N, e.g. 8,16,32")
     ap.add_argument("--seeds", type=int, default=2, help="seeds 0..S-1 per N (default 2)")
     ap.add_argument("--eps", type=float, default=0.01, help="plateau (test MSE) threshold (default 0.01)")
-    ap.add_argument("--pred-eps", type=_fraction, default=None,
+    ap.add_argument("--pred-eps", type=fraction_arg, default=None,
                     help="eps passed to bounds.estimate (default sqrt(--eps): an error size, not an MSE)")
     ap.add_argument("--mlp-error", type=float, default=1e-2, help="SimpleTask construction's sine-MLP error")
     ap.add_argument("--out", required=True, help="JSONL file (appended; reruns resume)")
