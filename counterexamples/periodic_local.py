@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import os
 import random
 import sys
 import time
@@ -357,14 +358,42 @@ class SearchResult:
                 "seconds": round(self.seconds, 3)}
 
 
+def _load_checkpoint(path: str | None, key: dict) -> dict | None:
+    """The sweep state saved by :func:`_save_checkpoint` for the same family, or None if there is none."""
+    if path is None:
+        return None
+    try:
+        with open(path) as fh:
+            state = json.load(fh)
+    except FileNotFoundError:
+        return None
+    except (OSError, json.JSONDecodeError) as e:
+        raise FamilyError(f"cannot read checkpoint {path}: {e}") from e
+    if state.get("key") != key:
+        raise FamilyError(f"checkpoint {path} belongs to another family or N0; delete it or use another file")
+    return state
+
+
+def _save_checkpoint(path: str | None, state: dict) -> None:
+    """Write the sweep state after a finished length, atomically (an interrupt loses at most that length)."""
+    if path is None:
+        return
+    tmp = f"{path}.tmp"
+    with open(tmp, "w") as fh:
+        json.dump(state, fh)
+    os.replace(tmp, path)
+
+
 def search_family(spec: FamilySpec, tested: int, *, extra_members=(), random_strings: int = 0,
-                  random_max: int = 40, seed: int = 0, n0: int | None = None) -> SearchResult:
+                  random_max: int = 40, seed: int = 0, n0: int | None = None,
+                  checkpoint: str | None = None) -> SearchResult:
     """Refine the family by output equality on all strings of 0..``tested`` symbols; report late splits.
 
     A split at a length L > N0 between two members that agreed on every shorter string is a pair that
     agrees up to N0 and disagrees beyond: it must not happen for Periodic and Local members.  Every split
     witness is re-checked with :func:`exact_forward`.  ``random_strings`` further exact comparisons of each
     member with its class representative on random strings of max(N0, tested)+1..``random_max`` symbols.
+    With ``checkpoint`` the state is saved after every length and a rerun resumes after the last saved one.
     """
     t0 = time.perf_counter()
     info = agreement_length(spec)
@@ -375,8 +404,15 @@ def search_family(spec: FamilySpec, tested: int, *, extra_members=(), random_str
     max_logit = spec.max_logit + (1 if extra_members else 0)
     classes = [list(range(len(members)))]
     split_len = {}  # (a, b) -> length in symbols at which they were separated
-    late, n_strings = [], 0
-    for L in range(0, tested + 1):
+    late, n_strings, first = [], 0, 0
+    key = {"spec": [spec.delta, spec.tau, list(spec.grid), list(spec.phi_grid)], "N0": N0,
+           "members": [m.name for m in members]}
+    state = _load_checkpoint(checkpoint, key)
+    if state is not None:
+        classes, late, n_strings, first = state["classes"], state["late"], state["n_strings"], state["done"] + 1
+        split_len = {tuple(map(int, k.split(","))): v for k, v in state["split_len"].items()}
+        classes_at_n0 = state.get("classes_at_n0")
+    for L in range(first, tested + 1):
         batch = strings_of_length(L)
         n_strings += len(batch)
         tol = separation_tolerance(L + 1, max_logit)
@@ -414,6 +450,9 @@ def search_family(spec: FamilySpec, tested: int, *, extra_members=(), random_str
         classes = new_classes
         if L == N0:
             classes_at_n0 = len(classes)
+        _save_checkpoint(checkpoint, {"key": key, "done": L, "classes": classes, "late": late,
+                                      "n_strings": n_strings, "classes_at_n0": classes_at_n0 if L >= N0 else None,
+                                      "split_len": {f"{a},{b}": v for (a, b), v in split_len.items()}})
     rng = random.Random(seed)
     failures, checks = [], 0
     for _ in range(random_strings):
@@ -451,6 +490,7 @@ def main(argv=None) -> int:
     p.add_argument("--random-max", type=int, default=40)
     p.add_argument("--mutants", action="store_true", help="add the non-periodic and non-local negative controls")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--checkpoint", metavar="FILE", help="save the sweep after every length; rerun to resume")
     args = p.parse_args(argv)
     try:
         try:
@@ -464,8 +504,8 @@ def main(argv=None) -> int:
         n_hi = agreement_length(spec)["n_hi"]
         extra = [nonperiodic_mutant(spec, n_hi + 1), nonlocal_mutant(spec, n_hi)] if args.mutants else []
         res = search_family(spec, agreement_length(spec)["N0"] + args.extra, extra_members=extra,
-                            random_strings=args.random, random_max=args.random_max)
-    except (FamilyError, ValueError) as e:
+                            random_strings=args.random, random_max=args.random_max, checkpoint=args.checkpoint)
+    except (FamilyError, ValueError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     d = res.as_dict()

@@ -4,6 +4,7 @@ Default tests run in a few seconds; the slow ones (``pytest -m slow counterexamp
 run larger exhaustive sweeps.
 """
 
+import json
 from fractions import Fraction
 
 import numpy as np
@@ -220,3 +221,21 @@ def test_slow_delta2_family_classes_stable_on_long_random_strings():
     res = search_family(spec, 12, n0=12, random_strings=3, random_max=40)
     assert res.classes_at_tested == 42 and res.max_first_disagreement == 2
     assert not res.random_failures and res.random_checks > 0
+
+
+def test_family_sweep_resumes_from_its_checkpoint(tmp_path):
+    """An interrupted sweep (here: one that stopped at N0) resumes after its last saved length and gives the
+    result of an uninterrupted run; a checkpoint of another family is refused."""
+    spec = FamilySpec(1, 0)
+    n0 = agreement_length(spec)["N0"]
+    ck = tmp_path / "sweep.json"
+    search_family(spec, n0, checkpoint=str(ck))
+    assert json.loads(ck.read_text())["done"] == n0
+    resumed = search_family(spec, n0 + 1, checkpoint=str(ck))
+    fresh = search_family(spec, n0 + 1)
+    assert json.loads(ck.read_text())["done"] == n0 + 1
+    for k in ("classes_at_N0", "classes_at_tested", "late_splits", "strings_per_model", "max_first_disagreement"):
+        assert resumed.as_dict()[k] == fresh.as_dict()[k], k
+    with pytest.raises(FamilyError, match="another family"):
+        search_family(FamilySpec(1, 1), agreement_length(FamilySpec(1, 1))["N0"], checkpoint=str(ck))
+    assert main(["--delta", "1", "--tau", "0", "--extra", "0", "--checkpoint", str(tmp_path / "no" / "x.json")]) == 2
