@@ -13,7 +13,8 @@ from fractions import Fraction
 
 import sympy as sp
 
-from .model import risk
+from constructions.golowich.model import risk
+
 from .witnesses import build
 
 L, l, u, t = sp.symbols("L l u t", integer=True, nonnegative=True)

@@ -18,8 +18,15 @@ from hypothesis import HealthCheck, Phase, find, settings
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
-from .assumptions import check_coverage, check_local, check_relative, coverage_eta, realizability_delta
-from .model import minimizers, risk, sets_k, shape, span
+from constructions.golowich.assumptions import (
+    check_coverage,
+    check_local,
+    check_relative,
+    coverage_eta,
+    realizability_delta,
+)
+from constructions.golowich.model import minimizers, risk, sets_k, shape, span
+
 from .search import Params, planted_choices, recheck_data, witness_objects
 
 

@@ -30,7 +30,7 @@ from fractions import Fraction
 
 import z3
 
-from .model import (
+from constructions.golowich.model import (
     AttentionClass,
     Ensemble,
     KeyFunction,
@@ -326,7 +326,7 @@ def solve_q(cand: dict, deadline: float | None = None) -> dict | None:
     """Given keys, values and supports, find exact Q_l^pos masses (z3 over linear real arithmetic) such that
     coverage (kept: holds with eta_l = eta_factor*l; dropped: violated), (g0_0, g1_0) minimises the training
     risk and fails at Lbar.  Every error coefficient is computed by the exact model.  None if infeasible."""
-    from .model import h_value
+    from constructions.golowich.model import h_value
 
     drop = cand["drop"]
     k, Lbar, Lloc, b = cand["k"], cand["Lbar"], cand["L_local"], int(next(iter(cand["mu"])))
@@ -476,14 +476,14 @@ def format_witness(w: dict) -> str:
 
 def recheck_data(w: dict) -> dict:
     """Independent exact re-check of a search witness (no z3): returns the report and ``verified``."""
-    from .assumptions import (
+    from constructions.golowich.assumptions import (
         check_coverage,
         check_local,
         check_planted_local,
         check_realizable,
         check_relative,
     )
-    from .model import minimizers, risk
+    from constructions.golowich.model import minimizers, risk
 
     H, ens = witness_objects(w)
     k, Lbar, Lloc = w["k"], w["Lbar"], w["L_local"]

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .assumptions import (
+from constructions.golowich.assumptions import (
     Verdict,
     check_coverage,
     check_local,
@@ -25,7 +25,7 @@ from .assumptions import (
     check_realizable,
     check_relative,
 )
-from .model import (
+from constructions.golowich.model import (
     NEG_INF,
     AttentionClass,
     Ensemble,

@@ -8,14 +8,14 @@ import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
-from counterexamples.golowich.assumptions import (
+from constructions.golowich.assumptions import (
     check_coverage,
     check_local,
     check_realizable,
     check_relative,
     coverage_eta,
 )
-from counterexamples.golowich.model import (
+from constructions.golowich.model import (
     NEG_INF,
     AttentionClass,
     Ensemble,

@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import pytest
 
-from counterexamples.golowich.model import ModelError, risk
+from constructions.golowich.model import ModelError, risk
 from counterexamples.golowich.search import (
     Params,
     SearchError,

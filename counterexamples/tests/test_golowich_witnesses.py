@@ -5,6 +5,7 @@ from fractions import Fraction
 import pytest
 import sympy as sp
 
+from constructions.golowich.model import point_ensemble, risk, uniform
 from counterexamples.golowich.closed_forms import (
     CLAIMS,
     agrees_with_enumeration,
@@ -12,7 +13,6 @@ from counterexamples.golowich.closed_forms import (
     prove_lower_bound,
     uniform_c,
 )
-from counterexamples.golowich.model import point_ensemble, risk, uniform
 from counterexamples.golowich.witnesses import Witness, WitnessError, build, recheck
 from verify.claims import checks
 
@@ -99,7 +99,7 @@ def test_negative_control_perturbed_witness_fails_recheck():
     r = recheck(Witness("ctrl", "coverage", w.H, fixed, 8, 2, w.bad, w.realizer, 9), 14)
     assert not r["ok"] and r["c"] == 0 and not r["dropped_violated"]
     # one probability perturbed (no longer a distribution): the exact model refuses it
-    from counterexamples.golowich.model import ModelError
+    from constructions.golowich.model import ModelError
 
     bad = point_ensemble((1, 2), 2, 1, (2, 2), 1,
                          lambda l: {**uniform([(i, i + 1) for i in range(1, l)]), (1, 2): F(1)})

@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
-from verify.golowich.exact import attention, sets_k, span
+from constructions.golowich.model import attention, sets_k, span
 
 # ----------------------------------------------------------------------------------------------- Def 4.1
 

@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
-from verify.golowich.exact import INF, Planted, attention, coverage_eta, random_shift_Q, sets_k, span
+from constructions.golowich.assumptions import INF, coverage_eta_of
+from constructions.golowich.model import Planted, attention, random_shift_Q, sets_k, span
 
 
 @dataclass
@@ -85,7 +86,7 @@ def proof_quantities(inst: Instance) -> dict:
     obj = {hb: sum(risks[hb][ell] for ell in train) for hb in H}
     best = min(obj.values())
     mins = [hb for hb in H if obj[hb] == best]
-    eta = {ell: coverage_eta(ens.Q, k, Ll, ell) for ell in (L - Ll, L, Lbar)}
+    eta = {ell: coverage_eta_of(ens.Q, k, Ll, ell)[0] for ell in (L - Ll, L, Lbar)}
     etaL, etaLb = eta[L], eta[Lbar]
     steps: dict = {}
 
@@ -286,7 +287,7 @@ def reverse_shift_ratio(p, L, Lloc):
         return out
     S = (1, 2)
     r = Q(L - 2 * Lloc)[S] / Q(L - Lloc)[(1 + Lloc, 2 + Lloc)]
-    return r, coverage_eta(Q, 2, Lloc, L - Lloc), coverage_eta(Q, 2, Lloc, L)
+    return r, coverage_eta_of(Q, 2, Lloc, L - Lloc)[0], coverage_eta_of(Q, 2, Lloc, L)[0]
 
 
 def literal_counterexample(L: int = 8, Lbar: int = 10, Lloc: int = 2) -> Instance:

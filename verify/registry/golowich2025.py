@@ -21,7 +21,7 @@ _CLAIMS = [
     ("def3.2", "Definition 3.2 (k-sparse planted correlations)",
      "S* ~ Q_l^pos, Z ~ Q^voc, X_S* = Z, X_i ~ mu iid off S*, Y = g*(Z); P(X,S*) = Q(S*) Qvoc(X_S*) prod mu",
      "verified",
-     "verify.golowich.exact.Planted enumerates the joint law exactly; test_golowich_core.py checks the product "
+     "constructions.golowich.model.Planted enumerates the joint law exactly; test_golowich_core.py checks the product "
      "formula, the marginals and Y = g*(X_S*) against a direct sampler-free recount"),
     ("ex-kgram", "Section 3.1 example (k-gram retrieval)",
      "k-gram retrieval is an instance of Definition 3.2 with S* of size 2k+1",
@@ -31,7 +31,7 @@ _CLAIMS = [
     ("def3.3", "Definition 3.3 (k-sparse functional attention class)",
      "h_{g0,g1}(x) = sum_S exp(g0(S,x_S)) g1(x_S) / sum_S' exp(g0(S',x_S'))",
      "verified",
-     "verify.golowich.exact.attention (weights w = exp(g0), w = 0 for -inf, footnote-6 fallback); "
+     "constructions.golowich.model.attention (weights w = exp(g0), w = 0 for -inf, footnote-6 fallback); "
      "test_golowich_core.py: k = 1 equals a softmax head, shift invariance of g0, fallback path, local speed-up"),
     ("def4.1", "Definition 4.1 (L_local-local position coupling)",
      "joint law of (S*, psi_l): span psi(S*) <= L_local, indices off S* uncoupled, |psi(S*)| = k' and the "

@@ -1,11 +1,11 @@
-"""golowich2025 Definitions 3.2, 3.3 and the k-gram example, on exact enumerations (verify.golowich.exact)."""
+"""golowich2025 Definitions 3.2, 3.3 and the k-gram example, on exact enumerations (constructions.golowich.model)."""
 
 import itertools
 import math
 from fractions import Fraction
 
+from constructions.golowich import model as E
 from verify.claims import checks
-from verify.golowich import exact as E
 
 
 def _ens():

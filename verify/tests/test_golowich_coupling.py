@@ -4,9 +4,9 @@ from fractions import Fraction
 
 import pytest
 
+from constructions.golowich import model as E
 from verify.claims import checks
 from verify.golowich import coupling as C
-from verify.golowich import exact as E
 from verify.kernel import EnumerationStep, Proof, assert_proof, negated
 
 

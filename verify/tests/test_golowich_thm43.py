@@ -9,9 +9,9 @@ from fractions import Fraction
 
 import pytest
 
+from constructions.golowich.assumptions import INF
 from verify.claims import checks
 from verify.golowich import thm43 as T
-from verify.golowich.exact import INF
 from verify.kernel import EnumerationStep, Proof, assert_proof, negated
 
 K = "golowich2025:thm4.3"

@@ -5,6 +5,11 @@
 * Definition 3.3 (k-sparse functional attention): :class:`KeyFunction` (scores in Q u {-inf}),
   :class:`ValueFunction` (values in Q, the label space Y = [0, 1] with loss |Y - Y'|),
   :func:`h_value` including footnote 6 (all scores -inf => uniform average of g1 over Sets_k([l])).
+* The same attention read through its weights ``w = exp(g0)`` (``w = 0`` for ``-inf``): :func:`attention`,
+  the one implementation of the softmax average; :func:`h_value` feeds it the weights of rational scores.
+* :class:`Planted`: an unvalidated, callable-``g*`` view of Definition 3.2 that keeps the planted set S*
+  (used by the proof checks in ``verify/golowich``); it shares the enumeration :func:`planted_law` with
+  :class:`Ensemble`.  :func:`random_shift_Q` is the random-shift position law (paper, after Assumption 4.2).
 * Definition 3.1: :func:`risk` (exact, by enumeration of the support of P_l), :func:`train_risk`
   (average over l in [L/2, L]) and :func:`minimizers` (*all* minimisers, compared exactly).
 
@@ -23,6 +28,7 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cache, lru_cache
 
 NEG_INF = float("-inf")
 
@@ -172,50 +178,137 @@ class Ensemble:
     def joint(self, length: int) -> dict[tuple[Seq, Fraction], Fraction]:
         """The law of (X, Y) under P_length, as {(x, y): probability} (exact, by enumeration)."""
         out: dict[tuple[Seq, Fraction], Fraction] = {}
-        mu_items = [(t, p) for t, p in self.mu.items() if p > 0]
-        for S, ps in self.qpos(length).items():
-            if ps == 0:
-                continue
-            rest = [i for i in range(1, length + 1) if i not in S]
-            for z, pz in self.qvoc.items():
-                if pz == 0:
-                    continue
-                y = self.gstar[z]
-                for bg in itertools.product(mu_items, repeat=len(rest)):
-                    x = [0] * length
-                    for i, t in zip(S, z, strict=True):
-                        x[i - 1] = t
-                    p = ps * pz
-                    for i, (t, pt) in zip(rest, bg, strict=True):
-                        x[i - 1] = t
-                        p *= pt
-                    key = (tuple(x), y)
-                    out[key] = out.get(key, Fraction(0)) + p
+        for x, S, p in planted_law(self.mu, self.qpos(length), self.qvoc, length):
+            key = (x, self.gstar[tuple(x[i - 1] for i in S)])
+            out[key] = out.get(key, Fraction(0)) + p
         return out
 
 
-def h_value(g0: KeyFunction, g1: ValueFunction, x: Seq, k: int):
-    """h_{g0,g1}(x) of Definition 3.3 with the footnote-6 convention; Fraction when exact-rational."""
-    length = len(x)
-    if length < k:
-        raise ModelError(f"input of length {length} < k = {k}")
-    sets = sets_k(length, k)
-    scored = []
-    for S in sets:
-        xs = tuple(x[i - 1] for i in S)
-        s = g0(S, xs)
-        if s != NEG_INF:
-            scored.append((s, g1(xs)))
-    if not scored:  # footnote 6
-        return sum((g1(tuple(x[i - 1] for i in S)) for S in sets), Fraction(0)) / len(sets)
-    top = max(s for s, _ in scored)
-    if all(s == top for s, _ in scored):
-        return sum((v for _, v in scored), Fraction(0)) / len(scored)
-    import sympy
+def planted_law(mu: Mapping, qpos: Mapping[SetK, Fraction], qvoc: Mapping[Seq, Fraction], length: int):
+    """Yield (X, S*, P(X, S*)) with P(X, S*) = Q_l^pos(S*) Q^voc(X_S*) prod_{i not in S*} mu(X_i) (Def. 3.2).
 
-    num = sum(sympy.exp(sympy.Rational(s - top)) * sympy.Rational(v) for s, v in scored)
-    den = sum(sympy.exp(sympy.Rational(s - top)) for s, _ in scored)
-    return num / den
+    Zero-probability positions, planted tuples and background tokens are skipped.
+    """
+    mu_items = [(t, p) for t, p in mu.items() if p]
+    for S, ps in qpos.items():
+        if not ps:
+            continue
+        rest = [i for i in range(1, length + 1) if i not in S]
+        for z, pz in qvoc.items():
+            if not pz:
+                continue
+            for bg in itertools.product(mu_items, repeat=len(rest)):
+                x = [None] * length
+                for i, t in zip(S, z, strict=True):
+                    x[i - 1] = t
+                p = ps * pz
+                for i, (t, pt) in zip(rest, bg, strict=True):
+                    x[i - 1] = t
+                    p *= pt
+                yield tuple(x), S, p
+
+
+@dataclass(frozen=True)
+class Planted:
+    """Definition 3.2 as the proof checks use it: ``Q(l) -> {S: prob}`` (may be empty: P_l then has no
+    mass), ``Qvoc: {Z: prob}``, ``gstar`` a callable ``Z -> label``; no validation (cf. :class:`Ensemble`).
+    """
+
+    k: int
+    mu: dict
+    Q: Callable
+    Qvoc: dict
+    gstar: Callable
+
+    def joint(self, ell: int):
+        """Yield (X, S*, prob), see :func:`planted_law`."""
+        return planted_law(self.mu, self.Q(ell), self.Qvoc, ell)
+
+    def risk(self, h: Callable, ell: int) -> Fraction:
+        """E_{P_ell} |h(X) - g*(X_S*)| exactly."""
+        hc = lru_cache(maxsize=None)(h)
+        return sum((p * abs(hc(x) - self.gstar(tuple(x[i - 1] for i in S))) for x, S, p in self.joint(ell)),
+                   Fraction(0))
+
+
+def random_shift_Q(base: dict, Lloc: int):
+    """Q_ell = law of S + Delta, S ~ base (on Sets_k([Lloc])), Delta ~ Unif{0..ell-Lloc} (paper, after A4.2).
+
+    Empty for ell < Lloc."""
+    @cache
+    def Q(ell: int) -> dict:
+        if ell < Lloc:
+            return {}
+        out: dict = {}
+        n = ell - Lloc + 1
+        for S, p in base.items():
+            for d in range(n):
+                T = tuple(i + d for i in S)
+                out[T] = out.get(T, Fraction(0)) + Fraction(p) / n
+        return out
+    return Q
+
+
+@cache
+def local_sets(ell: int, k: int, local: int) -> tuple:
+    """The sets of Sets_k([ell]) with span <= local."""
+    out = []
+    for lo in range(1, ell + 1):
+        hi = min(ell, lo + local)
+        for rest in itertools.combinations(range(lo + 1, hi + 1), k - 1):
+            out.append((lo, *rest))
+    return tuple(out)
+
+
+def attention(w: Callable, g1: Callable, x: Seq, k: int, local: int | None = None):
+    """h_{g0,g1}(x) of Definition 3.3 through the weights w(S, x_S) = exp(g0(S, x_S)) (0 for -inf).
+
+    Footnote 6: when every weight is 0, the uniform average of g1 over Sets_k([l]).  ``local``: if given,
+    only sets of span <= local are scored (the others must have w = 0), a speed-up only.  Exact: a
+    Fraction for rational weights, a sympy expression for sympy weights.
+    """
+    length = len(x)
+    num = den = Fraction(0)
+    for S in (sets_k(length, k) if local is None else local_sets(length, k, local)):
+        xs = tuple(x[i - 1] for i in S)
+        ws = w(S, xs)
+        if ws:
+            v = g1(xs)
+            if not isinstance(ws, Fraction | int):
+                import sympy
+
+                v = sympy.Rational(v)
+            num += ws * v
+            den += ws
+    if den:
+        return num / den
+    allS = sets_k(length, k)
+    return sum((Fraction(g1(tuple(x[i - 1] for i in S))) for S in allS), Fraction(0)) / len(allS)
+
+
+def h_value(g0: KeyFunction, g1: ValueFunction, x: Seq, k: int):
+    """h_{g0,g1}(x) of Definition 3.3 with the footnote-6 convention; Fraction when exact-rational.
+
+    The scores are shifted by their maximum (softmax is shift-invariant), so the weights are 1 on the
+    top-scoring sets and exp(s - top) (sympy) elsewhere; :func:`attention` does the average.
+    """
+    if len(x) < k:
+        raise ModelError(f"input of length {len(x)} < k = {k}")
+    scores = {S: g0(S, tuple(x[i - 1] for i in S)) for S in sets_k(len(x), k)}
+    finite = [s for s in scores.values() if s != NEG_INF]
+    top = max(finite) if finite else None
+
+    def weight(S, _xs):
+        s = scores[S]
+        if s == NEG_INF:
+            return 0
+        if s == top:
+            return 1
+        import sympy
+
+        return sympy.exp(sympy.Rational(s - top))
+
+    return attention(weight, g1, x, k)
 
 
 def _abs(v):

@@ -12,7 +12,16 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .model import NEG_INF, AttentionClass, Ensemble, KeyFunction, ModelError, risk, sets_k, span
+from constructions.golowich.model import (
+    NEG_INF,
+    AttentionClass,
+    Ensemble,
+    KeyFunction,
+    ModelError,
+    risk,
+    sets_k,
+    span,
+)
 
 INF = math.inf
 
@@ -101,11 +110,15 @@ def coverage_eta(ens: Ensemble, L_local: int, length: int):
     Returns (eta, witness) where witness = (inequality, l', Delta, S*) attains the max; eta = math.inf
     when a required denominator is 0 while its numerator is positive.
     """
-    k = ens.k
-    ql = ens.qpos(length)
+    return coverage_eta_of(ens.qpos, ens.k, L_local, length)
+
+
+def coverage_eta_of(qpos: Callable[[int], dict], k: int, L_local: int, length: int):
+    """:func:`coverage_eta` for a bare position law ``qpos(l) -> {S: prob}`` (e.g. :class:`Planted`'s Q)."""
+    ql = qpos(length)
     eta, wit = Fraction(0), None
     for lp in range(max(L_local, k), length + 1):
-        qlp = ens.qpos(lp)
+        qlp = qpos(lp)
         # (i) Q_l(S)/Q_l'(S - Delta) for S - Delta in Sets_k([l'])
         for S, p in ql.items():
             if p == 0:
