@@ -3,7 +3,7 @@
 Section 4's "High capacity" paragraphs (deep sets 4.1, transformers 4.2, SSMs 4.3, RNNs 4.4) argue that
 with unconstrained parts the class contains ``h = f + c * [t > T]``, a minimizer of the risk (1) on
 lengths <= T that is off by c at every longer length.  This module builds that h *inside each
-architecture* as an executable model with exact rational parameters (ReLU MLPs; ``Fraction``
+architecture* (the networks live in :mod:`constructions.realizing`) as an executable model with exact rational parameters (ReLU MLPs; ``Fraction``
 arithmetic), from any given f of the same architecture:
 
 * deep sets ``rho(sum_j phi(x_j))``: phi gets a constant-1 output (the sum counts t), rho a ReLU ramp;
@@ -29,365 +29,27 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-Vec = tuple  # tuple of Fractions
-ACTS = ("relu", "linear")
-
-
-class CapacityError(ValueError):
-    """A construction's hypothesis fails (no constant input coordinate, wrong shapes, bad arguments)."""
-
-
-# --------------------------------------------------------------------------------- exact helpers
-def _F(x) -> Fraction:
-    if isinstance(x, bool):
-        raise CapacityError(f"expected a number, got {x!r}")
-    return x if isinstance(x, Fraction) else Fraction(x)
-
-
-def _mat(m) -> tuple:
-    rows = tuple(tuple(_F(v) for v in row) for row in m)
-    if rows and len({len(r) for r in rows}) != 1:
-        raise CapacityError("ragged matrix")
-    return rows
-
-
-def _vec(v) -> Vec:
-    return tuple(_F(x) for x in v)
-
-
-def matvec(m: tuple, v: Vec) -> Vec:
-    if m and len(m[0]) != len(v):
-        raise CapacityError(f"shape mismatch: matrix with {len(m[0])} columns times vector of length {len(v)}")
-    return tuple(sum((a * b for a, b in zip(row, v, strict=True)), Fraction(0)) for row in m)
-
-
-def vadd(a: Vec, b: Vec) -> Vec:
-    return tuple(x + y for x, y in zip(a, b, strict=True))
-
-
-def relu(x):
-    return x if x > 0 else x * 0
-
-
-def hard_sigmoid(x: Fraction) -> Fraction:
-    """clip(x/4 + 1/2, 0, 1): piecewise linear, exact on rationals, hard_sigmoid(0) = 1/2 like the sigmoid."""
-    return min(Fraction(1), max(Fraction(0), x / 4 + Fraction(1, 2)))
-
-
-def _eye(n: int) -> tuple:
-    return tuple(tuple(Fraction(int(i == j)) for j in range(n)) for i in range(n))
-
-
-# ------------------------------------------------------------------------------------------- MLPs
-@dataclass(frozen=True)
-class MLP:
-    """A feed-forward net: layers ``(W, b, act)`` applied in order; act is 'relu' or 'linear'."""
-
-    layers: tuple
-
-    def __post_init__(self):
-        layers = []
-        for k, (w, b, act) in enumerate(self.layers):
-            w, b = _mat(w), _vec(b)
-            if act not in ACTS:
-                raise CapacityError(f"layer {k}: activation {act!r} not in {ACTS}")
-            if len(w) != len(b):
-                raise CapacityError(f"layer {k}: {len(w)} rows but bias of length {len(b)}")
-            if layers and len(w[0]) != len(layers[-1][0]):
-                raise CapacityError(f"layer {k}: expects {len(w[0])} inputs, previous layer gives {len(layers[-1][0])}")
-            layers.append((w, b, act))
-        if not layers:
-            raise CapacityError("an MLP needs at least one layer")
-        object.__setattr__(self, "layers", tuple(layers))
-
-    @property
-    def in_dim(self) -> int:
-        return len(self.layers[0][0][0])
-
-    @property
-    def out_dim(self) -> int:
-        return len(self.layers[-1][0])
-
-    def __call__(self, x) -> Vec:
-        v = tuple(x)
-        for w, b, act in self.layers:
-            v = vadd(matvec(w, v), b)
-            if act == "relu":
-                v = tuple(relu(z) for z in v)
-        return v
-
-    @staticmethod
-    def linear(w, b=None) -> MLP:
-        w = _mat(w)
-        return MLP(((w, b if b is not None else [0] * len(w), "linear"),))
-
-
-def mlp_append_constant(mlp: MLP, value=1) -> MLP:
-    """The MLP ``x -> (mlp(x), value)``: one extra unit per layer carrying the constant (value >= 0)."""
-    value = _F(value)
-    if value < 0:
-        raise CapacityError("the carried constant must be >= 0 (it passes through ReLU layers)")
-    layers = []
-    for k, (w, b, act) in enumerate(mlp.layers):
-        width_in = len(w[0]) + (1 if k else 0)
-        new_w = [tuple(row) + ((Fraction(0),) if k else ()) for row in w]
-        carry = [Fraction(0)] * width_in
-        if k:
-            carry[-1] = Fraction(1)
-        new_w.append(tuple(carry))
-        new_b = tuple(b) + ((value,) if k == 0 else (Fraction(0),))
-        layers.append((tuple(new_w), new_b, act))
-    return MLP(tuple(layers))
-
-
-def mlp_append_input(mlp: MLP, n_extra: int = 1) -> MLP:
-    """``(x, e) -> mlp(x)``: the same net reading (and ignoring) ``n_extra`` further input coordinates."""
-    (w, b, act), *rest = mlp.layers
-    w = tuple(tuple(row) + (Fraction(0),) * n_extra for row in w)
-    return MLP(((w, b, act), *rest))
-
-
-def mlp_pass_input(mlp: MLP, index: int) -> MLP:
-    """``x -> (mlp(x), x[index])``: append an output copying input ``index`` (the input must be >= 0)."""
-    layers = []
-    for k, (w, b, act) in enumerate(mlp.layers):
-        if k == 0:
-            carry = [Fraction(0)] * len(w[0])
-            carry[index] = Fraction(1)
-        else:
-            carry = [Fraction(0)] * (len(w[0]) + 1)
-            carry[-1] = Fraction(1)
-        new_w = [tuple(row) + ((Fraction(0),) if k else ()) for row in w] + [tuple(carry)]
-        layers.append((tuple(new_w), tuple(b) + (Fraction(0),), act))
-    return MLP(tuple(layers))
-
-
-def mlp_plus_ramp(rho: MLP, c, lo, hi) -> MLP:
-    """``(z, u) -> rho(z) + c * ramp(u)`` with ``ramp(u) = clip((u - lo)/(hi - lo), 0, 1)`` (ReLU, exact).
-
-    ramp is 0 for u on lo's side and 1 for u on hi's side (lo > hi is allowed: a decreasing ramp).  rho's
-    last layer must be linear (else a linear identity layer is appended first).
-    """
-    c, lo, hi = _F(c), _F(lo), _F(hi)
-    if lo == hi:
-        raise CapacityError("ramp needs lo != hi")
-    if rho.layers[-1][2] != "linear":
-        rho = MLP(rho.layers + ((_eye(rho.out_dim), (0,) * rho.out_dim, "linear"),))
-    if rho.layers[0][2] != "relu" and len(rho.layers) > 1:
-        # make the first layer a ReLU layer (x = relu(x) - relu(-x)) so the ramp units get their ReLU
-        w0, b0, act0 = rho.layers[0]
-        d = len(w0[0])
-        split = tuple(tuple(Fraction(s * int(i == j)) for j in range(d)) for s in (1, -1) for i in range(d))
-        w0n = tuple(tuple(row) + tuple(-x for x in row) for row in w0)
-        rho = MLP(((split, (0,) * (2 * d), "relu"), (w0n, b0, act0)) + rho.layers[1:])
-    scale = 1 / (hi - lo)
-    layers = []
-    nl = len(rho.layers)
-    for k, (w, b, act) in enumerate(rho.layers):
-        last = k == nl - 1
-        if k == 0:
-            # rho's first layer reads z; two ramp units read u (the extra last input)
-            w0 = [tuple(row) + (Fraction(0),) for row in w]
-            b0 = list(b)
-            if not last:
-                zeros = (Fraction(0),) * len(w[0])
-                w0 += [zeros + (scale,), zeros + (scale,)]
-                b0 += [-lo * scale, -lo * scale - 1]
-                layers.append((tuple(w0), tuple(b0), act))
-                continue
-            # one-layer rho: need a hidden layer for the ramp; insert it before
-            d = len(w[0])
-            hid_w = [tuple(Fraction(int(i == j)) for j in range(d + 1)) for i in range(d)]
-            hid_w += [tuple(-Fraction(int(i == j)) for j in range(d + 1)) for i in range(d)]
-            zeros = (Fraction(0),) * d
-            hid_w += [zeros + (scale,), zeros + (scale,)]
-            hid_b = [Fraction(0)] * (2 * d) + [-lo * scale, -lo * scale - 1]
-            layers.append((tuple(hid_w), tuple(hid_b), "relu"))
-            out_w = [tuple(row) + tuple(-x for x in row) + (c, -c) for row in w]
-            layers.append((tuple(out_w), tuple(b), "linear"))
-            return MLP(tuple(layers))
-        # later layers: carry the two (non-negative) ramp units, add them at the end
-        if last:
-            new_w = [tuple(row) + (c, -c) for row in w]
-            layers.append((tuple(new_w), tuple(b), act))
-        else:
-            width = len(w[0])
-            new_w = [tuple(row) + (Fraction(0), Fraction(0)) for row in w]
-            new_w += [(Fraction(0),) * width + (Fraction(1), Fraction(0)),
-                      (Fraction(0),) * width + (Fraction(0), Fraction(1))]
-            layers.append((tuple(new_w), tuple(b) + (Fraction(0), Fraction(0)), act))
-    return MLP(tuple(layers))
-
-
-# ----------------------------------------------------------------------------------- architectures
-class SequenceModel:
-    """A sequence-to-sequence model: ``outputs(xs)[t-1]`` is the label for the prefix x_1..x_t.
-
-    Subclasses define ``initial()`` and ``advance(state, x) -> (state, label)`` (a causal model reads its
-    input one token at a time); :meth:`outputs` runs them.
-    """
-
-    def initial(self):  # pragma: no cover - interface
-        raise NotImplementedError
-
-    def advance(self, state, x):  # pragma: no cover - interface
-        raise NotImplementedError
-
-    def outputs(self, xs: Sequence) -> list:
-        state, out = self.initial(), []
-        for x in xs:
-            state, y = self.advance(state, _vec(x))
-            out.append(y)
-        return out
-
-
-@dataclass(frozen=True)
-class DeepSet(SequenceModel):
-    """``y_t = rho(sum_{j <= t} phi(x_j))`` (sec. 4.1)."""
-
-    phi: MLP
-    rho: MLP
-    name: str = "deep set"
-
-    def initial(self):
-        return None
-
-    def advance(self, acc, x):
-        e = self.phi(x)
-        acc = e if acc is None else vadd(acc, e)
-        return acc, self.rho(acc)
-
-
-@dataclass(frozen=True)
-class AttentionTransformer(SequenceModel):
-    """``y_i = rho(pool_{j <= i} psi(x_i, x_j[, [i = j]]))``, the paper's non-softmax attention (sec. 4.2).
-
-    ``pooling``: 'mean' (the paper, weight 1/i) or 'sum' (the released code).  ``relative``: psi also reads
-    the relative-position feature ``[i - j = 0]`` (the A.2 variant ``psi_{i-j}``).
-    """
-
-    psi: MLP
-    rho: MLP
-    pooling: str = "mean"
-    relative: bool = False
-    name: str = "transformer"
-
-    def __post_init__(self):
-        if self.pooling not in ("mean", "sum"):
-            raise CapacityError(f"pooling must be 'mean' or 'sum', got {self.pooling!r}")
-
-    def _pool(self, xs: tuple) -> Vec:
-        i, xi, acc = len(xs) - 1, xs[-1], None
-        for j in range(i + 1):
-            e = self.psi(xi + xs[j] + ((Fraction(int(i == j)),) if self.relative else ()))
-            acc = e if acc is None else vadd(acc, e)
-        return tuple(a / (i + 1) for a in acc) if self.pooling == "mean" else acc
-
-    def pooled(self, xs) -> list:
-        """The pooled attention vector at every position."""
-        xs = tuple(_vec(x) for x in xs)
-        return [self._pool(xs[: i + 1]) for i in range(len(xs))]
-
-    def initial(self):
-        return ()
-
-    def advance(self, prefix, x):
-        prefix = prefix + (x,)
-        return prefix, self.rho(self._pool(prefix))
-
-
-@dataclass(frozen=True)
-class LinearSSM(SequenceModel):
-    """``h_t = Lambda h_{t-1} + B x_t``, ``h_0 = 0``, ``y_t = rho(h_t)`` (sec. 4.3, eq. before Thm 8)."""
-
-    Lam: tuple
-    B: tuple
-    rho: MLP
-    name: str = "ssm"
-
-    def __post_init__(self):
-        object.__setattr__(self, "Lam", _mat(self.Lam))
-        object.__setattr__(self, "B", _mat(self.B))
-
-    def initial(self):
-        return (Fraction(0),) * len(self.Lam)
-
-    def advance(self, h, x):
-        h = vadd(matvec(self.Lam, h), matvec(self.B, x))
-        return h, self.rho(h)
-
-
-@dataclass(frozen=True)
-class RNN(SequenceModel):
-    """``h_t = sigma(Lambda h_{t-1} + B x_t)``, ``h_0 = 0``, ``y_t = rho(h_t)`` (sec. 4.4, eq. (28)).
-
-    ``act`` is 'relu' or 'hard_sigmoid' (exact) or 'sigmoid' (evaluated with :mod:`mpmath` interval
-    arithmetic; outputs are intervals, see :func:`interval_outputs`).
-    """
-
-    Lam: tuple
-    B: tuple
-    rho: MLP
-    act: str = "hard_sigmoid"
-    name: str = "rnn"
-
-    def __post_init__(self):
-        object.__setattr__(self, "Lam", _mat(self.Lam))
-        object.__setattr__(self, "B", _mat(self.B))
-        if self.act not in ("relu", "hard_sigmoid", "sigmoid"):
-            raise CapacityError(f"RNN activation must be relu, hard_sigmoid or sigmoid, got {self.act!r}")
-
-    def initial(self):
-        if self.act == "sigmoid":
-            raise CapacityError("the sigmoid RNN has irrational states; use interval_outputs()")
-        return (Fraction(0),) * len(self.Lam)
-
-    def advance(self, h, x):
-        sig = relu if self.act == "relu" else hard_sigmoid
-        h = tuple(sig(z) for z in vadd(matvec(self.Lam, h), matvec(self.B, x)))
-        return h, self.rho(h)
-
-    def interval_outputs(self, xs, dps: int = 50) -> list:
-        """Outputs as :class:`mpmath.iv.mpf` intervals (rigorous enclosures), any activation."""
-        from mpmath import iv
-
-        iv.dps = dps
-
-        def sig(z):
-            if self.act == "sigmoid":
-                return 1 / (1 + iv.exp(-z))
-            if self.act == "relu":
-                return iv.mpf([max(0, z.a), max(0, z.b)])
-            return iv.mpf([min(1, max(0, z.a / 4 + iv.mpf(0.5).a)), min(1, max(0, z.b / 4 + iv.mpf(0.5).b))])
-
-        def ivec(v):
-            return [iv.mpf(x.numerator) / x.denominator for x in v]
-
-        def imv(m, v):
-            return [sum((iv.mpf(a.numerator) / a.denominator * b for a, b in zip(row, v, strict=True)),
-                        iv.mpf(0)) for row in m]
-
-        def imlp(v):
-            for w, b, act in self.rho.layers:
-                v = [z + iv.mpf(bb.numerator) / bb.denominator for z, bb in zip(imv(w, v), b, strict=True)]
-                if act == "relu":
-                    v = [iv.mpf([max(0, z.a), max(0, z.b)]) for z in v]
-            return v
-
-        h = [iv.mpf(0)] * len(self.Lam)
-        out = []
-        for x in xs:
-            pre = [a + b for a, b in zip(imv(self.Lam, h), imv(self.B, ivec(_vec(x))), strict=True)]
-            h = [sig(z) for z in pre]
-            out.append(imlp(h))
-        return out
+from constructions.realizing import (
+    RNN,
+    AttentionTransformer,
+    DeepSet,
+    LinearSSM,
+    RealizingError,
+    SequenceModel,
+)
+from constructions.realizing.exact import hard_sigmoid, relu, to_fraction, to_vector
+from constructions.realizing.mlp import MLP, mlp_append_constant, mlp_pass_input, mlp_plus_ramp
+
+
+class CapacityError(RealizingError):
+    """A construction's hypothesis fails (no constant input coordinate, bad T or c, a class it cannot reach)."""
 
 
 # ------------------------------------------------------------------------------------ the witnesses
 def _check_tc(T: int, c) -> Fraction:
     if not isinstance(T, int) or T < 1:
         raise CapacityError(f"T must be a positive integer, got {T!r}")
-    return _F(c)
+    return to_fraction(c)
 
 
 def deep_set_witness(f: DeepSet, T: int, c) -> DeepSet:
@@ -451,7 +113,7 @@ def rnn_counter(act: str, T: int, a=1) -> tuple:
     """The counter values s_1..s_{T+1} of ``s_t = act(a s_{t-1} [+ 1])`` (exact for relu / hard_sigmoid)."""
     s, out = Fraction(0), []
     for _ in range(T + 1):
-        s = relu(s + 1) if act == "relu" else hard_sigmoid(_F(a) * s)
+        s = relu(s + 1) if act == "relu" else hard_sigmoid(to_fraction(a) * s)
         out.append(s)
     return out
 
@@ -463,7 +125,7 @@ def _sigmoid_counter_bounds(T: int, a) -> tuple[Fraction, Fraction]:
     iv.dps = 60
     s, vals = iv.mpf(0), []
     for _ in range(T + 1):
-        s = 1 / (1 + iv.exp(-(iv.mpf(_F(a).numerator) / _F(a).denominator) * s))
+        s = 1 / (1 + iv.exp(-(iv.mpf(to_fraction(a).numerator) / to_fraction(a).denominator) * s))
         vals.append(s)
     top_T, bot_T1 = vals[T - 1].b, vals[T].a
     if not top_T < bot_T1:
@@ -483,7 +145,7 @@ def rnn_witness(f: RNN, T: int, c, const_index: int | None = None, a=1) -> RNN:
     """
     c = _check_tc(T, c)
     k, n = len(f.Lam), len(f.B[0])
-    a = _F(a)
+    a = to_fraction(a)
     if f.act == "relu":
         if const_index is None:
             raise CapacityError("a ReLU RNN counter needs a constant input coordinate (relu(0) = 0 never starts it)")
@@ -527,7 +189,7 @@ class WitnessCheck:
 
 def check_witness(f: SequenceModel, h: SequenceModel, T: int, c, sequences) -> WitnessCheck:
     """Exactly compare h and f on every prefix of every sequence (labels of all positions)."""
-    c = _F(c)
+    c = to_fraction(c)
     train, beyond, first, count = True, True, None, 0
     for xs in sequences:
         yf, yh = f.outputs(xs), h.outputs(xs)
@@ -549,7 +211,7 @@ def check_interval_witness(f: RNN, h: RNN, T: int, c, sequences, width: float = 
     """As :func:`check_witness` with interval outputs: each h - f - c[t > T] encloses 0 with tiny width."""
     from mpmath import iv
 
-    c = _F(c)
+    c = to_fraction(c)
     cc = iv.mpf(c.numerator) / c.denominator
     train, beyond, first, count = True, True, None, 0
     for xs in sequences:
@@ -574,7 +236,7 @@ def length_risks(models: Sequence[SequenceModel], f: SequenceModel, support: Seq
     R~(h, t) = E ||f(x_<=t) - h(x_<=t)||^2.  One depth-first walk over the prefix tree (every prefix of
     length <= max_len once), advancing every model one token per edge.
     """
-    support = [_vec(x) for x in support]
+    support = [to_vector(x) for x in support]
     sums = [[Fraction(0)] * max_len for _ in models]
 
     def walk(depth, fstate, states):

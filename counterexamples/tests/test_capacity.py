@@ -10,13 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from constructions.realizing import MLP, RNN, AttentionTransformer, DeepSet, LinearSSM, RealizingError
+from constructions.realizing.mlp import mlp_append_input
 from counterexamples.capacity import (
-    MLP,
-    RNN,
-    AttentionTransformer,
     CapacityError,
-    DeepSet,
-    LinearSSM,
     check_interval_witness,
     check_witness,
     deep_set_witness,
@@ -24,7 +21,6 @@ from counterexamples.capacity import (
     finite_class_threshold,
     lemma11_check,
     mean_pool_obstruction,
-    mlp_append_input,
     offset_class,
     quantized_deep_sets,
     risk,
@@ -370,11 +366,11 @@ def test_argument_errors():
     f = fixed_f_deep_set()
     with pytest.raises(CapacityError):
         deep_set_witness(f, 0, 1)
-    with pytest.raises(CapacityError):
+    with pytest.raises(RealizingError):
         MLP(((([1, 2],), (0, 0), "relu"),))
-    with pytest.raises(CapacityError):
+    with pytest.raises(RealizingError):
         MLP((([[1]], [0], "tanh"),))
-    with pytest.raises(CapacityError):
+    with pytest.raises(RealizingError):
         AttentionTransformer(fixed_psi(), f.rho, "max")
     with pytest.raises(CapacityError):
         rnn_witness(fixed_rnn("hard_sigmoid"), 2, 1, a=0)
