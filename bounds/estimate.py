@@ -28,7 +28,8 @@ import sys
 from fractions import Fraction
 
 from bounds.cli import OneLineParser, fraction_arg
-from bounds.margin import INF, BoundsError, Ingredients, combine, hardmax_float, ingredients
+from bounds.margin import INF, BoundsError, Ingredients, combine, ingredients
+from constructions.limit_transformer.hardmax import hardmax_float
 
 CONSTANT_NOTE = ("constant: 1 x the token count of the auxiliary string z in the proof of App. A.1 "
                  "((tau+1) suffix + (tau+1)/eps' f-prefix + (tau+1)/eps'^2 g tokens, eps' = eps/L, times Delta "

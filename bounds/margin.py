@@ -24,7 +24,7 @@ Sigma (a ``$`` query sees only itself).  Multi-head layers: gamma is the min ove
 
 Hardmax threshold (sec. 3.2, ``izzo2025:sec3.2-hardmax``).  Under the ``izzo`` precision model (shift the max logit to
 0, flush post-exp terms <= 2^-p) a sub-maximal term is ``N^{-(a* - a)} <= N^{-gamma}``, flushed iff
-``N^{gap} >= 2^p``.  :func:`hardmax_threshold` returns the smallest integer N with ``N^gamma >= 2^p``, exactly for
+``N^{gap} >= 2^p``.  :func:`hardmax_threshold` (defined in :mod:`constructions.limit_transformer.hardmax`) returns the smallest integer N with ``N^gamma >= 2^p``, exactly for
 rational gamma = u/v (``N^u >= 2^{p v}`` by integer roots); 1 for gamma = +inf.  N is the model input length |x|
 (``$`` included).  The ``huang`` precision model never flushes, so the threshold does not apply to it.
 
@@ -43,8 +43,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from constructions.limit_transformer import hardmax
 from constructions.limit_transformer.model import LimitTransformer, LocalPhi
-from constructions.limit_transformer.precision import iroot
 
 INF = math.inf
 DEFINITIONS = ("completed", "printed")
@@ -60,31 +60,11 @@ class UnsupportedModelError(BoundsError):
 
 # ------------------------------------------------------------------------------------------ helpers
 def hardmax_threshold(gamma, precision_bits: int) -> int:
-    """Smallest integer N >= 1 with N^gamma >= 2^p (exact for rational gamma; 1 for gamma = +inf).
-
-    For N >= this value every strictly sub-maximal softmax term N^{-gap} (gap >= gamma) is <= 2^-p and is flushed
-    by the izzo precision model.  ``2^{p/gamma}`` itself is in general irrational; this is its ceiling.
-    """
-    if gamma == INF:
-        return 1
-    g = Fraction(gamma)
-    if g <= 0:
-        raise BoundsError(f"the logit margin must be positive, got {g}")
-    if precision_bits < 0:
-        raise BoundsError(f"precision bits must be >= 0, got {precision_bits}")
-    u, v = g.numerator, g.denominator
-    target = 2 ** (precision_bits * v)
-    r = iroot(target, u)
-    n = r if r**u >= target else r + 1
-    return max(n, 1)
-
-
-def hardmax_float(gamma, precision_bits: int) -> float:
-    """2^{p/gamma} as a float (1.0 for gamma = +inf; inf on overflow)."""
-    if gamma == INF:
-        return 1.0
-    e = precision_bits / float(gamma)
-    return 2.0**e if e < 1024 else INF
+    """:func:`constructions.limit_transformer.hardmax.hardmax_threshold`, with its errors as :class:`BoundsError`."""
+    try:
+        return hardmax.hardmax_threshold(gamma, precision_bits)
+    except hardmax.HardmaxError as e:
+        raise BoundsError(str(e)) from e
 
 
 def require_one_layer(model: LimitTransformer, what: str = "Theorem 4.1") -> tuple[int, int]:

@@ -22,7 +22,7 @@ So "attend to task positions ``= k (mod p)``" is "attend to keys in row ``k mod 
 
 Hardmax regime.  Every observable logit set is ``{0, lam/2, lam}`` so the (completed) logit margin is
 ``gamma = lam/2`` and, under the ``izzo`` precision model with p bits, attention is an exact hardmax
-for every input length ``n = |x| >= 2^(p/gamma)`` (:func:`bounds.margin.hardmax_threshold`).  The
+for every input length ``n = |x| >= 2^(p/gamma)`` (:func:`constructions.limit_transformer.hardmax.hardmax_threshold`).  The
 default ``lam = 2 * precision_bits`` gives ``gamma = precision_bits`` and threshold ``n >= 2``; length 1
 (only ``$``) has a single key, so the construction is exact at EVERY length.  In the hardmax regime the
 attention output is exactly the mean of ``is_one`` over the attended keys, i.e. ``f*``, and the output is
@@ -132,7 +132,7 @@ class ModPTask:
     def hardmax_length(precision_bits: int = 8, logit_scale=None) -> int:
         """Smallest model length from which the construction is an exact hardmax (izzo precision model):
         the least N with N^(lam/2) >= 2^p (lam = logit_scale, default 2 * precision_bits, giving 2)."""
-        from bounds.margin import hardmax_threshold
+        from constructions.limit_transformer.hardmax import hardmax_threshold
 
         lam = Fraction(2 * precision_bits) if logit_scale is None else Fraction(logit_scale)
         return hardmax_threshold(lam / 2, precision_bits)

@@ -87,7 +87,7 @@ class SimpleTask:
     def hardmax_length(precision_bits: int = 8, logit_scale=None) -> int:
         """Smallest model length from which the construction is an exact hardmax (izzo precision model):
         the least N with N^(lam/2) >= 2^p (lam = logit_scale, default 2 * precision_bits, giving 2)."""
-        from bounds.margin import hardmax_threshold
+        from constructions.limit_transformer.hardmax import hardmax_threshold
 
         lam = Fraction(2 * precision_bits) if logit_scale is None else Fraction(logit_scale)
         return hardmax_threshold(lam / 2, precision_bits)
