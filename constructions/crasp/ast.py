@@ -53,7 +53,13 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
 
-from constructions.crasp.errors import CraspTypeError, NotLocalError, NotPeriodicError, ProgramError
+from constructions.crasp.errors import (
+    CraspError,
+    CraspTypeError,
+    NotLocalError,
+    NotPeriodicError,
+    ProgramError,
+)
 
 __all__ = [
     "PeriodicRelation", "LocalRelation", "Node", "BoolExpr", "CountExpr",
@@ -61,7 +67,7 @@ __all__ = [
     "Count", "Conditional", "Add", "Sub", "CountConst", "Program",
     "Q", "TRUE", "FALSE", "NOT", "AND", "OR", "implies", "leq", "lt", "geq", "gt", "eq", "neq",
     "count", "exists", "ite", "const", "phi", "psi", "prev", "scale", "count_upto_minus",
-    "RESERVED_WORDS", "program", "iter_nodes", "check_name", "BOOL_NODES", "COUNT_NODES",
+    "RESERVED_WORDS", "program", "iter_nodes", "check_name", "BOOL_NODES", "COUNT_NODES", "format_expr",
 ]
 
 
@@ -191,10 +197,6 @@ class Node:
         )
 
     def __repr__(self) -> str:
-        try:
-            from constructions.crasp.syntax import format_expr
-        except ImportError:  # pragma: no cover - during bootstrap
-            return f"{type(self).__name__}{self.field_values()!r}"
         return f"<{type(self).__name__} {format_expr(self)}>"
 
 
@@ -689,3 +691,64 @@ def program(alphabet: Iterable[str] | str, defs: Iterable[tuple[str, Node]] | di
     """Build a :class:`Program`; ``defs`` is a dict or a sequence of ``(name, node)`` (output last)."""
     items = list(defs.items()) if isinstance(defs, dict) else list(defs)
     return Program(tuple(alphabet), tuple(items), name, description)
+
+
+# ------------------------------------------------------------------------------------------ printing
+# Precedence levels of the text syntax (constructions/crasp/syntax.py), loosest first.
+_P_TERN, _P_OR, _P_AND, _P_NOT, _P_CMP, _P_SUM, _P_ATOM = range(7)
+
+
+def _prec(node: Node) -> int:
+    if isinstance(node, Conditional):
+        return _P_TERN
+    if isinstance(node, And):
+        return _P_AND
+    if isinstance(node, Not):
+        return _P_NOT
+    if isinstance(node, Comparison):
+        return _P_CMP
+    if isinstance(node, (Add, Sub)):
+        return _P_SUM
+    return _P_ATOM
+
+
+def _fmt_set(xs) -> str:
+    return "{" + ", ".join(str(x) for x in sorted(xs)) + "}"
+
+
+def _fmt(node: Node, names: dict[Node, str], ctx: int, top: bool = False) -> str:
+    name = names.get(node)
+    if name is not None:
+        return name
+    if isinstance(node, Initial):
+        s = f"Q_{node.symbol}"
+    elif isinstance(node, BoolConst):
+        s = "true" if node.value else "false"
+    elif isinstance(node, Positional):
+        s = f"phi[i % {node.phi.period} in {_fmt_set(node.phi.residues)}]"
+    elif isinstance(node, Not):
+        arg_ctx = _P_ATOM if isinstance(node.arg, Comparison) and node.arg not in names else _P_NOT
+        s = "!" + _fmt(node.arg, names, arg_ctx)
+    elif isinstance(node, And):
+        s = f"{_fmt(node.left, names, _P_AND)} & {_fmt(node.right, names, _P_NOT)}"
+    elif isinstance(node, Comparison):
+        s = f"{_fmt(node.left, names, _P_SUM)} <= {_fmt(node.right, names, _P_SUM)}"
+    elif isinstance(node, Count):
+        rel = "" if node.psi is None else f", i - j in {_fmt_set(node.psi.offsets)}"
+        s = f"#[j <= i{rel}] {_fmt(node.arg, names, _P_ATOM)}"
+    elif isinstance(node, (Add, Sub)):
+        op = "+" if isinstance(node, Add) else "-"
+        s = f"{_fmt(node.left, names, _P_SUM)} {op} {_fmt(node.right, names, _P_ATOM)}"
+    elif isinstance(node, Conditional):
+        s = f"{_fmt(node.cond, names, _P_OR)} ? {_fmt(node.then, names, _P_SUM)} : {_fmt(node.orelse, names, _P_SUM)}"
+    elif isinstance(node, CountConst):
+        s = str(node.value)
+    else:  # pragma: no cover - exhaustive over the node classes
+        raise CraspError(f"cannot print node of type {type(node).__name__}")
+    return f"({s})" if _prec(node) < ctx else s
+
+
+def format_expr(node: Node, names: dict[Node, str] | None = None) -> str:
+    """One expression in the text syntax (sub-expressions in ``names`` are printed as their name)."""
+    return _fmt(node, names or {}, _P_TERN)
+

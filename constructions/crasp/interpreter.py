@@ -228,7 +228,7 @@ class Trace:
 
 def trace(prog: Program, s: str, all_ops: bool = False) -> Trace:
     """Trace every definition (and with ``all_ops`` every anonymous sub-operation) on ``s``."""
-    from constructions.crasp.syntax import format_expr
+    from constructions.crasp.ast import format_expr
 
     X = encode(prog, [s])
     names = prog.names()

@@ -1,4 +1,5 @@
-"""Text syntax of C-RASP programs: :func:`parse` and :func:`format_program` (see docs/crasp.md).
+"""Text syntax of C-RASP programs: :func:`parse` and :func:`format_program` (see docs/crasp.md); one
+expression prints with :func:`constructions.crasp.ast.format_expr`.
 
 A program text is a sequence of lines::
 
@@ -51,73 +52,17 @@ from constructions.crasp.ast import (
     check_name,
     eq,
     exists,
+    format_expr,
     gt,
     lt,
     neq,
 )
 from constructions.crasp.errors import CraspError, ParseError
 
-__all__ = ["parse", "parse_file", "format_program", "format_expr"]
-
-TERN, OR, AND, NOT, CMP, SUM, ATOM = range(7)
+__all__ = ["parse", "parse_file", "format_program"]
 
 
 # ------------------------------------------------------------------------------------------ printing
-def _prec(node: Node) -> int:
-    if isinstance(node, Conditional):
-        return TERN
-    if isinstance(node, And):
-        return AND
-    if isinstance(node, Not):
-        return NOT
-    if isinstance(node, Comparison):
-        return CMP
-    if isinstance(node, (Add, Sub)):
-        return SUM
-    return ATOM
-
-
-def _fmt_set(xs) -> str:
-    return "{" + ", ".join(str(x) for x in sorted(xs)) + "}"
-
-
-def _fmt(node: Node, names: dict[Node, str], ctx: int, top: bool = False) -> str:
-    name = names.get(node)
-    if name is not None:
-        return name
-    if isinstance(node, Initial):
-        s = f"Q_{node.symbol}"
-    elif isinstance(node, BoolConst):
-        s = "true" if node.value else "false"
-    elif isinstance(node, Positional):
-        s = f"phi[i % {node.phi.period} in {_fmt_set(node.phi.residues)}]"
-    elif isinstance(node, Not):
-        arg_ctx = ATOM if isinstance(node.arg, Comparison) and node.arg not in names else NOT
-        s = "!" + _fmt(node.arg, names, arg_ctx)
-    elif isinstance(node, And):
-        s = f"{_fmt(node.left, names, AND)} & {_fmt(node.right, names, NOT)}"
-    elif isinstance(node, Comparison):
-        s = f"{_fmt(node.left, names, SUM)} <= {_fmt(node.right, names, SUM)}"
-    elif isinstance(node, Count):
-        rel = "" if node.psi is None else f", i - j in {_fmt_set(node.psi.offsets)}"
-        s = f"#[j <= i{rel}] {_fmt(node.arg, names, ATOM)}"
-    elif isinstance(node, (Add, Sub)):
-        op = "+" if isinstance(node, Add) else "-"
-        s = f"{_fmt(node.left, names, SUM)} {op} {_fmt(node.right, names, ATOM)}"
-    elif isinstance(node, Conditional):
-        s = f"{_fmt(node.cond, names, OR)} ? {_fmt(node.then, names, SUM)} : {_fmt(node.orelse, names, SUM)}"
-    elif isinstance(node, CountConst):
-        s = str(node.value)
-    else:  # pragma: no cover - exhaustive over the node classes
-        raise CraspError(f"cannot print node of type {type(node).__name__}")
-    return f"({s})" if _prec(node) < ctx else s
-
-
-def format_expr(node: Node, names: dict[Node, str] | None = None) -> str:
-    """One expression in the text syntax (sub-expressions in ``names`` are printed as their name)."""
-    return _fmt(node, names or {}, TERN)
-
-
 def format_program(prog: Program, header: bool = False) -> str:
     """The canonical text of ``prog`` (core operations only; see the module docstring)."""
     lines = []
@@ -129,7 +74,7 @@ def format_program(prog: Program, header: bool = False) -> str:
     lines.append("alphabet: " + " ".join(prog.alphabet))
     names: dict[Node, str] = {}
     for n, d in prog.defs:
-        lines.append(f"{n} := {_fmt(d, names, TERN)}")
+        lines.append(f"{n} := {format_expr(d, names)}")
         names.setdefault(d, n)
     return "\n".join(lines) + "\n"
 
