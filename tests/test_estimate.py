@@ -11,9 +11,9 @@ import pytest
 
 from bounds.estimate import main, printed_sample_term, sample_length
 from bounds.margin import INF, ingredients
-from bounds.witnesses import bump_pair, check_bump_pair, strict_precision_violations
 from constructions.limit_transformer import exact_forward, forward, save_model
 from constructions.tasks import ModPTask
+from counterexamples.izzo.witnesses import bump_pair, check_bump_pair, strict_precision_violations
 from verify.claims import checks
 
 KEYS = {"gamma", "L", "tau", "period", "alphabet_size", "precision_bits", "eps", "hardmax_length", "sample_length", "N"}

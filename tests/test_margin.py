@@ -19,7 +19,6 @@ from bounds.margin import (
     logit_margin,
     norm_L,
 )
-from bounds.witnesses import printed_gamma_violation
 from constructions.limit_transformer import (
     MLP,
     Head,
@@ -30,6 +29,7 @@ from constructions.limit_transformer import (
     exact_forward,
 )
 from constructions.tasks import ModPTask, SimpleTask
+from counterexamples.izzo.witnesses import printed_gamma_violation
 from verify.claims import checks
 
 

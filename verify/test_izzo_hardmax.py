@@ -16,7 +16,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bounds.margin import INF, hardmax_threshold, logit_margin
-from bounds.witnesses import printed_gamma_violation
 from constructions.limit_transformer import (
     MLP,
     Head,
@@ -28,6 +27,7 @@ from constructions.limit_transformer import (
     exact_forward,
     forward,
 )
+from counterexamples.izzo.witnesses import printed_gamma_violation
 from verify.claims import checks
 
 

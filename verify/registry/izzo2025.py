@@ -28,7 +28,7 @@ register(
     "gap",
     "the printed A_(y,i) holds only keys inside the tau-window; keys farther than tau (phi = 0, any residue) and the $ "
     "key are missing, so the printed gamma of the ModP construction (tau = 0) is +inf while real gaps are 1/2 "
-    "(bounds.witnesses.printed_gamma_violation; tests/test_margin.py); also the printed A_(y,i),(z,j) pairs E_z with "
+    "(counterexamples.izzo.witnesses.printed_gamma_violation; tests/test_margin.py); also the printed A_(y,i),(z,j) pairs E_z with "
     "p_i. bounds.margin implements definition='completed' (default) and 'printed'; docs/gaps.md.")
 
 register(
@@ -46,7 +46,7 @@ register(
     "There is N = O(max{2^{p/gamma}, tau Delta L^2/eps^2}) such that |f - g| <= delta on all |x| <= N implies "
     "|f(x) - g(x)| = O(delta + eps) for every x (one-layer, tau-local, Delta-periodic, p bits).",
     "gap",
-    "false as printed for tau = 0: exact family (bounds.witnesses.bump_pair) of one-layer NoPE tau = 0 pairs with "
+    "false as printed for tau = 0: exact family (counterexamples.izzo.witnesses.bump_pair) of one-layer NoPE tau = 0 pairs with "
     "gamma = +inf that agree exactly on all lengths <= 2N and differ by >= 1/2 at length 2N+1, for every N (dyadic "
     "parameters; also valid under the strict round-everything-below-2^-p reading), while the printed "
     "N is O(max{1, 0}) = O(1) (tests/test_estimate.py::test_bump_pair_refutes_printed_tau0). The proof's tau-suffix has "
