@@ -4,7 +4,7 @@ Owned here: definitions, assumptions, Lemmas 3, 15, 16, Theorems 4-9, 12-14, 17-
 constants (42)-(47), the Rademacher bound (92)-(94) and the equations those proofs check.  Theorem 10,
 Lemma 11 and the high-capacity / App. B.1 statements are registered by another module.
 
-Evidence names the proof module in verify/ahuja/ and its tests (verify/tests/test_ahuja_*.py); findings are
+Evidence names the proof module in verify/ahuja/ and its tests (verify/tests/ahuja2024/); findings are
 written up in docs/gaps.md.  "verified" means: every algebraic step discharged mechanically
 (z3 / sympy / exact linear algebra / enumeration) with a rejected negative control; analysis steps
 (continuity, density, analyticity, compactness) are recorded as cited lemmas with their statement.
@@ -57,13 +57,13 @@ CLAIMS = [
     # --- Lemma 3 and the deep-set theorems -------------------------------------------------------------
     ("lem3", "Lemma 3", "a.e. equality of C^1 maps on a regular closed set extends to the set and to Jacobians",
      "verified", "analysis steps cited; regular-closedness necessity witness (verify/ahuja/lemma3.py, "
-     "test_ahuja_deepsets.py)"),
+     "ahuja2024/test_deepsets.py)"),
     ("thm4", "Theorem 4", "Deep sets with perceptron head: A psi = B phi on [0,1]^n, length + compositional gen.",
      "verified", "chain (4)-(12) with the polynomial feature instance (verify/ahuja/deepsets_slp.py)"),
     ("thm4.remark-label-t", "Remark after Theorem 4",
      "The result continues to hold if only the label at length T is observed",
      "gap", f"holds for the bias-free perceptron of A1; fails with a bias: error (t/T - 1)(b_B - b_A) at length t "
-     f"({_GAPS}; test_ahuja_deepsets.py::test_bias_witness)"),
+     f"({_GAPS}; ahuja2024/test_deepsets.py::test_bias_witness)"),
     ("thm5", "Theorem 5", "Deep sets with diffeomorphic head: Cauchy additivity makes a = omega^{-1} o rho linear",
      "gap", f"chain (13)-(18) verified with ground instances of H (verify/ahuja/cauchy.py); A4 is satisfiable only by "
      f"phi unbounded on the open cube, and the theorem fails once phi is bounded ({_GAPS})"),
@@ -99,7 +99,7 @@ CLAIMS = [
      "verified", "Pi sigma = sigma Pi and Pi^T Pi = I for all 3! permutations, Lemma 16 (verify/ahuja/rnn.py)"),
     ("eq40", "Equation (40)", "Pi T~_{k+1} = T_{k+1} (induction step)",
      "gap", "typo: printed with x_k where x_{k+1} is meant (also eq. 91); as printed it is the rejected control of "
-     "the verified step (test_ahuja_rnn.py::test_eq40_as_printed_is_the_rejected_control)"),
+     "the verified step (ahuja2024/test_rnn.py::test_eq40_as_printed_is_the_rejected_control)"),
     ("lem15", "Lemma 15", "The k-th derivative of the sigmoid is P_{k+1}(sigma), degree k+1, not identically zero",
      "verified", "k = 1..7: degree, leading coefficient (-1)^k k!, a non-root in (0,1); chain rule (verify/ahuja/rnn.py)"),
     ("lem16", "Lemma 16", "A x = 0 on a set with non-empty interior => A = 0",
@@ -163,7 +163,7 @@ CLAIMS = [
      "verified", "induction step of the contraction bound (z3, verify/ahuja/lipschitz.py)"),
     ("eq46", "Equation (46)", "RNN constant sqrt(L_sigma^2 + gamma_1^2 + gamma_2^2)",
      "refuted", f"must be sqrt(L_omega^2 + gamma_1^2 + gamma_2^2): exact witness with ratio 1 > sqrt(2077/8100) "
-     f"({_GAPS}; test_ahuja_bounds.py::test_eq46_witness)"),
+     f"({_GAPS}; ahuja2024/test_bounds.py::test_eq46_witness)"),
     ("eq47", "Equation (47)", "h_sup = L_sigma B_sup x_sup / (1 - L_sigma Lambda_sup), using sigma(0) = 0",
      "gap", f"sigma(0) = 0 excludes the sigmoid of Thm 9 and the experiments (h_1 = 1/2 > h_sup = 0 at x = 0); the "
      f"corrected bound (|sigma(0)| + L_sigma B x)/(1 - L_sigma Lambda) is verified ({_GAPS})"),
@@ -177,7 +177,7 @@ CLAIMS = [
      "cover step (z3, verify/ahuja/rademacher.py)"),
     ("eq94", "Equation (94)", "R(G o S) <= 2 c sqrt(log N / (m T)) + eps",
      "refuted", f"with the paper's shared-over-t signs: exact witnesses (m, T) = (1, 12) and (4, 100) above the bound; "
-     f"holds with independent signs per (i, t) ({_GAPS}; test_ahuja_bounds.py::test_rademacher_witnesses)"),
+     f"holds with independent signs per (i, t) ({_GAPS}; ahuja2024/test_bounds.py::test_rademacher_witnesses)"),
     ("eq94.massart", "App. A.6, Massart's lemma as quoted", "R(G_c o S) <= max ||a - a_bar|| sqrt(log N)/(m T)",
      "refuted", f"missing sqrt(2): A = {{(0), (2)}} has complexity 1 > sqrt(log 2) ({_GAPS})"),
     # --- steps registered as equations ------------------------------------------------------------------------

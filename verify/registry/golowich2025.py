@@ -2,7 +2,7 @@
 Generalization in Transformers (golowich2025) -- theory statements.
 
 Not declared here (owned by the counterexamples module): prop-c3*, asm3.3, asm4.1, asm4.2, fn6.
-Findings: docs/gaps.md.  Checks: verify/golowich/, verify/tests/test_golowich_*.py.
+Findings: docs/gaps.md.  Checks: verify/golowich/, verify/tests/golowich2025/.
 """
 
 from verify.claims import register
@@ -17,39 +17,39 @@ _CLAIMS = [
      "delta-approximate realizability: some h* has risk <= delta at every length",
      "verified",
      "implemented exactly (verify.golowich.prop31.minimisers / length_generalizes, every minimiser) and used in "
-     "test_golowich_prop31.py; ambiguity 'the' argmin read as 'every minimiser' (" + _G + ")"),
+     "golowich2025/test_prop31.py; ambiguity 'the' argmin read as 'every minimiser' (" + _G + ")"),
     ("def3.2", "Definition 3.2 (k-sparse planted correlations)",
      "S* ~ Q_l^pos, Z ~ Q^voc, X_S* = Z, X_i ~ mu iid off S*, Y = g*(Z); P(X,S*) = Q(S*) Qvoc(X_S*) prod mu",
      "verified",
-     "constructions.golowich.model.Planted enumerates the joint law exactly; test_golowich_core.py checks the product "
+     "constructions.golowich.model.Planted enumerates the joint law exactly; golowich2025/test_core.py checks the product "
      "formula, the marginals and Y = g*(X_S*) against a direct sampler-free recount"),
     ("ex-kgram", "Section 3.1 example (k-gram retrieval)",
      "k-gram retrieval is an instance of Definition 3.2 with S* of size 2k+1",
      "gap",
      "it is (2k+1)-sparse (the text reuses k) and its planted set has span l - l' - 1 (unbounded), so it violates "
-     "L_local-locality and Thm 4.3 does not apply without position coupling; test_golowich_core.py (" + _G + ")"),
+     "L_local-locality and Thm 4.3 does not apply without position coupling; golowich2025/test_core.py (" + _G + ")"),
     ("def3.3", "Definition 3.3 (k-sparse functional attention class)",
      "h_{g0,g1}(x) = sum_S exp(g0(S,x_S)) g1(x_S) / sum_S' exp(g0(S',x_S'))",
      "verified",
      "constructions.golowich.model.attention (weights w = exp(g0), w = 0 for -inf, footnote-6 fallback); "
-     "test_golowich_core.py: k = 1 equals a softmax head, shift invariance of g0, fallback path, local speed-up"),
+     "golowich2025/test_core.py: k = 1 equals a softmax head, shift invariance of g0, fallback path, local speed-up"),
     ("def4.1", "Definition 4.1 (L_local-local position coupling)",
      "joint law of (S*, psi_l): span psi(S*) <= L_local, indices off S* uncoupled, |psi(S*)| = k' and the "
      "rank pattern law independent of l",
      "verified",
      "checker verify.golowich.coupling.check_def41 on the reversal coupling (all three items, l <= 12) and a "
-     "mutated coupling that it rejects; test_golowich_coupling.py"),
+     "mutated coupling that it rejects; golowich2025/test_coupling.py"),
     ("def-b1", "Definition B.1 (single attention heads AttHeads_{d,h,V})",
      "X -> O sum_i alpha_i V W_e X_i, alpha = softmax(<Q h_query, K W_e X_i>)",
      "verified",
-     "verify.golowich.heads.att_head (exact, exp symbolic) ; test_golowich_heads.py"),
+     "verify.golowich.heads.att_head (exact, exp symbolic) ; golowich2025/test_heads.py"),
     # ------------------------------------------------------------------ propositions, theorem, lemmas
     ("prop3.1", "Proposition 3.1",
      "if sup_{X in V^L} L(h*(X), h_hat(X)) > eps then some extension of P_1..P_L defeats (L, Lbar, eps)-LG",
      "gap",
      "no proof in the paper; the construction P_Lbar = point mass at (Xbar, h*(Xbar)) is executable and checked "
      "when the sup ranges over V^Lbar, but as printed (sup over V^L) the statement is false for h*-realizable "
-     "extensions (witness in test_golowich_prop31.py) and vacuous for arbitrary ones (" + _G + ")"),
+     "extensions (witness in golowich2025/test_prop31.py) and vacuous for arbitrary ones (" + _G + ")"),
     ("prop3.2", "Proposition 3.2 (informal version of Proposition B.1)",
      "attention heads = 1-sparse functional attention for appropriate G^key, G^val",
      "refuted",
@@ -61,7 +61,7 @@ _CLAIMS = [
      "class is not of product form. Witness d = 1, |V| = 3: heads with (g0, g1) = (0, (1,0,0)) and "
      "((0,1,2), (0,1,2)) exist, the mixed pair ((0,1,2), (1,0,0)) is no head (z3 unsat on necessary "
      "conditions from sequences of length <= 2), so no product class equals AttHeads. The proof also uses "
-     "h >= d, absent from the statement (h = 1 < d = 2 fails already). test_golowich_heads.py (" + _G + ")"),
+     "h >= d, absent from the statement (h = 1 < d = 2 fails already). golowich2025/test_heads.py (" + _G + ")"),
     ("thm4.3", "Theorem 4.3 (provable length generalization)",
      "local + relative k-sparse class, planted ensemble with A4.1 (delta), A4.2 (eta), L_local | Lbar - L, "
      "L >= 4 L_local => (L, Lbar, eta_L eta_Lbar L Lbar^2 delta)-length generalization",
@@ -77,17 +77,17 @@ _CLAIMS = [
      "refuted",
      "exact counterexample with positive weights, |Omega| = 3, i = 3: eps = 1/408 but E|r0 - r0123| = "
      "115/3296 > 9 eps; ratio unbounded as M grows (verify.golowich.lemmas.c1_witness; "
-     "test_golowich_lemmas.py; " + _G + ")"),
+     "golowich2025/test_lemmas.py; " + _G + ")"),
     ("lem-c2", "Lemma C.2",
      "b, p_i > 0, |a/b - (a+q_i)/(b+p_i)| = eps_i => |a/b - (a+sum q)/(b+sum p)| <= sum eps_i",
      "verified",
      "z3 proof (d = 1, L = 2, p_i >= 0 suffices), sympy identity, exact random instances (d <= 3, l1/l_inf); "
-     "negative controls: fails without p_i >= 0 (witness); test_golowich_lemmas.py"),
+     "negative controls: fails without p_i >= 0 (witness); golowich2025/test_lemmas.py"),
     ("asm-d1", "Assumption D.1 (delta-strong realizability)",
      "g0*(S*) > -inf, g0*(S) = -inf for S != S*, g1*(X_S*) = Y with probability >= 1 - delta",
      "verified",
      "satisfiable (exact instance with delta = 0 and with delta > 0) and implies delta-approximate "
-     "realizability (exact check on instances); test_golowich_coupling.py"),
+     "realizability (exact check on instances); golowich2025/test_coupling.py"),
     ("prop4.4", "Proposition 4.4 (informal version of D.2)",
      "position coupling removes locality: PC[H^attn] length-generalizes on PC[P]",
      "gap",
@@ -101,25 +101,25 @@ _CLAIMS = [
      "exceed [k] (type error), and the catalog's reversal coupling has k' = 1 < k. Random tags also let a "
      "(background, planted) set expand to a planted-like tuple (exact: probability 1/2, risk 1/8 at l = 4), but that "
      "instance needs a span-restricted key, which D.2's position-independence excludes: not a counterexample to "
-     "D.2's conclusion. With a fixed background tag the leak vanishes; test_golowich_coupling.py (" + _G + ")"),
+     "D.2's conclusion. With a fixed background tag the leak vanishes; golowich2025/test_coupling.py (" + _G + ")"),
     # ------------------------------------------------------------------ footnotes, appendix F, experiments
     ("fn3", "Footnote 3", "the lower end L/2 of the training range is unimportant; any constant factor of L suffices",
      "gap",
      "with [cL, L], c > 1/2, the proof's use of (7) at l = L - 2 L_local needs L >= 2 L_local / (1 - c), not the "
      "theorem's L >= 4 L_local (z3 counter-model at c = 3/4, e.g. L = 8, L_local = 2); "
-     "test_golowich_appendix.py (" + _G + ")"),
+     "golowich2025/test_appendix.py (" + _G + ")"),
     ("fn8", "Footnote 8 (rank within a set)", "rank_Omega(i) is the position of i in sorted Omega",
-     "verified", "used by verify.golowich.coupling.check_def41 (rank pattern of item 3); test_golowich_coupling.py"),
+     "verified", "used by verify.golowich.coupling.check_def41 (rank pattern of item 3); golowich2025/test_coupling.py"),
     ("fn16", "Footnote 16 (choice of t0 in (13))",
      "any t0 with S* - t0 L_local in Sets_k([L - 2 L_local]) works, where t0 + t1 + 2 = (Lbar - L)/L_local",
      "gap",
      "the length of P_{L-2Lloc,t0,t1} forces t0 + t1 = (Lbar - L)/L_local; with the printed relation t0 <= N and "
-     "local S* at the right end have no admissible t0 (range must be 0..N+2); test_golowich_thm43.py"),
+     "local S* at the right end have no admissible t0 (range must be 0..N+2); golowich2025/test_thm43.py"),
     ("app-f", "Appendix F / Table 5 (natural-language budget)",
      "both models trained on roughly 25B tokens, PoSE on the final ~30% of steps, 1.3B parameters",
      "verified",
      "exact arithmetic from Table 5: 49000*8192*64 = 25.69B, 48000*4096*128 = 25.17B tokens, 15000/49000 = 30.6%, "
-     "24 (4 d^2 + 2 d * 8192) + 32000 d = 1.27B (tied); test_golowich_appendix.py"),
+     "24 (4 d^2 + 2 d * 8192) + 32000 d = 1.27B (tied); golowich2025/test_appendix.py"),
     ("tab1", "Table 1 (perplexities at eval length 64 / 128)", "h_short: 17.59 / 14.74; h_long: 17.62 / 14.49",
      "unchecked", "training experiment (1.3B models on C4), not reproduced; the catalog notes the averaged "
      "perplexity at 128 is lower even for a model ignoring tokens beyond 64, so the table alone is weak evidence"),
@@ -171,7 +171,7 @@ _THM43_STEPS = [
 ]
 for _label, _summary, _status in _THM43_STEPS:
     register(f"{_P}:thm4.3.{_label}", f"Theorem 4.3 proof step {_label}", _summary, _status,
-             "exact instances in verify.golowich.thm43; test_golowich_thm43.py"
+             "exact instances in verify.golowich.thm43; golowich2025/test_thm43.py"
              + (" -- holds on every instance searched, but its justification (Lemma C.1) is refuted"
                 if _label == "eq11" else "")
              + ({"change-of-measure": " -- refuted as printed (witness verify.golowich.thm43.com2_witness); "

@@ -6,7 +6,7 @@ Gap entries: docs/gaps.md.
 
 from verify.claims import register
 
-_T = "counterexamples/tests/test_golowich_"
+_T = "verify/tests/golowich2025/test_"
 _G = "docs/gaps.md"
 
 register(

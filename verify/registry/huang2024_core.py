@@ -3,15 +3,15 @@ procedure, the main theorems, the compiler (Theorem 9) and communication complex
 
 The C-RASP definition (def8), Theorem 10, Lemma 11, eq. (10) and the benchmark table claims are
 registered by :mod:`verify.registry` modules of the C-RASP benchmark, not here.  Checks live in
-``constructions/tests/test_crasp_compiler.py`` and ``constructions/tests/test_communication.py``;
+``verify/tests/huang2024/test_crasp_compiler.py`` and ``verify/tests/huang2024/test_communication.py``;
 choices made where the restored reference is UNCERTAIN are in ``docs/crasp_compiler.md``; gaps in
 ``docs/gaps.md``.
 """
 
 from verify.claims import register
 
-_C = "constructions/tests/test_crasp_compiler.py"
-_M = "constructions/tests/test_communication.py"
+_C = "verify/tests/huang2024/test_crasp_compiler.py"
+_M = "verify/tests/huang2024/test_communication.py"
 _INF = ("the Inference Procedure minimises R over the infinite classes Theta_n (an infimum over all widths); "
         "nothing in this package computes it")
 

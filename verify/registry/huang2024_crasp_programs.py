@@ -2,7 +2,7 @@
 
 Definition 8, Theorem 10, Lemma 11 / 29 and the App. C lemmas behind it (Def. 30 - Lemma 42), eq. (10),
 App. C.1.5 / C.2, Tables 1-3 and Figure 1.  Programs: ``constructions/crasp/programs.py``; oracles:
-``constructions/crasp/oracles.py``; checks: ``constructions/crasp/tests/``; choices where the restored
+``constructions/crasp/oracles.py``; checks: ``verify/tests/huang2024/test_crasp_*.py``; choices where the restored
 reference is UNCERTAIN: ``docs/crasp.md``; gaps: ``docs/gaps.md``.
 
 Status convention here: ``verified`` for definitions implemented and cross-checked by two independent
@@ -16,10 +16,10 @@ re-prove (Krebs 2008, Tesson-Therien 2002) or constructions not implemented.
 
 from verify.claims import register
 
-_T = "constructions/crasp/tests"
+_T = "verify/tests/huang2024"
 _EX = ("program agrees with an independent oracle on all words up to length 12 (binary alphabets) / 8 "
        "(3-5 symbols) / 11 (BMI), and on Hypothesis-generated words up to length 2000 "
-       f"({_T}/test_benchmark.py); mutated programs are rejected by the same comparison")
+       f"({_T}/test_crasp_benchmark.py); mutated programs are rejected by the same comparison")
 
 # ------------------------------------------------------------------------------------ definition 8
 register(
@@ -31,7 +31,7 @@ register(
     "verified",
     "implemented by constructions.crasp (ast.py: typed AST rejecting sort errors, non-periodic phi, non-local psi; "
     "interpreter.py: vectorized exact semantics); an independently written per-position reference interpreter "
-    f"(reference.py) agrees on Hypothesis-generated well-typed programs and words ({_T}/test_interpreter.py); "
+    f"(reference.py) agrees on Hypothesis-generated well-typed programs and words ({_T}/test_crasp_interpreter.py); "
     "negative control: a deliberately wrong semantics (strict Counting j < i) is caught by the same comparison. "
     "Empty word: outside the definition, rejected with InputError (docs/crasp.md).")
 register(
@@ -61,13 +61,13 @@ register(
     "huang2024:lem11.parity", "Lemma 11 (1) / Lemma 41", "PARITY is not in C-RASP[periodic, local].",
     "verified-numerically",
     "see huang2024:lem41 (Lemma 40 + 37 executed on periodic words; PARITY alternates on (0^(k-1)1)^n for every "
-    f"block length k checked, k <= 16; {_T}/test_unary.py).")
+    f"block length k checked, k <= 16; {_T}/test_crasp_unary.py).")
 register(
     "huang2024:lem11.aa-star", "Lemma 11 (2) / Lemma 38 / App. C.2.3",
     "(aa)* is not in C-RASP, but it is in C-RASP[periodic].",
     "verified-numerically",
     "positive: program aa_star (C-RASP[periodic], " + _EX + "); negative: Lemma 37 tool shows every C-RASP[local] "
-    f"program is eventually constant on a^n while (aa)* alternates ({_T}/test_unary.py).")
+    f"program is eventually constant on a^n while (aa)* alternates ({_T}/test_crasp_unary.py).")
 register(
     "huang2024:lem11.flipflop", "Lemma 11 (3) / Lemma 36", "Sigma* b e* is not in C-RASP[periodic, local].",
     "unchecked", "rests on Lemma 35 (Krebs 2008, Lemma 6.11); not re-proved.")
@@ -75,7 +75,7 @@ register(
     "huang2024:lem11.piecewise", "Lemma 11 (4) / App. C.1.5", "Every piecewise testable language is in C-RASP.",
     "verified-numerically",
     "constructions.crasp.programs.subsequence_defs builds S_m := E[j<=i](Q_{a_m} & 2 <= #S_{m-1}); checked for every "
-    f"subsequence pattern of length <= 4 over {{a,b,c}} on all words up to length 7 ({_T}/test_benchmark.py), plus "
+    f"subsequence pattern of length <= 4 over {{a,b,c}} on all words up to length 7 ({_T}/test_crasp_benchmark.py), plus "
     "pt_aba, pt_bca and the Boolean combination pt_ab_not_ba as benchmarks (" + _EX + "). Boolean closure is the "
     "And/Not of the language.")
 register(
@@ -99,7 +99,7 @@ register("huang2024:lem35", "Lemma 35", "A language over {a,b,e} (reconstructed:
 register("huang2024:lem36", "Lemma 36", "Sigma* b e* (= benchmark #17 {0,1,2}*02* up to renaming) is not in "
          "C-RASP[periodic, local].", "unchecked",
          "reduction to Lemma 35 not re-proved; the renaming 0->b, 1->a, 2->e is checked by the oracle test "
-         f"({_T}/test_benchmark.py::test_zero_two_star_is_flipflop_renamed)")
+         f"({_T}/test_crasp_benchmark.py::test_zero_two_star_is_flipflop_renamed)")
 register(
     "huang2024:lem37", "Lemma 37",
     "Over a unary alphabet every C-RASP program eventually accepts all a^n or eventually rejects all (counts are "
@@ -108,36 +108,36 @@ register(
     "the inductive proof is executed as an algorithm (constructions/crasp/unary.py: per operation a threshold and an "
     "eventual constant / affine form, on u a^n v for any prefix u and suffix v; extended to local psi; thresholds "
     "tested tight) and its output is compared "
-    f"with the interpreter at every position up to threshold + 40 for Hypothesis-generated programs ({_T}/test_unary.py); "
+    f"with the interpreter at every position up to threshold + 40 for Hypothesis-generated programs ({_T}/test_crasp_unary.py); "
     "negative control: Positional phi is rejected, and the C-RASP[periodic] program aa_star does alternate on a^n.")
 register(
     "huang2024:lem38", "Lemma 38", "(aa)* (and 'length = 0 mod m') is not in C-RASP.", "verified-numerically",
     "immediate from Lemma 37: the certificate function constructions.crasp.unary.not_eventually_constant "
-    f"checks that membership of a^n alternates ({_T}/test_unary.py).")
+    f"checks that membership of a^n alternates ({_T}/test_crasp_unary.py).")
 register(
     "huang2024:prop39", "Proposition 39", "#[j <= i - c] P(j) is definable with local relations.",
     "verified-numerically",
     "constructions.crasp.ast.count_upto_minus builds #P - #[i-j in 0..c-1] P; equals the direct definition "
-    f"(reference interpreter) on Hypothesis-generated predicates and words ({_T}/test_interpreter.py).")
+    f"(reference interpreter) on Hypothesis-generated predicates and words ({_T}/test_crasp_interpreter.py).")
 register("huang2024:lem40", "Lemma 40", "Block encoding turns a C-RASP[periodic,local] program into a C-RASP program "
          "over length-k blocks.", "unchecked",
          "the block program itself is not built; the consequence Lemma 41 uses is executed instead (so this status "
          "stays unchecked for the statement as such): "
          "constructions.crasp.unary.eventual_periodic runs the per-residue-class induction on u v v v ... with |v| a "
          "multiple of the period (every Boolean eventually periodic, every Count a[rho] (i // L) + b[rho]) and is "
-         f"compared with the interpreter at every position on Hypothesis-generated programs ({_T}/test_unary.py).")
+         f"compared with the interpreter at every position on Hypothesis-generated programs ({_T}/test_crasp_unary.py).")
 register("huang2024:lem41", "Lemma 41", "PARITY is not in C-RASP[periodic, local].", "verified-numerically",
          "eventual_periodic shows every C-RASP[periodic,local] program is eventually constant on v^n once |v| is a "
          "multiple of its period (checked against the interpreter on random programs); periodic_certificate finds, "
          "for every block length k <= 16, a block on which PARITY alternates (for all k by arithmetic: (0^(k-1)1)^n "
          "has n ones); negative controls: (aa)*, (abab)*, Tomita 4, MAJORITY get no certificate, and a block length "
-         f"that is not a multiple of the period is refused ({_T}/test_unary.py).")
+         f"that is not a multiple of the period is refused ({_T}/test_crasp_unary.py).")
 register("huang2024:lem42", "Lemma 42", "C-RASP[periodic,local] is closed under inverse images of length-uniform "
          "morphisms.", "verified-numerically",
          "the construction is executed (constructions/crasp/morphism.py: block position (i-1)k+r simulated by k copies "
          "of every operation; plain counts via Conditionals, local counts via block offsets, phi re-based) and P' "
          "accepts w iff P accepts h(w) on Hypothesis-generated programs (all operation kinds), morphisms with k <= 3 "
-         f"and words, and exhaustively for three benchmark programs ({_T}/test_morphism.py); negative control: dropping "
+         f"and words, and exhaustively for three benchmark programs ({_T}/test_crasp_morphism.py); negative control: dropping "
          "the in-block correction of Counting is caught. By-product: plain C-RASP maps to plain C-RASP.")
 
 # --------------------------------------------------------------------------- induction head, App. C.2
@@ -159,7 +159,7 @@ register(
     "Tomita 1-7, D_n = (a D_{n-1} b)*, PARITY, (aa)*, (aaaa)*, (abab)*, aa*bb*cc*dd*ee*, {a,b}*d{b,c}*, {0,1,2}*02*.",
     "verified",
     "oracles implemented in constructions/crasp/oracles.py; D_n as a depth scan is cross-checked exhaustively with "
-    f"the grammar D_n = (a D_(n-1) b)* ({_T}/test_benchmark.py). Tomita 7 is printed 0*1*0*1 in our text copy; we use "
+    f"the grammar D_n = (a D_(n-1) b)* ({_T}/test_crasp_benchmark.py). Tomita 7 is printed 0*1*0*1 in our text copy; we use "
     "the standard 0*1*0*1* (docs/gaps.md).")
 register(
     "huang2024:tab2", "Table 2 (expressibility of the regular languages)",
@@ -181,13 +181,13 @@ register(
     "huang2024:tab2.tomita5", "Table 2 row Tomita 5", "Tomita 5 is not in C-RASP[periodic, local].",
     "verified-numerically",
     "as huang2024:lem41: for every block length k <= 16 a block v with Tomita 5 alternating on v^n (e.g. "
-    f"(0^(k-1)1)^n: n ones); {_T}/test_unary.py::test_periodic_certificates.")
+    f"(0^(k-1)1)^n: n ones); {_T}/test_crasp_unary.py::test_periodic_certificates.")
 register(
     "huang2024:tab2.tomita6", "Table 2 row Tomita 6", "Tomita 6 is not in C-RASP[periodic, local].",
     "verified-numerically",
     "as huang2024:lem41: for every block length k <= 16 a block v with Tomita 6 periodic non-constant on v^n "
     "((0^(k-1)1)^n unless k = 2 mod 3, then (0^k)^n); the paper's route (morphism 0 -> 10, 1 -> 00 and Lemma 42) is "
-    f"checked too ({_T}/test_unary.py::test_periodic_certificates, {_T}/test_morphism.py).")
+    f"checked too ({_T}/test_crasp_unary.py::test_periodic_certificates, {_T}/test_crasp_morphism.py).")
 register(
     "huang2024:tab3", "Table 3 (expressibility of the algorithmic tasks)",
     "Binary Majority, Majority and Sort are in C-RASP; Copy (unique) is in C-RASP[local]; Binary Majority "
@@ -202,7 +202,7 @@ register(
     "Copy (unique) rests on the App. C.2.2 argument (Krebs 2008), not re-proved. For BMI phrased as a transcript "
     "language we go further than 'none found': 1^n #111 is a member iff n = 0 mod 3, and the Lemma 37 tool extended "
     "to u a^n v shows every C-RASP[local] program is eventually constant on that family, so no C-RASP[local] program "
-    f"exists for the transcript language ({_T}/test_unary.py::test_bmi_transcript_not_in_crasp_local).")
+    f"exists for the transcript language ({_T}/test_crasp_unary.py::test_bmi_transcript_not_in_crasp_local).")
 register(
     "huang2024:tab3.copy-repeat", "Table 3 row Copy (repeat)", "Copy with repeats is not in C-RASP[periodic, local].",
     "unchecked", "rests on Corollary 13 (registered as huang2024:cor13 by the communication-complexity module).")

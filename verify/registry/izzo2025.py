@@ -11,7 +11,7 @@ register(
     "The forward pass y^(0) = E + p, a_ij = y_j^T K^T Q y_i + phi(j, i), log|x|-scaled softmax, MLP with residual, "
     "T(x) = U y; p_i = p_{i+Delta}; phi(j, i) = phi(j+t, i+t); phi(j, i) = 0 for i > j + tau.",
     "verified",
-    "definition implemented by constructions.limit_transformer (model.py, exact.py, evaluate.py); tests/test_tasks.py "
+    "definition implemented by constructions.limit_transformer (model.py, exact.py, evaluate.py); verify/tests/izzo2025/test_tasks.py "
     "runs the App. A.2 constructions through it and compares with the task targets exactly.")
 
 register(
@@ -19,7 +19,7 @@ register(
     "Subtract the largest logit, then round every post-exponential softmax term of absolute value <= 2^-p to 0.",
     "verified",
     "definition implemented as the 'izzo' precision model (constructions/limit_transformer/precision.py); "
-    "verify/test_izzo_hardmax.py re-implements the flush independently and compares.")
+    "verify/tests/izzo2025/test_hardmax.py re-implements the flush independently and compares.")
 
 register(
     "izzo2025:def-gamma", "Section 3.2 (logit margin gamma(f), set A_(y,i))",
@@ -28,7 +28,7 @@ register(
     "gap",
     "the printed A_(y,i) holds only keys inside the tau-window; keys farther than tau (phi = 0, any residue) and the $ "
     "key are missing, so the printed gamma of the ModP construction (tau = 0) is +inf while real gaps are 1/2 "
-    "(counterexamples.izzo.witnesses.printed_gamma_violation; tests/test_margin.py); also the printed A_(y,i),(z,j) pairs E_z with "
+    "(counterexamples.izzo.witnesses.printed_gamma_violation; verify/tests/izzo2025/test_margin.py); also the printed A_(y,i),(z,j) pairs E_z with "
     "p_i. bounds.margin implements definition='completed' (default) and 'printed'; docs/gaps.md.")
 
 register(
@@ -37,9 +37,9 @@ register(
     "translation-invariant model is the uniform average over the argmax keys.",
     "gap",
     "holds with the completed gamma (Hypothesis property over random one-layer models, exact, "
-    "verify/test_izzo_hardmax.py; tight: fails at N = threshold - 1 for the ModP construction) but FAILS with the "
+    "verify/tests/izzo2025/test_hardmax.py; tight: fails at N = threshold - 1 for the ModP construction) but FAILS with the "
     "printed gamma: printed gamma = +inf gives threshold 1, yet at length 10 a sub-maximal term 10^-1/2 > 2^-4 "
-    "survives (verify/test_izzo_hardmax.py::test_printed_gamma_threshold_violated); docs/gaps.md.")
+    "survives (verify/tests/izzo2025/test_hardmax.py::test_printed_gamma_threshold_violated); docs/gaps.md.")
 
 register(
     "izzo2025:thm4.1", "Theorem 4.1",
@@ -49,7 +49,7 @@ register(
     "false as printed for tau = 0: exact family (counterexamples.izzo.witnesses.bump_pair) of one-layer NoPE tau = 0 pairs with "
     "gamma = +inf that agree exactly on all lengths <= 2N and differ by >= 1/2 at length 2N+1, for every N (dyadic "
     "parameters; also valid under the strict round-everything-below-2^-p reading), while the printed "
-    "N is O(max{1, 0}) = O(1) (tests/test_estimate.py::test_bump_pair_refutes_printed_tau0). The proof's tau-suffix has "
+    "N is O(max{1, 0}) = O(1) (verify/tests/izzo2025/test_estimate.py::test_bump_pair_refutes_printed_tau0). The proof's tau-suffix has "
     "tau+1 positions: the statement needs tau+1 for tau; bounds.estimate uses (tau+1). The O(delta+eps) constant is not "
     "given; L omits the unembedding U and the residual path (docs/gaps.md).")
 
@@ -58,7 +58,7 @@ register(
     "With m_s = floor(n_s/|A_f| * tau/eps) and |S_f| eps/tau <= 1/2: |m_s / sum m - n_s/|A_f|| <= 2|Sigma| eps/tau.",
     "verified-numerically",
     "exact enumeration over all count vectors with |A_f| <= 12, |S_f| <= 3, tau <= 4 and a grid of eps, plus a "
-    "Hypothesis property (tests/test_margin.py::test_eq1_*); negative controls: constant |Sigma| (not 2|Sigma|) and "
+    "Hypothesis property (verify/tests/izzo2025/test_margin.py::test_eq1_*); negative controls: constant |Sigma| (not 2|Sigma|) and "
     "dropping the hypothesis |S_f| eps/tau <= 1/2 are both rejected.")
 
 register(
@@ -66,7 +66,7 @@ register(
     "The Lipschitz constant of the MLP z -> B psi(A z + b) is at most ||B||_F ||A||_F.",
     "verified-numerically",
     "true for ReLU (1-Lipschitz, ||.||_2 <= ||.||_F): exact Hypothesis property over random rational ReLU MLPs "
-    "(tests/test_margin.py::test_lipschitz_relu); fails for Heaviside units, which the Limit Transformer type allows "
+    "(verify/tests/izzo2025/test_margin.py::test_lipschitz_relu); fails for Heaviside units, which the Limit Transformer type allows "
     "(negative control). The proof applies it without the residual y + ... and without U.")
 
 register(
@@ -76,7 +76,7 @@ register(
     "verified",
     "constructions.tasks.modp: finite logits lam (default 2p bits -> gamma = p, hardmax at every length), a $ key "
     "score lam/2 for prefixes without a k-position (target defined 0), L = 1; exact equality with the Fraction "
-    "target at every prefix, lengths up to 10^4, offsets = 0 mod p (tests/test_tasks.py). Printed 'p_i = q_j where "
+    "target at every prefix, lengths up to 10^4, offsets = 0 mod p (verify/tests/izzo2025/test_tasks.py). Printed 'p_i = q_j where "
     "i != j (mod p)' must read i = j.")
 
 register(
@@ -85,8 +85,8 @@ register(
     "weight norms Theta(omega), so L = Theta(omega).",
     "gap",
     "expressibility verified: exact hardmax attention computes z = (c0-c1)/(c0+c1) and a ReLU interpolant has certified "
-    "sup-error omega^2 h^2/8 + 2^-48 (tests/test_sine_mlp.py, tests/test_tasks.py). L = Theta(omega) is not "
-    "reproduced: our L grows like omega^2 (fitted exponent, tests/test_sine_mlp.py), and ||U|| L >= TV(h') >= "
+    "sup-error omega^2 h^2/8 + 2^-48 (verify/tests/izzo2025/test_sine_mlp.py, verify/tests/izzo2025/test_tasks.py). L = Theta(omega) is not "
+    "reproduced: our L grows like omega^2 (fitted exponent, verify/tests/izzo2025/test_sine_mlp.py), and ||U|| L >= TV(h') >= "
     "c omega^2 for any one-hidden-layer ReLU readout within e < 1 of sin(omega z) (proof in "
     "constructions/tasks/sine_mlp.py); Barron's Theta(omega) is an L2 statement.")
 
@@ -96,7 +96,7 @@ register(
     "p}); both ensure Var(f*) = Theta(1).",
     "verified-numerically",
     "samplers in constructions.tasks (seeded numpy Generator); Monte Carlo: Var(f*) >= 0.05 at length 200 for ModP "
-    "(p in 2..7) and SimpleTask (omega in 2, 4, 10); the control omega = 1/100 has Var ~ omega^2 (tests/test_tasks.py).")
+    "(p in 2..7) and SimpleTask (omega in 2, 4, 10); the control omega = 1/100 has Var ~ omega^2 (verify/tests/izzo2025/test_tasks.py).")
 
 register(
     "izzo2025:fig1", "Figure 1",
@@ -113,7 +113,7 @@ register(
     "verified-numerically",
     "qualitatively, on CPU (2-4 seeds, batch 64, loss 1e-4; docs/measured_thresholds.md): the plateau falls with N "
     "and the measured threshold grows with p (6, 12, 16 for p = 2, 3, 5); absolute positions never generalize "
-    "(control). Checked on the committed results by tests/test_measured_results.py; the linear slope is not pinned down.")
+    "(control). Checked on the committed results by verify/tests/izzo2025/test_measured_results.py; the linear slope is not pinned down.")
 
 register(
     "izzo2025:fig3", "Figure 3",
@@ -121,5 +121,5 @@ register(
     "zero elsewhere.",
     "verified-numerically",
     "every CPU run with N >= 10 that fit the training lengths puts 1/16 +- 1e-3 on each class position and < 1e-4 "
-    "elsewhere at length 80 (docs/results/modp_p5.jsonl; tests/test_measured_results.py, with the N = 4 runs as "
+    "elsewhere at length 80 (docs/results/modp_p5.jsonl; verify/tests/izzo2025/test_measured_results.py, with the N = 4 runs as "
     "the control that spreads attention).")

@@ -6,8 +6,8 @@ Write-up: docs/counterexamples_capacity.md; gap entries: docs/gaps.md.
 
 from verify.claims import register
 
-_TP = "counterexamples/tests/test_periodic_local.py"
-_TC = "counterexamples/tests/test_capacity.py"
+_TP = "verify/tests/huang2024/test_periodic_local.py"
+_TC = "verify/tests/ahuja2024/test_capacity.py"
 _G = "docs/gaps.md"
 
 # ------------------------------------------------------------------------------------------ huang2024

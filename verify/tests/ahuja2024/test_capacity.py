@@ -1,6 +1,6 @@
 """High capacity (ahuja2024 sec. 4, App. B.1), Theorem 10 and Lemma 11, checked exactly.
 
-Slow tests: ``pytest -m slow counterexamples/tests/test_capacity.py``.
+Slow tests: ``pytest -m slow verify/tests/ahuja2024/test_capacity.py``.
 """
 
 import itertools

@@ -9,7 +9,7 @@ import pytest
 from bounds.measure import read_records, summarize
 from verify.claims import checks
 
-RESULTS = Path(__file__).resolve().parent.parent / "docs" / "results"
+RESULTS = Path(__file__).resolve().parents[3] / "docs" / "results"
 EPS = 0.01
 
 

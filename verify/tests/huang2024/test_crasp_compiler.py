@@ -38,7 +38,6 @@ from constructions.crasp.compiler import (
     required_bits,
 )
 from constructions.crasp.interpreter import accepts
-from constructions.crasp.tests.strategies import programs as crasp_programs
 from constructions.limit_transformer import (
     MLP,
     Head,
@@ -48,6 +47,7 @@ from constructions.limit_transformer import (
     exact_forward,
     forward,
 )
+from tests.crasp_strategies import programs as crasp_programs
 from verify.claims import checks
 
 # ------------------------------------------------------------------------------------- programs

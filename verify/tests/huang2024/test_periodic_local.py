@@ -1,6 +1,6 @@
 """Necessity of Periodic and Local (huang2024 FAQ 7) and the converse on a finite family.
 
-Default tests run in a few seconds; the slow ones (``pytest -m slow counterexamples/tests/test_periodic_local.py``)
+Default tests run in a few seconds; the slow ones (``pytest -m slow verify/tests/huang2024/test_periodic_local.py``)
 run larger exhaustive sweeps.
 """
 

@@ -8,7 +8,6 @@ from constructions.crasp import oracles
 from constructions.crasp.interpreter import accepts
 from constructions.crasp.programs import BENCHMARKS
 from constructions.crasp.reference import value
-from constructions.crasp.tests.strategies import programs, words
 from constructions.crasp.unary import (
     NotUnaryApplicableError,
     eventual,
@@ -18,6 +17,7 @@ from constructions.crasp.unary import (
     not_eventually_constant,
     periodic_certificate,
 )
+from tests.crasp_strategies import programs, words
 from verify.claims import checks
 
 

@@ -9,7 +9,7 @@ from constructions.crasp.errors import CraspError
 from constructions.crasp.interpreter import accepts
 from constructions.crasp.morphism import apply_morphism, inverse_image
 from constructions.crasp.programs import BENCHMARKS
-from constructions.crasp.tests.strategies import programs, words
+from tests.crasp_strategies import programs, words
 from verify.claims import checks
 
 

@@ -20,8 +20,8 @@ from constructions.crasp.programs import (
     sort_task,
     subsequence_defs,
 )
-from constructions.crasp.tests.strategies import member_like
 from constructions.crasp.verify import check_exhaustive
+from tests.crasp_strategies import member_like
 from verify.claims import checks
 
 # The paper's prediction columns (reference sections 5.3, 5.4, 5.6): the fragment each program may use.

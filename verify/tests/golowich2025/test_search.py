@@ -1,6 +1,6 @@
 """z3 search for Prop C.3 witnesses and the bounded Theorem 4.3 check (slow variants: -m slow).
 
-Slow tests: ``pytest -m slow counterexamples/tests/test_golowich_search.py`` (the full --drop none search at
+Slow tests: ``pytest -m slow verify/tests/golowich2025/test_search.py`` (the full --drop none search at
 L = 4 with <= 2 keys x 2 values, minimised searches at L = 8, --drop none at L = 8, the Hypothesis searches).
 """
 

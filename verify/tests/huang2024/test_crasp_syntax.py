@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from constructions.crasp.errors import ParseError
 from constructions.crasp.programs import BENCHMARKS, EXTRA_PROGRAMS
 from constructions.crasp.syntax import format_program, parse
-from constructions.crasp.tests.strategies import programs
+from tests.crasp_strategies import programs
 from verify.claims import checks
 
 GOOD = """\
