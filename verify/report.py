@@ -1,4 +1,8 @@
-"""``python -m verify.report [--json] [--paper KEY]``: claim coverage with the tests behind each claim."""
+"""``python -m verify.report [--json] [--paper KEY]``: claim coverage with the tests behind each claim.
+
+For every claim: its status, the number of linked tests and the files they live in (``check_files``; all
+under ``verify/tests/<paperkey>/`` by the layout of docs/architecture.md).
+"""
 
 from __future__ import annotations
 
@@ -67,14 +71,20 @@ def markdown(rows: list[dict]) -> str:
     return "\n".join(out)
 
 
+def check_files(node_ids: list[str]) -> list[str]:
+    """The test files (repository-relative paths) of the given pytest node ids, sorted, each once."""
+    return sorted({n.split("::", 1)[0] for n in node_ids})
+
+
 def build_report(paper: str | None = None) -> list[dict]:
     tests = collect_tests()
     rows = []
     for key, c in sorted(load_all().items()):
         if paper and c.paper != paper:
             continue
+        linked = tests.get(key, [])
         rows.append({"claim": key, "statement": c.statement, "status": c.status, "summary": c.summary,
-                     "evidence": c.evidence, "tests": tests.get(key, [])})
+                     "evidence": c.evidence, "tests": linked, "check_files": check_files(linked)})
     return rows
 
 
@@ -93,6 +103,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     for r in rows:
         print(f"{r['claim']:<34} {r['status']:<21} {len(r['tests']):>3} tests  {r['summary']}")
+        if r["check_files"]:
+            print(f"{'':<34} checks in: {', '.join(r['check_files'])}")
     print()
     per_paper: dict[str, Counter] = defaultdict(Counter)
     for r in rows:

@@ -1,0 +1,130 @@
+"""The dependency rule of docs/architecture.md, read from the code's imports (``ast``, every import statement,
+including those inside functions):
+
+1. definitions do not depend on checks: nothing in ``constructions/`` imports ``verify``, ``counterexamples``
+   or ``bounds``;
+2. no import cycle among the modules of one top-level package (e.g. ``constructions.crasp.ast`` <->
+   ``constructions.crasp.syntax``).
+
+Each rule ships with a negative control: the same checker run on a synthetic tree that violates it.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("constructions", "verify", "counterexamples", "bounds")
+CHECKS = ("verify", "counterexamples", "bounds")
+
+
+def module_name(root: Path, path: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports_of(root: Path, path: Path) -> set[str]:
+    """Every module named by an import in ``path`` (relative imports resolved; ``from p import m`` gives p.m
+    when p.m is a module of the tree, else p)."""
+    me = module_name(root, path)
+    package = me if path.name == "__init__.py" else me.rpartition(".")[0]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module
+            for a in node.names:
+                sub = root.joinpath(*f"{target}.{a.name}".split("."))
+                full = f"{target}.{a.name}"
+                out.add(full if sub.with_suffix(".py").exists() or (sub / "__init__.py").exists() else target)
+    return out
+
+
+def import_graph(root: Path, packages=PACKAGES) -> dict[str, set[str]]:
+    graph = {}
+    for pkg in packages:
+        for path in sorted((root / pkg).rglob("*.py")):
+            graph[module_name(root, path)] = imports_of(root, path)
+    return graph
+
+
+def layer_violations(graph: dict[str, set[str]]) -> list[str]:
+    """Imports from constructions/ into a checking package."""
+    return sorted(f"{m} imports {t}" for m, ts in graph.items() if m.split(".")[0] == "constructions"
+                  for t in ts if t.split(".")[0] in CHECKS)
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module, among modules of the same top-level package
+    (an import of a package's ``__init__`` from inside it is not counted: Python runs it first anyway)."""
+    edges = {m: {t for t in ts if t in graph and t.split(".")[0] == m.split(".")[0] and not m.startswith(t + ".")}
+             for m, ts in graph.items()}
+    index, low, stack, on, out, counter = {}, {}, [], set(), [], [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in edges[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_constructions_import_no_checks():
+    graph = import_graph(ROOT)
+    assert "constructions.crasp.ast" in graph and "constructions.golowich.model" in graph  # the walk saw the tree
+    assert layer_violations(graph) == []
+
+
+def test_no_import_cycle_inside_a_package():
+    assert cycles(import_graph(ROOT)) == []
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def test_negative_controls_flag_a_violating_tree(tmp_path):
+    _write(tmp_path, {
+        "constructions/__init__.py": "",
+        "constructions/bad.py": "def f():\n    from bounds.margin import logit_margin\n",
+        "constructions/rel.py": "from ..verify import claims\n",
+        "constructions/a.py": "from constructions import b\n",
+        "constructions/b.py": "def g():\n    from .a import x\n",
+        "bounds/__init__.py": "",
+        "bounds/margin.py": "from constructions import a\n",
+        "verify/__init__.py": "",
+        "verify/claims.py": "",
+        "counterexamples/__init__.py": "",
+    })
+    graph = import_graph(tmp_path)
+    assert layer_violations(graph) == ["constructions.bad imports bounds.margin", "constructions.rel imports verify.claims"]
+    assert cycles(graph) == [["constructions.a", "constructions.b"]]
