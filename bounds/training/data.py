@@ -3,7 +3,7 @@
 The sequences come from the seeded App. B samplers of :mod:`constructions.tasks` (``ModPTask.sample_ids``,
 ``SimpleTask.sample``); nothing about the task distribution is redefined here.  The *targets* of every prefix
 are computed vectorized with numpy (``ModPTask.prefix_targets`` / ``SimpleTask.prefix_targets`` are exact
-but per-string Fractions, far too slow for online batches); ``verify/tests/izzo2025/test_measure.py`` checks these arrays
+but per-string Fractions, far too slow for online batches); ``tests/bounds/test_measure.py`` checks these arrays
 against the tasks' exact targets, so the task definitions stay the single source of truth.
 
 Model convention (the package's, docs/bounds.md): the model reads ``$ x_1 .. x_T``; ``$`` is id 0 at model

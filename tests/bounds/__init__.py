@@ -1,0 +1,1 @@
+"""Unit tests of bounds/ (library code; claim-linked tests live in verify/tests/)."""
