@@ -1,24 +1,15 @@
-"""Shared command-line pieces of ``bounds``: a parser whose usage errors are one line with exit status 2."""
+"""Transitional names for ``bounds`` tools: the command-line convention now lives in :mod:`lengthgen_cli`.
+
+``OneLineParser`` is :class:`lengthgen_cli.Parser`; ``fraction_arg`` is ``lengthgen_cli.rational()`` (exact
+``1/10``, ``0.1``, ``1e-1``; NaN, infinities and huge exponents refused).  Tools being reworked on other
+branches import these names; they move to :mod:`lengthgen_cli` directly once merged, and this module goes.
+"""
 
 from __future__ import annotations
 
-import argparse
-import sys
-from fractions import Fraction
+from lengthgen_cli import Parser as OneLineParser
+from lengthgen_cli import rational
 
+fraction_arg = rational()
 
-class OneLineParser(argparse.ArgumentParser):
-    """argparse with usage errors printed as one line ``PROG: error: MESSAGE (see --help)`` and exit 2."""
-
-    def error(self, message):
-        name = self.prog.removeprefix("python -m ")
-        print(f"{name}: error: {message} (see --help)", file=sys.stderr)
-        sys.exit(2)
-
-
-def fraction_arg(text: str) -> Fraction:
-    """argparse type: an exact rational from '0.1' or '1/10'."""
-    try:
-        return Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number (write 0.1 or 1/10)") from None
+__all__ = ["OneLineParser", "fraction_arg"]

@@ -33,7 +33,6 @@ and on the open box (1, 2)^n every nonnegative invertible V gives a witness of n
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import json
 import math
@@ -45,6 +44,7 @@ from functools import lru_cache
 
 import sympy
 
+from lengthgen_cli import Parser, add_json_option, bounded_int, progress, usage_errors
 from verify.kernel import CitedLemma
 
 ANALYTIC = {
@@ -335,11 +335,12 @@ class RowAnalysis:
     log: list
 
 
-def analyse_rows(activation: str, n: int, max_order: int = 8, mutate=None) -> RowAnalysis:
+def analyse_rows(activation: str, n: int, max_order: int = 8, mutate=None, step=None) -> RowAnalysis:
     """Raise the truncation order K until every candidate row solution is a verified true solution.
 
     ``mutate`` (negative controls only): a function applied to the tuple of active orders before solving,
-    e.g. dropping the order-3 equations; a mutated system must not close.
+    e.g. dropping the order-3 equations; a mutated system must not close.  ``step(K)`` (progress display) is
+    called after each support size is solved at order K.
     """
     log = []
     sups = []
@@ -347,7 +348,11 @@ def analyse_rows(activation: str, n: int, max_order: int = 8, mutate=None) -> Ro
         orders = active_orders(activation, K)
         if mutate is not None:
             orders = tuple(mutate(orders))
-        sups = [solve_support(n, t, orders) for t in range(n + 1)]
+        sups = []
+        for t in range(n + 1):
+            sups.append(solve_support(n, t, orders))
+            if step is not None:
+                step(K)
         spurious = None
         for sp in sups:
             for c in sp.constrained:
@@ -457,8 +462,10 @@ def relu_witness(activation: str, n: int) -> dict:
             "note": f"{activation} is linear on the positive orthant; V >= 0 maps (1,2)^n into it"}
 
 
-def identify(activation: str, n: int, max_order: int = 8) -> dict:
-    """Decide the class of (U, V) with sigma(V y) = U sigma(y) on an open set (see module docstring)."""
+def identify(activation: str, n: int, max_order: int = 8, step=None) -> dict:
+    """Decide the class of (U, V) with sigma(V y) = U sigma(y) on an open set (see module docstring).
+
+    ``step(K)``: optional progress callback, see :func:`analyse_rows`."""
     if not isinstance(n, int) or n < 1 or n > MAX_N:
         raise IdentifyError(f"n must be an integer in 1..{MAX_N}, got {n!r}")
     t0 = time.perf_counter()
@@ -470,7 +477,7 @@ def identify(activation: str, n: int, max_order: int = 8) -> dict:
                 "witness": w, "method": "piecewise-linear witness", "seconds": time.perf_counter() - t0}
     if activation not in ANALYTIC:
         raise IdentifyError(f"unknown activation {activation!r}; choose one of {', '.join(ACTIVATIONS)}")
-    ra = analyse_rows(activation, n, max_order)
+    ra = analyse_rows(activation, n, max_order, step=step)
     if not ra.closed:
         return {"activation": activation, "n": n, "identified": False, "order": None,
                 "class": f"undecided: the system did not close up to order {max_order}", "witness": None,
@@ -493,26 +500,28 @@ def _jsonable(x):
     return x
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one readable line, exit 2
-        print(f"{self.prog}: error: {message}", file=sys.stderr)
-        raise SystemExit(2)
+MAX_ORDER = 20
+
+
+def build_parser() -> Parser:
+    ap = Parser(module="verify.identify", description=__doc__.splitlines()[0])
+    ap.add_argument("--activation", required=True, choices=ACTIVATIONS, metavar="NAME",
+                    help=f"the activation sigma, one of: {', '.join(ACTIVATIONS)}")
+    ap.add_argument("--n", required=True, type=bounded_int(1, MAX_N, f"verify.identify.MAX_N = {MAX_N}"),
+                    help=f"dimension n of y, U and V, 1..{MAX_N}")
+    ap.add_argument("--max-order", type=bounded_int(1, MAX_ORDER, f"verify.identify.MAX_ORDER = {MAX_ORDER}"), default=8,
+                    help=f"highest Taylor truncation order tried, 1..{MAX_ORDER} (default 8)")
+    add_json_option(ap)
+    return ap
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = _Parser(prog="python -m verify.identify", description=__doc__.splitlines()[0])
-    ap.add_argument("--activation", required=True, help=f"one of: {', '.join(ACTIVATIONS)}")
-    ap.add_argument("--n", required=True, type=int, help=f"dimension, 1..{MAX_N}")
-    ap.add_argument("--max-order", type=int, default=8, help="highest Taylor order tried (default 8)")
-    ap.add_argument("--json", action="store_true", help="print a JSON object")
+    ap = build_parser()
     args = ap.parse_args(argv)
-    if args.activation not in ACTIVATIONS:
-        ap.error(f"unknown activation {args.activation!r}; choose one of {', '.join(ACTIVATIONS)}")
-    if not 1 <= args.n <= MAX_N:
-        ap.error(f"--n must be in 1..{MAX_N}, got {args.n}")
-    if not 1 <= args.max_order <= 20:
-        ap.error(f"--max-order must be in 1..20, got {args.max_order}")
-    res = _jsonable(identify(args.activation, args.n, args.max_order))
+    with usage_errors(ap, IdentifyError), progress(desc=f"{args.activation} n={args.n}: supports solved",
+                                                   unit="support") as bar:
+        res = _jsonable(identify(args.activation, args.n, args.max_order,
+                                 step=lambda K: (bar.set_postfix_str(f"order {K}"), bar.update())))
     if args.json:
         print(json.dumps(res))
         return 0

@@ -1,0 +1,147 @@
+"""``--out FILE`` and ``--resume``: the same semantics in every tool.
+
+* FILE is checked before any work starts: a directory, a path whose directory does not exist, an unwritable
+  path, or an existing file that is not this tool's output format is refused with one line (exit 2).
+* **Record streams** (searches, sweeps): results are written as they are produced (JSON lines flushed and
+  fsynced one by one, or a JSON checkpoint replaced atomically), so a run killed at any moment loses at most
+  the record in progress.  An existing non-empty FILE is refused unless ``--resume`` is given; ``--resume``
+  continues it (work already recorded is skipped, nothing is written twice; a line cut short by a kill is
+  dropped).  ``--resume`` on a FILE that does not exist yet starts it, so a restart command is always the same.
+* **Artefacts** (a compiled model, an HTML trace): FILE is written once, at the end, replacing an existing
+  file of the same format.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from lengthgen_cli.parser import UsageError
+
+KINDS = ("jsonl", "json", "artefact")
+
+
+def add_output_options(parser, *, kind: str = "jsonl", what: str = "results", required: bool = False,
+                       metavar: str = "FILE") -> None:
+    """Add ``--out`` (and ``--resume`` for record streams) with the shared help texts."""
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}")
+    if kind == "artefact":
+        parser.add_argument("--out", required=required, metavar=metavar,
+                            help=f"write {what} to this file (replaces a file of the same format)")
+        return
+    fmt = "JSON lines, one per record" if kind == "jsonl" else "a JSON checkpoint, replaced after every step"
+    parser.add_argument("--out", required=required, metavar=metavar,
+                        help=f"write {what} here as the run goes ({fmt}); an existing file needs --resume")
+    parser.add_argument("--resume", action="store_true",
+                        help="continue the run recorded in --out FILE (skips finished work; FILE may not exist yet)")
+
+
+def _records(path: Path, text: str) -> tuple[list[dict], int]:
+    """The JSON objects of a JSON-lines file and the byte length of its complete lines."""
+    records, good = [], 0
+    lines = text.split("\n")
+    for i, line in enumerate(lines, 1):
+        last = i == len(lines)
+        if last and line == "":
+            break
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError:
+            if last:  # a record cut short by a kill: dropped on resume
+                break
+            raise UsageError(f"--out {path} is not a JSON-lines file of this tool (line {i} is not JSON)") from None
+        if not isinstance(rec, dict):
+            raise UsageError(f"--out {path} is not a JSON-lines file of this tool (line {i} is not an object)")
+        records.append(rec)
+        good += len(line.encode()) + 1
+    return records, min(good, len(text.encode()))
+
+
+def check_output(path: str | os.PathLike | None, *, kind: str, resume: bool = False,
+                 recognise: Callable[[object], bool] | None = None) -> list | dict | None:
+    """Check ``--out`` before work starts (:class:`UsageError` with one line on any problem).
+
+    ``recognise(data)`` says whether an existing file's content (the list of records of a JSON-lines file, the
+    object of a JSON file, the text of an artefact) is this tool's format.  Returns what a resumed run continues
+    from (the records, or the checkpoint object), else None.
+    """
+    if path is None:
+        if resume:
+            raise UsageError("--resume needs --out FILE")
+        return None
+    p = Path(path)
+    if p.is_dir():
+        raise UsageError(f"--out {p} is a directory; give a file name")
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir():
+        raise UsageError(f"--out {p}: the directory {parent} does not exist")
+    exists = p.exists()
+    if not os.access(p if exists else parent, os.W_OK):
+        raise UsageError(f"--out {p} is not writable (permission denied)")
+    if not exists:
+        return None
+    if not p.is_file():
+        raise UsageError(f"--out {p} is not a regular file")
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(f"--out {p} exists and cannot be read as text ({e})") from None
+    if kind == "artefact":
+        if text.strip() and recognise is not None and not recognise(text):
+            raise UsageError(f"--out {p} exists and is not a file this tool writes; choose another name")
+        return None
+    if not text.strip():
+        return None
+    if kind == "jsonl":
+        data, _ = _records(p, text)
+    else:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError:
+            raise UsageError(f"--out {p} exists and is not a JSON file of this tool") from None
+    if recognise is not None and not recognise(data):
+        raise UsageError(f"--out {p} exists and is not a file this tool writes; choose another name")
+    if not resume:
+        raise UsageError(f"--out {p} already exists; pass --resume to continue it, or choose another file")
+    return data
+
+
+class JsonlOutput:
+    """Append JSON records to ``--out FILE`` one by one (flushed and fsynced); on resume, a last line cut short
+    by a kill is removed first.  Use after :func:`check_output`; ``JsonlOutput(None)`` writes nothing."""
+
+    def __init__(self, path: str | os.PathLike | None):
+        self._fh = None
+        if path is None:
+            return
+        p = Path(path)
+        if p.exists():
+            text = p.read_text(encoding="utf-8")
+            _, good = _records(p, text)
+            if good < len(text.encode()):
+                with open(p, "r+b") as fh:
+                    fh.truncate(good)
+        self._fh = open(p, "a", encoding="utf-8")
+        if p.stat().st_size and not p.read_bytes().endswith(b"\n"):  # a complete last record without its newline
+            self._fh.write("\n")
+
+    def write(self, record: dict) -> None:
+        if self._fh is None:
+            return
+        self._fh.write(json.dumps(record) + "\n")
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
