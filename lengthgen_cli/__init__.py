@@ -2,7 +2,7 @@
 
 * :class:`Parser`: usage errors are one line ``PROG: error: MESSAGE`` on stderr with exit status 2, never a
   usage dump or a traceback; no option abbreviations; :func:`usage_errors` turns library errors raised
-  after parsing into the same line.
+  after parsing into the same line; :func:`command` makes ``main(argv)`` return the exit status.
 * :mod:`lengthgen_cli.types`: exact rationals (``1/100``, ``0.01``, ``1e-2``), finite reals and integers with
   a named upper limit (sizes beyond what the machine can do are refused before any work).
 * :mod:`lengthgen_cli.options`: the shared option names (``--period`` for the period Delta, ``--delta`` only for
@@ -22,12 +22,12 @@ from lengthgen_cli.options import (
     options_without_help,
 )
 from lengthgen_cli.output import JsonlOutput, add_output_options, check_output
-from lengthgen_cli.parser import Parser, UsageError, program_name, usage_errors
+from lengthgen_cli.parser import Parser, UsageError, command, program_name, usage_errors
 from lengthgen_cli.progress import progress
 from lengthgen_cli.types import bounded_int, finite_real, int_list, rational
 
 __all__ = [
     "JsonlOutput", "Parser", "UsageError", "add_delta_option", "add_eps_option", "add_json_option",
-    "add_output_options", "add_period_option", "add_precision_bits_option", "bounded_int", "check_output",
+    "add_output_options", "add_period_option", "add_precision_bits_option", "bounded_int", "check_output", "command",
     "finite_real", "int_list", "options_without_help", "program_name", "progress", "rational", "usage_errors",
 ]

@@ -50,7 +50,7 @@ def _records(path: Path, text: str) -> tuple[list[dict], int]:
         try:
             rec = json.loads(line)
         except json.JSONDecodeError:
-            if last:  # a record cut short by a kill: dropped on resume
+            if last and line.startswith("{"):  # a record cut short by a kill: dropped on resume
                 break
             raise UsageError(f"--out {path} is not a JSON-lines file of this tool (line {i} is not JSON)") from None
         if not isinstance(rec, dict):
@@ -79,12 +79,16 @@ def check_output(path: str | os.PathLike | None, *, kind: str, resume: bool = Fa
     if not parent.is_dir():
         raise UsageError(f"--out {p}: the directory {parent} does not exist")
     exists = p.exists()
-    if not os.access(p if exists else parent, os.W_OK):
-        raise UsageError(f"--out {p} is not writable (permission denied)")
-    if not exists:
-        return None
-    if not p.is_file():
+    if exists and not p.is_file():
         raise UsageError(f"--out {p} is not a regular file")
+    try:  # the only reliable test of writability (permissions, read-only file systems, root)
+        with open(p, "a", encoding="utf-8"):
+            pass
+    except OSError as e:
+        raise UsageError(f"--out {p} cannot be written ({e.strerror})") from None
+    if not exists:
+        p.unlink()
+        return None
     try:
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:

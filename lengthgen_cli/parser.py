@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import os
 import sys
 
@@ -58,3 +59,18 @@ def usage_errors(parser: Parser, *errors: type[BaseException]):
     except KeyboardInterrupt:
         print(f"{parser.error_prefix}: interrupted", file=sys.stderr)
         sys.exit(130)
+
+
+def command(main):
+    """Decorator for a tool's ``main(argv=None) -> int``: usage errors and ``--help`` come back as the exit status
+    (2, 0) instead of ``SystemExit``, so ``main([...])`` can be called in-process and ``sys.exit(main())`` as a
+    script."""
+
+    @functools.wraps(main)
+    def wrapper(argv=None) -> int:
+        try:
+            return main(argv)
+        except SystemExit as e:
+            return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+
+    return wrapper

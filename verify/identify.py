@@ -44,7 +44,7 @@ from functools import lru_cache
 
 import sympy
 
-from lengthgen_cli import Parser, add_json_option, bounded_int, progress, usage_errors
+from lengthgen_cli import Parser, add_json_option, bounded_int, command, progress, usage_errors
 from verify.kernel import CitedLemma
 
 ANALYTIC = {
@@ -515,6 +515,7 @@ def build_parser() -> Parser:
     return ap
 
 
+@command
 def main(argv: list[str] | None = None) -> int:
     ap = build_parser()
     args = ap.parse_args(argv)

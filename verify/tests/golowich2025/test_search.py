@@ -95,7 +95,7 @@ def test_cli_json_and_errors(tmp_path, capsys):
                 ["--drop", "none", "--L", "4", "--vocab", "1"], ["--drop", "none", "--L", "4", "--c", "2"]):
         assert main(bad) == 2
         err = capsys.readouterr().err
-        assert err.count("\n") == 1 and err.startswith("python -m counterexamples.search: error:")
+        assert err.count("\n") == 1 and err.startswith("counterexamples.search: error:")
 
 
 @checks("golowich2025:prop-c3.search")
