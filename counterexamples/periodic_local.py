@@ -24,12 +24,10 @@ for fast exhaustive sweeps with a rigorous separation tolerance):
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import json
 import os
 import random
-import sys
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -47,6 +45,19 @@ from constructions.limit_transformer import (
 )
 from constructions.limit_transformer.evaluate import forward
 from constructions.limit_transformer.exact import exact_forward
+from lengthgen_cli import (
+    Parser,
+    UsageError,
+    add_json_option,
+    add_output_options,
+    add_period_option,
+    bounded_int,
+    check_output,
+    command,
+    int_list,
+    progress,
+    usage_errors,
+)
 
 ALPHABET = ("a", "b")
 
@@ -348,7 +359,7 @@ class SearchResult:
         return not self.late_splits and not self.random_failures
 
     def as_dict(self) -> dict:
-        return {"delta": self.spec.delta, "tau": self.spec.tau, "grid": list(self.spec.grid),
+        return {"period": self.spec.delta, "tau": self.spec.tau, "grid": list(self.spec.grid),
                 "phi_grid": list(self.spec.phi_grid),
                 "family_size": self.family_size, "N0": self.N0, "tested": self.tested,
                 "strings_per_model": self.strings_per_model, "classes_at_N0": self.classes_at_N0,
@@ -386,7 +397,7 @@ def _save_checkpoint(path: str | None, state: dict) -> None:
 
 def search_family(spec: FamilySpec, tested: int, *, extra_members=(), random_strings: int = 0,
                   random_max: int = 40, seed: int = 0, n0: int | None = None,
-                  checkpoint: str | None = None) -> SearchResult:
+                  checkpoint: str | None = None, step=None) -> SearchResult:
     """Refine the family by output equality on all strings of 0..``tested`` symbols; report late splits.
 
     A split at a length L > N0 between two members that agreed on every shorter string is a pair that
@@ -394,6 +405,7 @@ def search_family(spec: FamilySpec, tested: int, *, extra_members=(), random_str
     witness is re-checked with :func:`exact_forward`.  ``random_strings`` further exact comparisons of each
     member with its class representative on random strings of max(N0, tested)+1..``random_max`` symbols.
     With ``checkpoint`` the state is saved after every length and a rerun resumes after the last saved one.
+    ``step(L)`` (progress display) is called after every finished length L.
     """
     t0 = time.perf_counter()
     info = agreement_length(spec)
@@ -453,6 +465,8 @@ def search_family(spec: FamilySpec, tested: int, *, extra_members=(), random_str
         _save_checkpoint(checkpoint, {"key": key, "done": L, "classes": classes, "late": late,
                                       "n_strings": n_strings, "classes_at_n0": classes_at_n0 if L >= N0 else None,
                                       "split_len": {f"{a},{b}": v for (a, b), v in split_len.items()}})
+        if step is not None:
+            step(L)
     rng = random.Random(seed)
     failures, checks = [], 0
     for _ in range(random_strings):
@@ -470,45 +484,76 @@ def search_family(spec: FamilySpec, tested: int, *, extra_members=(), random_str
 
 
 # -------------------------------------------------------------------------------------------- CLI
-class _Parser(argparse.ArgumentParser):
-    """argparse with one-line usage errors (exit status 2, no usage dump)."""
+# Sizes beyond these are refused before any work: every string of up to MAX_TESTED symbols is evaluated in one
+# float64 batch per length (2^18 strings: seconds to minutes, ~0.3 GB), the family is built in memory, and the
+# random strings are evaluated exactly (Fractions, superlinear in the length).
+MAX_PERIOD = 8
+MAX_TAU = 8
+MAX_FAMILY = 4096
+MAX_TESTED = 18
+MAX_RANDOM = 10_000
+MAX_RANDOM_LENGTH = 200
 
-    def error(self, message):
-        print(f"error: {message}", file=sys.stderr)
-        raise SystemExit(2)
+
+def _limit(name: str) -> str:
+    return f"counterexamples.periodic_local.{name} = {globals()[name]}"
 
 
-def main(argv=None) -> int:
-    p = _Parser(prog="python -m counterexamples.periodic_local",
-                description="Exhaustive Periodic/Local converse check over a finite family.")
-    p.add_argument("--delta", type=int, default=1)
-    p.add_argument("--tau", type=int, default=1)
-    p.add_argument("--grid", type=str, default="0,1", help="comma-separated non-negative integers")
-    p.add_argument("--phi-grid", type=str, default=None, help="values of the local phi (default: --grid)")
-    p.add_argument("--extra", type=int, default=2, help="tested length = N0 + extra (symbols)")
-    p.add_argument("--random", type=int, default=0, help="random long strings compared exactly")
-    p.add_argument("--random-max", type=int, default=40)
+def build_parser() -> Parser:
+    p = Parser(module="counterexamples.periodic_local",
+               description="Exhaustive Periodic/Local converse check over a finite family "
+                           "(docs/counterexamples_capacity.md).")
+    add_period_option(p, high=MAX_PERIOD, limit_name="counterexamples.periodic_local.MAX_PERIOD", help="period Delta of the members' positional encodings")
+    p.add_argument("--tau", type=bounded_int(0, MAX_TAU, _limit("MAX_TAU")), default=1,
+                   help="locality tau of the members' phi (default 1)")
+    p.add_argument("--grid", type=int_list(0, 10**6), default=[0, 1], metavar="INTS",
+                   help="logit values of the token and class scores, comma-separated non-negative integers "
+                        "(default 0,1)")
+    p.add_argument("--phi-grid", type=int_list(0, 10**6), default=None, metavar="INTS",
+                   help="values of the local phi (default: --grid)")
+    p.add_argument("--extra", type=bounded_int(0, MAX_TESTED, _limit("MAX_TESTED")), default=2,
+                   help="tested length = N0 + extra symbols (default 2)")
+    p.add_argument("--random", type=bounded_int(0, MAX_RANDOM, _limit("MAX_RANDOM")), default=0,
+                   help="random long strings on which each member is compared exactly with its class (default 0)")
+    p.add_argument("--random-max", type=bounded_int(1, MAX_RANDOM_LENGTH, _limit("MAX_RANDOM_LENGTH")),
+                   default=40, help="longest random string, in symbols (default 40)")
     p.add_argument("--mutants", action="store_true", help="add the non-periodic and non-local negative controls")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--checkpoint", metavar="FILE", help="save the sweep after every length; rerun to resume")
+    add_json_option(p)
+    add_output_options(p, kind="json", what="the sweep's state after every length and, at the end, the result")
+    return p
+
+
+def _is_checkpoint(data) -> bool:
+    return isinstance(data, dict) and {"key", "done", "classes"} <= set(data)
+
+
+@command
+def main(argv=None) -> int:
+    p = build_parser()
     args = p.parse_args(argv)
-    try:
-        try:
-            grid = tuple(int(v) for v in args.grid.split(","))
-            phi_grid = None if args.phi_grid is None else tuple(int(v) for v in args.phi_grid.split(","))
-        except ValueError as e:
-            raise FamilyError("--grid / --phi-grid must be comma-separated non-negative integers") from e
-        spec = FamilySpec(args.delta, args.tau, grid, phi_grid)
-        if args.extra < 0:
-            raise FamilyError(f"--extra must be >= 0, got {args.extra}")
-        n_hi = agreement_length(spec)["n_hi"]
-        extra = [nonperiodic_mutant(spec, n_hi + 1), nonlocal_mutant(spec, n_hi)] if args.mutants else []
-        res = search_family(spec, agreement_length(spec)["N0"] + args.extra, extra_members=extra,
-                            random_strings=args.random, random_max=args.random_max, checkpoint=args.checkpoint)
-    except (FamilyError, ValueError, OSError) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+    with usage_errors(p, FamilyError):
+        spec = FamilySpec(args.period, args.tau, tuple(args.grid), None if args.phi_grid is None else tuple(args.phi_grid))
+        if spec.size > MAX_FAMILY:
+            raise UsageError(f"the family has {spec.size} members, beyond the limit {_limit('MAX_FAMILY')}")
+        info = agreement_length(spec)
+        tested = info["N0"] + args.extra
+        if tested > MAX_TESTED:
+            raise UsageError(f"tested length N0 + extra = {info['N0']} + {args.extra} = {tested} symbols is beyond "
+                             f"the limit {_limit('MAX_TESTED')} (2^L strings per length)")
+        separation_tolerance(tested + 1, spec.max_logit + (1 if args.mutants else 0))
+        if args.random and args.random_max <= tested:
+            raise UsageError(f"--random-max must exceed the tested length {tested}")
+        check_output(args.out, kind="json", resume=args.resume, recognise=_is_checkpoint)
+        extra = [nonperiodic_mutant(spec, info["n_hi"] + 1), nonlocal_mutant(spec, info["n_hi"])] if args.mutants else []
+        with progress(total=tested + 1, desc=f"Delta={spec.delta} tau={spec.tau}: lengths", unit="length") as bar:
+            res = search_family(spec, tested, extra_members=extra, random_strings=args.random,
+                                random_max=args.random_max, checkpoint=args.out,
+                                step=lambda L: (bar.update(L + 1 - bar.n)))
     d = res.as_dict()
+    if args.out is not None:
+        with open(args.out) as fh:
+            state = json.load(fh)
+        _save_checkpoint(args.out, {**state, "result": d})
     if args.json:
         print(json.dumps(d))
     else:

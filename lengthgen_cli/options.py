@@ -27,8 +27,9 @@ def add_json_option(parser: argparse.ArgumentParser, what: str = "one JSON objec
 
 
 def add_period_option(parser: argparse.ArgumentParser, *, default=1, high: int = MAX_PERIOD,
+                      limit_name: str = "lengthgen_cli.options.MAX_PERIOD",
                       help: str = "period Delta of the positional encoding") -> None:
-    parser.add_argument("--period", type=bounded_int(1, high, f"MAX_PERIOD = {high}"), default=default,
+    parser.add_argument("--period", type=bounded_int(1, high, f"{limit_name} = {high}"), default=default,
                         metavar="P", help=f"{help} (default {default})")
 
 

@@ -178,18 +178,17 @@ def test_family_spec_validation():
         search_family(FamilySpec(1, 0), 3)  # tested < N0
 
 
-def test_cli_bad_arguments_exit_2(capsys):
-    assert main(["--delta", "0"]) == 2
-    assert "error:" in capsys.readouterr().err
-    with pytest.raises(SystemExit) as e:
-        main(["--delta", "x"])
-    assert e.value.code == 2
+@pytest.mark.parametrize("argv", [["--period", "0"], ["--period", "x"], ["--delta", "1"], ["--period", "9"],
+                                  ["--period", "2", "--grid", "0,1,2"], ["--grid", "0,-1"], ["--extra", "nan"],
+                                  ["--random", "2", "--random-max", "5"]])
+def test_cli_bad_arguments_exit_2(argv, capsys):
+    assert main(argv) == 2
     err = capsys.readouterr().err
-    assert err.startswith("error:") and err.count("\n") == 1
+    assert err.startswith("counterexamples.periodic_local: error:") and err.count("\n") == 1
 
 
 def test_cli_json(capsys):
-    assert main(["--delta", "1", "--tau", "0", "--extra", "0", "--json"]) == 0
+    assert main(["--period", "1", "--tau", "0", "--extra", "0", "--json"]) == 0
     out = capsys.readouterr().out
     assert '"converse_holds": true' in out and '"N0": 9' in out
 
@@ -238,4 +237,22 @@ def test_family_sweep_resumes_from_its_checkpoint(tmp_path):
         assert resumed.as_dict()[k] == fresh.as_dict()[k], k
     with pytest.raises(FamilyError, match="another family"):
         search_family(FamilySpec(1, 1), agreement_length(FamilySpec(1, 1))["N0"], checkpoint=str(ck))
-    assert main(["--delta", "1", "--tau", "0", "--extra", "0", "--checkpoint", str(tmp_path / "no" / "x.json")]) == 2
+    assert main(["--period", "1", "--tau", "0", "--extra", "0", "--out", str(tmp_path / "no" / "x.json")]) == 2
+
+
+def test_cli_out_and_resume(tmp_path, capsys):
+    """--out keeps the sweep's state and the result; rerunning needs --resume and gives the same result; a file
+    of another format is refused before any work."""
+    out = tmp_path / "sweep.json"
+    argv = ["--period", "1", "--tau", "0", "--extra", "0", "--json", "--out", str(out)]
+    assert main(argv) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert json.loads(out.read_text())["result"] == first
+    assert main(argv) == 2 and "--resume" in capsys.readouterr().err
+    assert main([*argv, "--resume"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert {k: v for k, v in again.items() if k != "seconds"} == {k: v for k, v in first.items() if k != "seconds"}
+    other = tmp_path / "other.json"
+    other.write_text('{"format": "lengthgen.limit-transformer"}')
+    assert main([*argv[:-1], str(other), "--resume"]) == 2
+    assert "not a file this tool writes" in capsys.readouterr().err
