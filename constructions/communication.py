@@ -35,7 +35,11 @@ distinct messages (``>= N - 1`` bits), whereas the model's protocol uses ``O(log
 
 from __future__ import annotations
 
+import json
 import math
+import random
+import sys
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -45,6 +49,7 @@ import numpy as np
 
 from constructions.limit_transformer import LimitTransformer, LocalPhi, NotExactError
 from constructions.limit_transformer.precision import flushes, round_bits, rounded_power
+from lengthgen_cli import Parser, UsageError, add_json_option, bounded_int, command, progress, usage_errors
 
 __all__ = [
     "ProtocolError", "MessageDecodeError", "AliceMessage", "ProtocolResult", "alice_message", "encode_message",
@@ -598,76 +603,89 @@ def _demo_models() -> dict:
     return out
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m constructions.communication table|fooling ...`` (usage errors exit 2)."""
-    import argparse
-    import json
-    import random
-    import sys
-    import time
+# Sizes beyond these are refused before any work: the table's largest N = 2^MAX_LOG2_N positions per party; the
+# Bob-side check and the fooling-set enumeration run the exact evaluator on every Alice input (2^(N-1) of them).
+MAX_LOG2_N = 20
+MAX_CHECK_N = 12
+MAX_FOOLING_N = 14
+DEMO_MODELS = ("majority", "dyck1", "local", "periodic", "witness")
 
-    ap = argparse.ArgumentParser(prog="python -m constructions.communication",
-                                 description="Theorem 12 protocol: message size vs N; Corollary 13 fooling set.")
-    sub = ap.add_subparsers(dest="cmd", required=True)
+
+def _limit(name: str) -> str:
+    return f"constructions.communication.{name} = {globals()[name]}"
+
+
+def build_parser() -> Parser:
+    ap = Parser(module="constructions.communication",
+                description="Theorem 12 protocol: message size vs N; Corollary 13 fooling set.")
+    sub = ap.add_subparsers(dest="cmd", required=True, metavar="{table,fooling}", help="what to compute")
+    log2n = bounded_int(1, MAX_LOG2_N, _limit("MAX_LOG2_N"))
     t = sub.add_parser("table", help="message bits for N = 2^lo .. 2^hi and the fitted slope against log2 N")
-    t.add_argument("--model", default="dyck1", help="majority, dyck1, local, periodic, witness")
-    t.add_argument("--lo", type=int, default=4)
-    t.add_argument("--hi", type=int, default=12)
-    t.add_argument("--check-upto", type=int, default=4, help="also verify Bob == direct for N <= this")
-    t.add_argument("--json", action="store_true")
+    t.add_argument("--model", default="dyck1", choices=DEMO_MODELS, help="the compiled demo model (default dyck1)")
+    t.add_argument("--lo", type=log2n, default=4, help="smallest N is 2^lo (default 4)")
+    t.add_argument("--hi", type=log2n, default=12, help="largest N is 2^hi (default 12)")
+    t.add_argument("--check-upto", type=bounded_int(0, MAX_CHECK_N, _limit("MAX_CHECK_N")), default=4,
+                   help="also verify Bob's reconstruction == the direct evaluation for N <= this (default 4)")
+    add_json_option(t)
     f = sub.add_parser("fooling", help="Corollary 13: distinct Alice messages for the copy task vs 2^(N-1)")
-    f.add_argument("--max-n", type=int, default=8)
-    f.add_argument("--json", action="store_true")
-    try:
-        args = ap.parse_args(argv)
-    except SystemExit as e:
-        return int(e.code or 0)
-    models = _demo_models()
-    if args.cmd == "table":
-        if args.model not in models:
-            print(f"error: unknown model {args.model!r}; choose one of {', '.join(models)}", file=sys.stderr)
-            return 2
-        if not 1 <= args.lo <= args.hi <= 20:
-            print("error: need 1 <= --lo <= --hi <= 20", file=sys.stderr)
-            return 2
-        m = models[args.model]
-        rng = random.Random(0)
+    f.add_argument("--max-n", type=bounded_int(2, MAX_FOOLING_N, _limit("MAX_FOOLING_N")), default=8,
+                   help="enumerate N = 2 .. this (default 8)")
+    add_json_option(f, "one JSON list")
+    return ap
 
-        def words(N):
-            yield m.alphabet[0] * (2 * N - 1)
-            yield "".join(rng.choice(m.alphabet) for _ in range(2 * N - 1))
 
-        for N in range(1, args.check_upto + 1):
-            res = run_protocol(m, "".join(rng.choice(m.alphabet) for _ in range(2 * N - 1)))
-            if not res.equal:
-                print(f"error: Bob's reconstruction differs at N={N}: {res.mismatch}", file=sys.stderr)
-                return 1
-        t0 = time.time()
-        rows = []
-        for k in range(args.lo, args.hi + 1):
-            t1 = time.time()
-            row = message_size_table(m, [2**k], words)[0]
-            row["seconds"] = round(time.time() - t1, 2)
-            rows.append(row)
-            if not args.json:
-                print(f"N = 2^{k:<2d} = {row['N']:>7d}  bits = {row['bits']:>6d}  classes = {row['classes']}  "
-                      f"({row['seconds']} s)", flush=True)
-        fit = fit_log_slope(rows)
-        if args.json:
-            print(json.dumps({"model": args.model, "rows": rows, "fit": fit, "seconds": round(time.time() - t0, 1)}))
-        else:
-            print(f"fit: bits = {fit['intercept']:.1f} + {fit['slope_per_log2N']:.2f} log2 N  (R^2 {fit['r2_log']:.4f});"
-                  f"  linear fit slope {fit['slope_per_N']:.5f} bits/position (R^2 {fit['r2_linear']:.4f})")
-        return 0
-    if not 2 <= args.max_n <= 14:
-        print("error: need 2 <= --max-n <= 14", file=sys.stderr)
-        return 2
+@command
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m constructions.communication table|fooling ...`` (usage errors exit 2, one line)."""
+    ap = build_parser()
+    args = ap.parse_args(argv)
+    if args.cmd == "fooling":
+        return _fooling(args)
+    with usage_errors(ap):
+        if args.lo > args.hi:
+            raise UsageError(f"--lo {args.lo} exceeds --hi {args.hi}")
+    return _table(args, ap.error_prefix)
+
+
+def _table(args, prog: str) -> int:
+    m = _demo_models()[args.model]
+    rng = random.Random(0)
+
+    def words(N):
+        yield m.alphabet[0] * (2 * N - 1)
+        yield "".join(rng.choice(m.alphabet) for _ in range(2 * N - 1))
+
+    for N in range(1, args.check_upto + 1):
+        res = run_protocol(m, "".join(rng.choice(m.alphabet) for _ in range(2 * N - 1)))
+        if not res.equal:
+            print(f"{prog}: Bob's reconstruction differs at N={N}: {res.mismatch}", file=sys.stderr)
+            return 1
+    t0 = time.time()
+    rows = []
+    for k in progress(range(args.lo, args.hi + 1), desc=f"{args.model}: N = 2^k", unit="N"):
+        t1 = time.time()
+        row = message_size_table(m, [2**k], words)[0]
+        row["seconds"] = round(time.time() - t1, 2)
+        rows.append(row)
+        if not args.json:
+            print(f"N = 2^{k:<2d} = {row['N']:>7d}  bits = {row['bits']:>6d}  classes = {row['classes']}  "
+                  f"({row['seconds']} s)", flush=True)
+    fit = fit_log_slope(rows)
+    if args.json:
+        print(json.dumps({"model": args.model, "rows": rows, "fit": fit, "seconds": round(time.time() - t0, 1)}))
+    else:
+        print(f"fit: bits = {fit['intercept']:.1f} + {fit['slope_per_log2N']:.2f} log2 N  (R^2 {fit['r2_log']:.4f});"
+              f"  linear fit slope {fit['slope_per_N']:.5f} bits/position (R^2 {fit['r2_linear']:.4f})")
+    return 0
+
+
+def _fooling(args) -> int:
     from constructions.crasp.ast import Q, count, exists, prev, program
     from constructions.crasp.compiler import compile_program
 
     model = compile_program(program("ab#", [("L", exists(Q("#") & prev(Q("a"))) | (count(Q("a")) <= count(Q("b"))))]))
     out = []
-    for N in range(2, args.max_n + 1):
+    for N in progress(range(2, args.max_n + 1), desc="copy fooling set: N", unit="N"):
         r = copy_fooling(model, N)
         out.append({"N": N, "needed": r.needed, "distinct": r.distinct, "max_bits": r.max_bits,
                     "collision": r.collision, "outputs_equal": r.outputs_equal})
