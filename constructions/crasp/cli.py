@@ -2,27 +2,34 @@
 
 NAME is a benchmark name (``list`` shows them) or the path of a ``.crasp`` program file.  Exit codes:
 0 success, 1 a check failed (program != oracle) or compilation failed, 2 usage error (unknown name,
-symbol outside the alphabet, malformed program file, compiler missing) -- always one readable line.
+symbol outside the alphabet, malformed program file, compiler missing, a bad ``--out`` path, more words than
+:data:`MAX_WORDS`) -- always one readable line (the convention of :mod:`lengthgen_cli`).
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
 
 from constructions.crasp.ast import Program
 from constructions.crasp.errors import CraspError, UnknownProgramError
+from lengthgen_cli import (
+    Parser,
+    UsageError,
+    add_json_option,
+    add_output_options,
+    bounded_int,
+    check_output,
+    command,
+    progress,
+    usage_errors,
+)
 
-
-class UsageError(Exception):
-    """A command-line usage error (exit status 2)."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line, exit 2
-        raise UsageError(f"{self.prog}: {message}")
+# Exhaustive checks evaluate every word up to --max-len at once per length; beyond this many words the
+# memory (words x length bytes) and time are refused up front.  The largest benchmark default is 488280.
+MAX_WORDS = 2**22
+MAX_LEN = 64
 
 
 def _load(name: str) -> tuple[Program, object]:
@@ -103,9 +110,9 @@ def cmd_check(args) -> int:
     if bench is None:
         raise UsageError(f"no oracle for {args.name!r}: check works for benchmark names (see 'list')")
     n = args.max_len if args.max_len is not None else bench.exhaustive_len
-    if n < 1:
-        raise UsageError("--max-len must be >= 1")
-    res = check_exhaustive(prog, bench.oracle, n, bench.name)
+    _check_words(prog, n)
+    with progress(total=n, desc=f"{bench.name}: lengths", unit="length") as bar:
+        res = check_exhaustive(prog, bench.oracle, n, bench.name, step=lambda _: bar.update())
     if args.json:
         print(json.dumps({"name": res.name, "max_len": res.max_len, "strings": res.n_strings, "accepted": res.n_accepted,
                           "ok": res.ok, "counterexample": res.counterexample, "seconds": round(res.seconds, 3)}))
@@ -120,13 +127,13 @@ def _check_all(args) -> int:
     from constructions.crasp.programs import BENCHMARKS
     from constructions.crasp.verify import check_exhaustive
 
-    if args.max_len is not None and args.max_len < 1:
-        raise UsageError("--max-len must be >= 1")
+    lengths = {name: args.max_len if args.max_len is not None else b.exhaustive_len for name, b in BENCHMARKS.items()}
+    for name, b in BENCHMARKS.items():
+        _check_words(b.program(), lengths[name])
     t0 = time.perf_counter()
     results = []
-    for name, b in BENCHMARKS.items():
-        n = args.max_len if args.max_len is not None else b.exhaustive_len
-        res = check_exhaustive(b.program(), b.oracle, n, name)
+    for name, b in progress(BENCHMARKS.items(), total=len(BENCHMARKS), desc="benchmarks", unit="program"):
+        res = check_exhaustive(b.program(), b.oracle, lengths[name], name)
         results.append(res)
         if not args.json:
             print(res.line(), flush=True)
@@ -139,6 +146,13 @@ def _check_all(args) -> int:
     else:
         print(f"{sum(r.n_strings for r in results)} words, {total:.1f} s, all agree: {ok}")
     return 0 if ok else 1
+
+
+def _check_words(prog: Program, max_len: int) -> None:
+    words = sum(len(prog.alphabet) ** n for n in range(1, max_len + 1))
+    if words > MAX_WORDS:
+        raise UsageError(f"--max-len {max_len} over the {len(prog.alphabet)} symbols of {prog.name} means {words} "
+                         f"words, beyond the limit constructions.crasp.cli.MAX_WORDS = {MAX_WORDS}")
 
 
 def cmd_run(args) -> int:
@@ -182,18 +196,39 @@ def cmd_trace(args) -> int:
     bad = [c for c in s if c not in prog.alphabet]
     if bad:
         raise UsageError(f"symbol {bad[0]!r} in {s!r} is not in the alphabet {' '.join(prog.alphabet)!r} of {prog.name}")
+    check_output(args.out, kind="artefact", recognise=_is_trace_html)
     t = trace(prog, s, all_ops=args.all)
-    if args.html:
-        with open(args.html, "w", encoding="utf-8") as f:
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
             f.write(f"<!doctype html><meta charset='utf-8'><title>{prog.name} on {s}</title>\n{t.html()}\n")
-        print(f"wrote {args.html}")
+    if args.json:
+        print(json.dumps({"name": prog.name, "string": s, "accepted": t.accepted, "out": args.out,
+                          "rows": [{"label": label, "sort": sort, "values": [v if isinstance(v, bool | int) else str(v)
+                                                                             for v in vals]}
+                                   for label, sort, vals in t.rows]}))
+    elif args.out:
+        print(f"wrote {args.out}")
     else:
         print(t.text())
     return 0
 
 
+def _is_trace_html(text: str) -> bool:
+    return text.startswith("<!doctype html>") and "crasp-trace" in text
+
+
+def _is_model_json(text: str) -> bool:
+    from constructions.limit_transformer.serialize import FORMAT
+
+    try:
+        return json.loads(text).get("format") == FORMAT
+    except (json.JSONDecodeError, AttributeError):
+        return False
+
+
 def cmd_compile(args) -> int:
     prog, _ = _load(args.name)
+    check_output(args.out, kind="artefact", recognise=_is_model_json)
     comp = _compiler()
     try:
         model = comp.compile_program(prog)
@@ -222,51 +257,52 @@ def _jsonable(v) -> bool:
         return False
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="python -m constructions.crasp", description="C-RASP programs: list, show, check, run, trace, compile.")
-    sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
+def build_parser() -> Parser:
+    p = Parser(module="constructions.crasp", description="C-RASP programs: list, show, check, run, trace, compile.")
+    sub = p.add_subparsers(dest="cmd", required=True, metavar="{list,show,check,run,trace,compile}",
+                           help="what to do (each has its own --help)")
+    name_help = "a benchmark name ('list' shows them) or the path of a .crasp program file"
     s = sub.add_parser("list", help="list the benchmark programs and the tasks without a program")
-    s.add_argument("--json", action="store_true")
+    add_json_option(s)
     s.set_defaults(fn=cmd_list)
     s = sub.add_parser("show", help="print a program in the text syntax")
-    s.add_argument("name")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("name", help=name_help)
+    add_json_option(s)
     s.set_defaults(fn=cmd_show)
     s = sub.add_parser("check", help="compare a program (or 'all') with its oracle on all words up to a length")
-    s.add_argument("name")
-    s.add_argument("--max-len", type=int, default=None)
-    s.add_argument("--json", action="store_true")
+    s.add_argument("name", help=f"{name_help}, or 'all' for every benchmark")
+    s.add_argument("--max-len", type=bounded_int(1, MAX_LEN, f"constructions.crasp.cli.MAX_LEN = {MAX_LEN}"),
+                   default=None, help="longest word checked (default: the benchmark's exhaustive length)")
+    add_json_option(s)
     s.set_defaults(fn=cmd_check)
     s = sub.add_parser("run", help="run a program (or its compiled Limit Transformer) on strings")
-    s.add_argument("name")
-    s.add_argument("strings", nargs="+", metavar="STRING")
+    s.add_argument("name", help=name_help)
+    s.add_argument("strings", nargs="+", metavar="STRING", help="the words to run, over the program's alphabet")
     s.add_argument("--compiled", action="store_true", help="evaluate the compiled Limit Transformer instead")
-    s.add_argument("--json", action="store_true")
+    add_json_option(s, "a JSON list")
     s.set_defaults(fn=cmd_run)
     s = sub.add_parser("trace", help="per-position values of every definition on one string")
-    s.add_argument("name")
-    s.add_argument("string")
+    s.add_argument("name", help=name_help)
+    s.add_argument("string", help="the word to trace, over the program's alphabet")
     s.add_argument("--all", action="store_true", help="also anonymous sub-operations")
-    s.add_argument("--html", metavar="FILE", help="write an HTML table instead of printing text")
+    add_output_options(s, kind="artefact", what="the trace as an HTML table", metavar="FILE.html")
+    add_json_option(s)
     s.set_defaults(fn=cmd_trace)
     s = sub.add_parser("compile", help="compile to a Limit Transformer JSON file")
-    s.add_argument("name")
-    s.add_argument("--out", required=True, metavar="FILE.json")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("name", help=name_help)
+    add_output_options(s, kind="artefact", what="the model (JSON, docs/limit_transformer.md)", required=True,
+                       metavar="FILE.json")
+    add_json_option(s)
     s.set_defaults(fn=cmd_compile)
     return p
 
 
+@command
 def main(argv: list[str] | None = None) -> int:
-    try:
-        args = build_parser().parse_args(argv)
+    p = build_parser()
+    args = p.parse_args(argv)
+    with usage_errors(p, CraspError):
         return args.fn(args)
-    except UsageError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    except CraspError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -39,8 +39,9 @@ class CheckResult:
 
 
 def check_exhaustive(prog: Program, oracle: Callable[[str], bool], max_len: int, name: str = "",
-                     stop_at_first: bool = True) -> CheckResult:
-    """Compare ``prog`` with ``oracle`` on all nonempty words of length <= ``max_len``."""
+                     stop_at_first: bool = True, step: Callable[[int], object] | None = None) -> CheckResult:
+    """Compare ``prog`` with ``oracle`` on all nonempty words of length <= ``max_len`` (``step(n)``, for a
+    progress display, after each length n)."""
     t0 = time.perf_counter()
     alpha = prog.alphabet
     alpha_str = "".join(alpha)
@@ -56,6 +57,8 @@ def check_exhaustive(prog: Program, oracle: Callable[[str], bool], max_len: int,
         if bad.size:
             k = int(bad[0])
             return CheckResult(name or prog.name, max_len, total, acc, words[k], bool(got[k]), time.perf_counter() - t0)
+        if step is not None:
+            step(n)
     return CheckResult(name or prog.name, max_len, total, acc, None, None, time.perf_counter() - t0)
 
 

@@ -100,10 +100,29 @@ def test_compiler_missing_exits_2(capsys, monkeypatch):
 
 def test_trace_html(capsys, tmp_path):
     out = tmp_path / "t.html"
-    rc, text, _ = run(capsys, "trace", "dyck1", "aabb", "--html", str(out))
+    rc, text, _ = run(capsys, "trace", "dyck1", "aabb", "--out", str(out))
     assert rc == 0 and "<table" in out.read_text()
+    rc, text, _ = run(capsys, "trace", "dyck1", "aabb", "--out", str(out))  # an earlier trace is replaced
+    assert rc == 0
     rc, text, _ = run(capsys, "trace", "dyck1", "aabb")
     assert "accepted: True" in text
+    rc, text, _ = run(capsys, "trace", "dyck1", "aabb", "--json")
+    data = json.loads(text)
+    assert data["accepted"] is True and data["rows"][-1]["values"] == [False, False, False, True]
+
+
+def test_out_paths_checked_before_work(capsys, tmp_path):
+    """--out to a directory, a missing directory, or an existing file of another format: one line, exit 2,
+    nothing written."""
+    other = tmp_path / "notes.txt"
+    other.write_text("my notes\n")
+    for argv in (["compile", "tomita4", "--out", str(tmp_path)], ["compile", "tomita4", "--out", str(tmp_path / "no" / "m.json")],
+                 ["compile", "tomita4", "--out", str(other)], ["trace", "dyck1", "ab", "--out", str(other)]):
+        rc, out, err = run(capsys, *argv)
+        assert rc == 2 and out == "" and err.count("\n") == 1 and "--out" in err, (argv, err)
+    assert other.read_text() == "my notes\n"
+    rc, _, err = run(capsys, "check", "a_b_c_d_e", "--max-len", "12")
+    assert rc == 2 and "MAX_WORDS" in err
 
 
 def test_compiled_matches_interpreter(capsys, tmp_path):
