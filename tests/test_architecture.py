@@ -4,7 +4,8 @@ including those inside functions):
 1. definitions do not depend on checks: nothing in ``constructions/`` imports ``verify``, ``counterexamples``
    or ``bounds``;
 2. no import cycle among the modules of one top-level package (e.g. ``constructions.crasp.ast`` <->
-   ``constructions.crasp.syntax``).
+   ``constructions.crasp.syntax``);
+3. the command-line convention ``lengthgen_cli`` imports none of the other packages (every layer uses it).
 
 Each rule ships with a negative control: the same checker run on a synthetic tree that violates it.
 """
@@ -15,8 +16,9 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("constructions", "verify", "counterexamples", "bounds")
+PACKAGES = ("constructions", "verify", "counterexamples", "bounds", "lengthgen_cli")
 CHECKS = ("verify", "counterexamples", "bounds")
+UTILITIES = ("lengthgen_cli",)
 
 
 def module_name(root: Path, path: Path) -> str:
@@ -60,6 +62,13 @@ def layer_violations(graph: dict[str, set[str]]) -> list[str]:
                   for t in ts if t.split(".")[0] in CHECKS)
 
 
+def utility_violations(graph: dict[str, set[str]]) -> list[str]:
+    """Imports from a utility package into any other package of ours."""
+    ours = set(PACKAGES)
+    return sorted(f"{m} imports {t}" for m, ts in graph.items() if m.split(".")[0] in UTILITIES
+                  for t in ts if t.split(".")[0] in ours - {m.split(".")[0]})
+
+
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     """Strongly connected components with more than one module, among modules of the same top-level package
     (an import of a package's ``__init__`` from inside it is not counted: Python runs it first anyway)."""
@@ -101,6 +110,12 @@ def test_constructions_import_no_checks():
     assert layer_violations(graph) == []
 
 
+def test_cli_convention_imports_nothing_of_ours():
+    graph = import_graph(ROOT)
+    assert "lengthgen_cli.parser" in graph
+    assert utility_violations(graph) == []
+
+
 def test_no_import_cycle_inside_a_package():
     assert cycles(import_graph(ROOT)) == []
 
@@ -124,7 +139,9 @@ def test_negative_controls_flag_a_violating_tree(tmp_path):
         "verify/__init__.py": "",
         "verify/claims.py": "",
         "counterexamples/__init__.py": "",
+        "lengthgen_cli/__init__.py": "from constructions import a\n",
     })
     graph = import_graph(tmp_path)
     assert layer_violations(graph) == ["constructions.bad imports bounds.margin", "constructions.rel imports verify.claims"]
     assert cycles(graph) == [["constructions.a", "constructions.b"]]
+    assert utility_violations(graph) == ["lengthgen_cli imports constructions.a"]

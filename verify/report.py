@@ -6,12 +6,12 @@ under ``verify/tests/<paperkey>/`` by the layout of docs/architecture.md).
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from lengthgen_cli import Parser
 from verify.claims import PAPERS, STATUSES, load_all
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -89,7 +89,7 @@ def build_report(paper: str | None = None) -> list[dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m verify.report", description=__doc__)
+    ap = Parser(module="verify.report", description=__doc__)
     ap.add_argument("--json", action="store_true", help="print a JSON list of claim objects")
     ap.add_argument("--markdown", action="store_true", help="print the claim map as Markdown")
     ap.add_argument("--paper", choices=PAPERS, help="only this paper's claims")
