@@ -2,8 +2,11 @@
 
 Numbers are written as exact rational strings (``"3/4"``); on reading, strings, integers and JSON floats
 are accepted (a JSON float is read by its decimal text, so ``0.1`` means 1/10).  Only Periodic and Local
-models can be written (encodings and phi as tables).  Every problem with a file raises
-:class:`ModelFormatError` naming the field and what to fix.  Layout::
+models can be written (encodings and phi as tables).  Every file read is validated against the published
+JSON Schema ``limit-transformer.schema.json`` (shipped beside this module, :data:`SCHEMA_PATH`; Draft
+2020-12, checked with ``jsonschema``), then the shapes are checked by the model itself.  Every problem with a
+file raises :class:`ModelFormatError` naming the field path (``layers[0].heads[1].query[2][0]``) and what to
+fix.  Layout::
 
     {"format": "lengthgen.limit-transformer", "version": 1, "name": "...", "alphabet": ["0", "1"],
      "precision": "izzo", "precision_bits": 8,
@@ -16,6 +19,7 @@ models can be written (encodings and phi as tables).  Every problem with a file 
 
 from __future__ import annotations
 
+import functools
 import json
 from fractions import Fraction
 from pathlib import Path
@@ -34,8 +38,88 @@ from constructions.limit_transformer.model import (
 
 FORMAT = "lengthgen.limit-transformer"
 VERSION = 1
-_TOP_KEYS = {"format", "version", "name", "alphabet", "precision", "precision_bits", "embedding", "positions",
-             "layers", "unembedding", "metadata"}
+SCHEMA_PATH = Path(__file__).with_name("limit-transformer.schema.json")
+
+
+@functools.cache
+def model_schema() -> dict:
+    """The JSON Schema of model files (the published ``limit-transformer.schema.json``)."""
+    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+def _inline_numbers(schema: dict):
+    """The schema with the number, vector and matrix definitions inlined: the same rules, and the number
+    sub-schema is one object that :func:`_validator` recognises."""
+    number = schema["$defs"]["number"]
+    vector = {"type": "array", "items": number}
+    matrix = {"type": "array", "items": vector}
+    refs = {"#/$defs/number": number, "#/$defs/vector": vector, "#/$defs/matrix": matrix}
+
+    def walk(x):
+        if isinstance(x, dict):
+            return refs[x["$ref"]] if x.get("$ref") in refs else {k: walk(v) for k, v in x.items()}
+        return [walk(v) for v in x] if isinstance(x, list) else x
+
+    return walk(schema), number
+
+
+@functools.cache
+def _validator():
+    """A Draft 2020-12 validator of :func:`model_schema` whose ``items`` keyword checks arrays of numbers in one
+    loop (same rule: a JSON number that is not a boolean, or a string matching the schema's pattern); a
+    compiled model has ~10^5 numbers, which the generic keyword takes seconds for."""
+    import re
+
+    import jsonschema
+
+    schema, number = _inline_numbers(model_schema())
+    pattern = re.compile(number["pattern"])
+    base = jsonschema.validators.validator_for(schema)
+    generic_items = base.VALIDATORS["items"]
+
+    def items(validator, sub, instance, schema_):
+        if sub is not number or not isinstance(instance, list):
+            yield from generic_items(validator, sub, instance, schema_)
+            return
+        for i, x in enumerate(instance):
+            ok = (isinstance(x, int | float) and not isinstance(x, bool)) or (isinstance(x, str) and pattern.search(x))
+            if not ok:
+                kind = "pattern" if isinstance(x, str) else "type"
+                yield jsonschema.ValidationError(f"{x!r} is not {number['description']}", validator=kind,
+                                                 validator_value=number[kind], instance=x, schema=number, path=[i])
+
+    return jsonschema.validators.extend(base, {"items": items})(schema)
+
+
+def field_path(parts) -> str:
+    """``["layers", 0, "heads", 1, "query"]`` -> ``layers[0].heads[1].query``."""
+    out = ""
+    for p in parts:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out or "(top level)"
+
+
+def _schema_message(error) -> str:
+    value = json.dumps(error.instance) if not isinstance(error.instance, dict | list) else type(error.instance).__name__
+    value = value if len(value) <= 40 else value[:37] + "..."
+    if error.validator == "pattern" or (error.validator == "type" and "description" in error.schema):
+        return f"{value} is not {error.schema.get('description', 'valid')}"
+    if error.validator == "type":
+        want = error.validator_value if isinstance(error.validator_value, str) else " or ".join(error.validator_value)
+        return f"expected {want}, got {value}"
+    if error.validator == "oneOf":
+        return f"{value} is neither null nor a valid object ({'; '.join(sorted({c.message[:80] for c in error.context}))})"
+    message = error.message
+    return message if len(message) <= 160 else message[:157] + "..."
+
+
+def validate_model_dict(data) -> None:
+    """Check ``data`` against the model file schema; :class:`ModelFormatError` names the first bad field path."""
+    import jsonschema
+
+    error = jsonschema.exceptions.best_match(_validator().iter_errors(data))
+    if error is not None:
+        raise ModelFormatError(f"{field_path(error.absolute_path)}: {_schema_message(error)}")
 
 
 def _mat(a: np.ndarray) -> list:
@@ -92,9 +176,7 @@ def model_from_dict(data: dict) -> LimitTransformer:
         raise ModelFormatError(f"not a Limit Transformer file: 'format' must be {FORMAT!r}")
     if data.get("version") != VERSION:
         raise ModelFormatError(f"unsupported schema version {data.get('version')!r}; this library reads version {VERSION}")
-    unknown = set(data) - _TOP_KEYS
-    if unknown:
-        raise ModelFormatError(f"unknown field(s) {sorted(unknown)} in model file")
+    validate_model_dict(data)
     try:
         pos = data.get("positions")
         positions = None
