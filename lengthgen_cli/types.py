@@ -68,7 +68,10 @@ def finite_real(*, positive: bool = False, nonnegative: bool = False, low=None, 
     """argparse type: a finite float (same syntax as :func:`rational`, rounded to the nearest double)."""
 
     def parse(text: str) -> float:
-        value = float(_exact(text))
+        try:
+            value = float(_exact(text))
+        except OverflowError:
+            value = math.inf
         if not math.isfinite(value):
             raise argparse.ArgumentTypeError(f"{text!r} is beyond the range of a double")
         _range_check(value, text, positive, nonnegative, low, high, high_name)
