@@ -64,7 +64,7 @@ def usage_errors(parser: Parser, *errors: type[BaseException]):
 def command(main):
     """Decorator for a tool's ``main(argv=None) -> int``: usage errors and ``--help`` come back as the exit status
     (2, 0) instead of ``SystemExit``, so ``main([...])`` can be called in-process and ``sys.exit(main())`` as a
-    script."""
+    script.  Output piped into a reader that stops early (``| head``) ends quietly with status 1."""
 
     @functools.wraps(main)
     def wrapper(argv=None) -> int:
@@ -72,5 +72,8 @@ def command(main):
             return main(argv)
         except SystemExit as e:
             return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+        except BrokenPipeError:  # the Python documentation's recipe (signal module, "Note on SIGPIPE")
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 1
 
     return wrapper
