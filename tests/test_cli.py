@@ -215,6 +215,26 @@ def test_parser_error_is_one_line_and_names_the_program(capsys):
     assert "unrecognized" in capsys.readouterr().err
 
 
+def test_shared_option_names(capsys):
+    """--period is Delta, --delta the agreement delta, --eps and --precision-bits: one definition each."""
+    ap = Parser(module="demo.tool")
+    lengthgen_cli.add_period_option(ap)
+    lengthgen_cli.add_delta_option(ap)
+    lengthgen_cli.add_eps_option(ap)
+    lengthgen_cli.add_precision_bits_option(ap, default=8)
+    lengthgen_cli.add_json_option(ap)
+    assert options_without_help(ap) == []
+    args = ap.parse_args(["--period", "3", "--delta", "1/100", "--eps", "1e-2", "--precision-bits", "16", "--json"])
+    assert (args.period, args.delta, args.eps, args.precision_bits, args.json) == (3, Fraction(1, 100),
+                                                                                 Fraction(1, 100), 16, True)
+    for argv, why in [(["--period", "0"], ">= 1"), (["--delta=-1/2"], ">= 0"), (["--eps", "0"], "positive"),
+                      (["--precision-bits", "1000000000"], "MAX_PRECISION_BITS"), (["--eps", "nan"], "finite")]:
+        with pytest.raises(SystemExit):
+            ap.parse_args(argv)
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and why in err, (argv, err)
+
+
 # ------------------------------------------------------------------------------------- --out / --resume
 def test_check_output_refuses_bad_paths(tmp_path):
     other = tmp_path / "other.txt"
