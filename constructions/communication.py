@@ -603,8 +603,9 @@ def _demo_models() -> dict:
     return out
 
 
-# Sizes beyond these are refused before any work: the table's largest N = 2^MAX_LOG2_N positions per party; the
-# Bob-side check and the fooling-set enumeration run the exact evaluator on every Alice input (2^(N-1) of them).
+# Sizes beyond these are refused before any work: the table's largest N is 2^MAX_LOG2_N positions per party (the
+# bound the tool always had); the Bob-side check runs the exact evaluator once per N <= --check-upto; the fooling
+# set enumerates all 2^(N-1) Alice inputs of each N.
 MAX_LOG2_N = 20
 MAX_CHECK_N = 12
 MAX_FOOLING_N = 14
