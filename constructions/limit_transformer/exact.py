@@ -12,7 +12,7 @@ from fractions import Fraction
 import numpy as np
 
 from constructions.limit_transformer.errors import InputError
-from constructions.limit_transformer.model import LimitTransformer
+from constructions.limit_transformer.model import LimitTransformer, _support
 from constructions.limit_transformer.precision import exact_weights
 from constructions.limit_transformer.rationals import zeros
 
@@ -21,14 +21,18 @@ def exact_mlp(Y: np.ndarray, mlp) -> np.ndarray:
     """``Y + B psi(A Y + b)`` exactly (rows of Y are positions); Heaviside is ``[z >= 0]``."""
     if mlp is None:
         return Y
-    pre = Y.dot(mlp.A.T) + mlp.b
+    cols, rows = _support(mlp.A, 0), _support(mlp.B, 1)  # only the coordinates the MLP reads / writes
+    pre = Y[..., cols].dot(mlp.A[:, cols].T) + mlp.b
     act = np.empty(pre.shape, dtype=object)
     for idx, z in np.ndenumerate(pre):
         if mlp.heaviside_mask[idx[-1]]:
             act[idx] = Fraction(1) if z >= 0 else Fraction(0)
         else:
             act[idx] = z if z > 0 else Fraction(0)
-    return Y + act.dot(mlp.B.T)
+    out = Y.copy()
+    if len(rows):
+        out[..., rows] = out[..., rows] + act.dot(mlp.B[rows].T)
+    return out
 
 
 def exact_forward(model: LimitTransformer, string, *, offset: int = 0, positions: str = "all") -> np.ndarray:
@@ -50,19 +54,26 @@ def exact_forward(model: LimitTransformer, string, *, offset: int = 0, positions
         queries = range(n) if (not last or positions == "all") else [n - 1]
         Y = y[list(queries)].copy()
         for h, head in enumerate(layer.heads, 1):
-            qv = y.dot(head.query.T)
-            kv = y.dot(head.key.T)
-            vv = y.dot(head.value.T)
+            # sparse-aware: only the coordinates K, Q and V read (and V writes) are touched
+            qc, kc = _support(head.query, 0), _support(head.key, 0)
+            content = len(qc) > 0 and len(kc) > 0
+            if content:
+                qv = y[:, qc].dot(head.query[:, qc].T)
+                kv = y[:, kc].dot(head.key[:, kc].T)
+            vr, vc = _support(head.value, 1), _support(head.value, 0)
+            if len(vr) == 0:
+                continue
+            vv = y[:, vc].dot(head.value[np.ix_(vr, vc)].T)
             for row, i in enumerate(queries):
-                logits = [Fraction(kv[j].dot(qv[i])) + (head.phi.value(j + 1, i + 1) if head.phi is not None
-                                                        else 0) for j in range(i + 1)]
+                logits = [(Fraction(kv[j].dot(qv[i])) if content else Fraction(0))
+                          + (head.phi.value(j + 1, i + 1) if head.phi is not None else 0) for j in range(i + 1)]
                 w = exact_weights(logits, n, model.precision_bits, model.precision,
                                   where=f"layer {l} head {h} query {i + 1}: ")
-                acc = zeros(model.d)
+                acc = zeros(len(vr))
                 for j, wj in enumerate(w):
                     if wj:
                         acc = acc + wj * vv[j]
-                Y[row] = Y[row] + acc
+                Y[row, vr] = Y[row, vr] + acc
         y = exact_mlp(Y, layer.mlp)
     if model.depth == 0 and positions == "last":
         y = y[-1:]
