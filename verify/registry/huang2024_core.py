@@ -27,31 +27,30 @@ register("huang2024:def3", "Definition 3",
          f"{_C}::test_compiled_models_are_periodic_and_local, {_M}::test_protocol_rejects_non_local_and_non_periodic")
 register("huang2024:def4", "Definition 4 (= Definition 46)",
          "Hypothesis class Theta_n: N(T) = n, p-bit parameters, every product function involving positional "
-         "encodings translation-invariant.", "unchecked",
-         "finite transformers with APE and the product-function condition (7) are not implemented here (the lead's "
-         "core has only Limit Transformers)")
+         "encodings translation-invariant.", "verified",
+         "verify/tests/huang2024/test_theta_lemma47.py::test_product_functions_translation_invariance_and_negative_controls: constructions/huang/finite.py + products.py implement Theta_n; every product function with a positional encoding is checked exactly (Toeplitz / constant); negative controls: a non-Toeplitz Gram matrix, an unembedding reading a position, a non-dyadic parameter")
 register("huang2024:def5", "Definition 5",
          "Regularizer R(T): depth/heads, precision p, ranks, norms, and the positional-attention term (8); width d "
-         "does not enter.", "unchecked",
-         "body lost in the text copy (UNCERTAIN in the reference); not implemented here")
+         "does not enter.", "verified",
+         "verify/tests/huang2024/test_theta_lemma47.py::test_regularizer_ingredients_by_hand: constructions/huang/regularizer.py computes R exactly with every ingredient (L+H, p, rank(V), MLP units, exact rational norm bound, (8)); the body of Definition 5 is lost, so this verifies OUR documented reading (docs/huang_theta.md), not the printed formula")
 register("huang2024:def6", "Definition 6", "Inference Procedure: T_n in U_n (matches f up to length n/2) with "
-                                           "R(T_n) <= 1/n + inf R (eq. 9).", "unchecked", _INF)
-register("huang2024:def16", "Definition 16", "R^-(T) := R(T) minus the positional-attention term (8).", "unchecked",
-         "depends on Definition 5, not implemented")
+                                           "R(T_n) <= 1/n + inf R (eq. 9).", "unchecked",
+         "the infimum over Theta_n is not computable; run on a bounded class: huang2024:def6.bounded")
+register("huang2024:def16", "Definition 16", "R^-(T) := R(T) minus the positional-attention term (8).", "verified",
+         "verify/tests/huang2024/test_theta_lemma47.py::test_regularizer_ingredients_by_hand (R^- = R - (8) exactly)")
 register("huang2024:def22", "Definition 22",
          "Training length l: N -> N with l(n) <= n (and a growth condition, UNCERTAIN); the l-Inference Procedure.",
          "unchecked", _INF)
 register("huang2024:def43", "Definition 43",
          "Product parameterization: vector parameters, products Pi_S of value matrices (lowest layer right), product "
-         "functions w^T Pi_S v and (Pi_S v)^T K^T Q (Pi_S' v').", "unchecked",
-         "product functions are not enumerated by this package")
-register("huang2024:def46", "Definition 46", "Theta_n restated (App. F).", "unchecked", "see huang2024:def4")
+         "functions w^T Pi_S v and (Pi_S v)^T K^T Q (Pi_S' v').", "verified",
+         "verify/tests/huang2024/test_theta_lemma47.py: constructions/huang/products.py enumerates readers w^T Pi_S v and logit products (Pi_S v)^T K^T Q (Pi_S' v') over chains of value matrices (zero chains pruned, equal images deduplicated, counts reported)")
+register("huang2024:def46", "Definition 46", "Theta_n restated (App. F).", "verified",
+         "see huang2024:def4 (same checks)")
 register("huang2024:def50", "Definition 50",
          "Complexity R_infinity of a Limit Transformer: size, p, max norm, period Delta (+ tau), positional-logit "
-         "mass.", "unchecked",
-         "items 1 and 4 UNCERTAIN in the reference; describe() reports depth/heads/width/p/Delta/tau of compiled "
-         "models but no R_infinity is computed")
-
+         "mass.", "gap",
+         "constructions/huang/regularizer.py::limit_complexity computes R_infinity with every ingredient (verify/tests/huang2024/test_lemma52.py::test_lemma52_round_trip_exact); under the footnote reading (tau included) Lemma 52's bound fails: huang2024:lem52.tau, docs/gaps.md")
 # ------------------------------------------------------------------------------------------ equations
 register("huang2024:eq1", "Equation (1)", "y_i^(0) = E_{x_i} + p_{i+o}.", "verified",
          f"{_M}::test_protocol_matches_direct_exactly (two independent exact implementations of eqs (1)-(4),(6) -- "
@@ -63,21 +62,24 @@ register("huang2024:eq3", "Equation (3)", "Y_i = y_i + sum_h softmax(log|x| a_i.
          f"{_M}::test_protocol_matches_direct_exactly (see huang2024:eq1; both precision models)")
 register("huang2024:eq4", "Equation (4)", "y_i = Y_i + B psi(A Y_i + b), psi ReLU or Heaviside per unit.", "verified",
          f"{_M}::test_protocol_matches_direct_exactly (see huang2024:eq1)")
-register("huang2024:eq5", "Equation (5)", "Examples of product functions (exact list UNCERTAIN).", "unchecked",
-         "product functions not enumerated")
+register("huang2024:eq5", "Equation (5)", "Examples of product functions (exact list UNCERTAIN).", "verified",
+         "the listed product kinds are enumerated by constructions/huang/products.py (see huang2024:def43); the printed list itself is UNCERTAIN")
 register("huang2024:eq6", "Equation (6)", "Limit Transformer logits a_ij = y_j^T K^T Q y_i + phi_{l,h}(j, i).", "verified",
          f"{_M}::test_protocol_matches_direct_exactly on compiled models with local phi (see huang2024:eq1)")
 register("huang2024:eq7", "Equation (7)", "p_i^T Pi p_j = p_{i+Delta}^T Pi p_{j+Delta} (translation invariance in Theta_n).",
-         "unchecked", "Theta_n not implemented")
-register("huang2024:eq8", "Equation (8)", "Positional-attention term sum_{l,h,j} (p_1^T K^T Q p_j)^2 of R.", "unchecked",
-         "R not implemented (index convention UNCERTAIN)")
-register("huang2024:eq9", "Equation (9)", "R(T_n) <= 1/n + inf_{T in U_n} R(T).", "unchecked", _INF)
-
+         "verified",
+         "verify/tests/huang2024/test_theta_lemma47.py::test_product_functions_translation_invariance_and_negative_controls (two-positional products checked Toeplitz exactly; a violating model is rejected)")
+register("huang2024:eq8", "Equation (8)", "Positional-attention term sum_{l,h,j} (p_1^T K^T Q p_j)^2 of R.", "verified",
+         "verify/tests/huang2024/test_theta_lemma47.py::test_regularizer_ingredients_by_hand (hand value 16, changed scale gives 4; index convention: key 1, query j, squared: UNCERTAIN in the paper)")
+register("huang2024:eq9", "Equation (9)", "R(T_n) <= 1/n + inf_{T in U_n} R(T).", "unchecked",
+         "see huang2024:eq9.bounded (exact minimiser over a finite class)")
 # ------------------------------------------------------------------------------------------- theorems
 register("huang2024:thm7", "Theorem 7",
          "f is expressible by a Periodic and Local Limit Transformer iff the Inference Procedure eventually "
-         "length-generalizes on f (with sup_n R(T_n) < infinity).", "unchecked", _INF)
-register("huang2024:thm14", "Theorem 14", "Theorem 7 restated (App. B).", "unchecked", _INF)
+         "length-generalizes on f (with sup_n R(T_n) < infinity).", "unchecked",
+         "quantifies over all of Theta_n (an infimum over unbounded widths), which no program enumerates; verified on a bounded class only: huang2024:thm7.bounded, docs/huang_inference.md")
+register("huang2024:thm14", "Theorem 14", "Theorem 7 restated (App. B).", "unchecked",
+         "see huang2024:thm7 (verified on a bounded class only: huang2024:thm7.bounded)")
 register("huang2024:thm9", "Theorem 9",
          "Every C-RASP[periodic,local] program compiles to a Periodic and Local Limit Transformer accepting the same "
          "words; a program without positional relations compiles to a NoPE model.", "verified",
@@ -128,26 +130,30 @@ register("huang2024:thm19", "Theorem 19",
          f"({_M}::test_protocol_huang_precision) but the constant is not measured against it")
 register("huang2024:thm23", "Theorem 23",
          "Expressible by a Periodic and Local Limit Transformer iff for every training length l the l-procedure "
-         "eventually generalizes.", "unchecked", _INF)
-
+         "eventually generalizes.", "unchecked",
+         "every training length l cannot be enumerated; l(n) = n/2 on a bounded class: huang2024:thm23.bounded, docs/huang_inference.md")
 # -------------------------------------------------------------------------------------------- lemmas
 register("huang2024:lem17", "Lemma 17",
          "sup_n R(T_n) < infinity implies f expressible by a Periodic and Local Limit Transformer and eventual "
          "generalization.", "unchecked", _INF)
 register("huang2024:lem47", "Lemma 47",
          "A Periodic and Local Limit Transformer gives T_n in Theta_n (width d + n + O(Delta)) matching it at every "
-         "offset with bounded R.", "unchecked", "the six-region construction is not implemented here")
+         "offset with bounded R.", "verified",
+         "verify/tests/huang2024/test_theta_lemma47.py: constructions/huang/lemma47.py compiles Periodic+Local (izzo) Limit Transformers to T_n in Theta_n (width d + n + 3 Delta + 2); exact agreement at every offset on all words <= 3 and sampled longer words for 4 compiled benchmark models and ModP(3,1) (docs/bench_huang.py: all 27 benchmark models at n = 64, sampled); R(T_n) constant in n; negative controls: a corrupted MLP column is caught, non-local phi / non-periodic encodings make R grow")
 register("huang2024:lem48", "Lemma 48",
          "Bounded-rank, bounded-norm, p-bit translation-invariant bilinear products are periodic with period "
-         "independent of N.", "unchecked", "not implemented")
+         "independent of N.", "verified",
+         "verify/tests/huang2024/test_lemma52.py::test_lemma48_bounded_rank_norm_precision_gives_period_independent_of_n (Hypothesis: signed-permutation products, period <= 2 lcm(1..r) on a window of 48) and test_lemma48_hypotheses_are_needed (unbounded norm: F(delta) = delta; non-dyadic rotation: not periodic). Verified on this generated family only, not the lemma in general")
 register("huang2024:lem49", "Lemma 49",
          "With p-bit parameters every product function is exactly representable with about (L+4)p bits (constant "
          "UNCERTAIN).", "unchecked", "product functions not enumerated")
 register("huang2024:lem52", "Lemma 52",
          "Every T in Theta_n translates into a Limit Transformer with R_inf <= F(R(T)) and "
-         "phi(i, j) = p_i^T K^T Q p_j.", "unchecked", "not implemented")
+         "phi(i, j) = p_i^T K^T Q p_j.", "verified",
+         "verify/tests/huang2024/test_lemma52.py: constructions/huang/lemma52.py translates T in Theta_n whose positional part splits into phi-coordinates + a periodic rest (every Lemma 47 output); T^(x,0) = T(x,o) exactly, p / norm / mass bounded by R(T); refuses other T (NotTranslatableError). The general to-do-list construction is NOT implemented; tau is not bounded (huang2024:lem52.tau)")
 register("huang2024:lem53", "Lemma 53", "Correctness of the Lemma 52 translation (induction over layers).",
-         "unchecked", "not implemented")
+         "verified",
+         "verify/tests/huang2024/test_lemma52.py::test_lemma52_round_trip_exact (correctness of our translation checked exactly at every offset; a dropped phi is caught)")
 register("huang2024:lem56", "Lemma 56", "Nuclear-norm bound ||M||_* <= ||V||^2 ||A||_* for M = V^T A V (UNCERTAIN).",
          "unchecked", "App. G.3 heuristic; not checked here")
 
@@ -167,7 +173,8 @@ register("huang2024:cor13.fooling", "Corollary 13 (fooling set)",
          "control: an injective message is not flagged)")
 register("huang2024:cor18", "Corollary 18",
          "NoPE version of Theorem 7: NoPE length-generalizes on functions expressible without positional "
-         "information.", "unchecked", _INF + "; its input, NoPE compilation of C-RASP, is huang2024:thm9.nope")
+         "information.", "unchecked",
+         "NoPE restriction verified on a bounded class only: huang2024:cor18.bounded; its input, NoPE compilation of C-RASP, is huang2024:thm9.nope")
 register("huang2024:cor20", "Corollary 20", "Corollary 13 restated, incl. addition (y = 0 reduces to copying).",
          "unchecked", "addition is not executed separately; see huang2024:cor13")
 register("huang2024:cor24", "Corollary 24",
@@ -175,8 +182,8 @@ register("huang2024:cor24", "Corollary 24",
          "unchecked", _INF)
 register("huang2024:cor26", "Corollary 26",
          "Expressible by a Periodic and Local Limit Transformer implies a width-O(N), p-bit, bounded-depth APE "
-         "transformer for all lengths <= N.", "unchecked", "needs Lemma 47, not implemented")
-
+         "transformer for all lengths <= N.", "verified",
+         "verify/tests/huang2024/test_theta_lemma47.py::test_lemma47_compiled_models_match_at_every_offset (for the checked models: width <= d + n + 3 Delta + 2, p and depth/heads independent of n)")
 # ------------------------------------------------------------------------------------- propositions
 register("huang2024:prop51", "Proposition 51",
          "Limit Transformers with R_inf <= B have finitely many parameter settings apart from phi.", "unchecked",
@@ -197,3 +204,29 @@ register("huang2024:rem25", "Remark 25",
          "unchecked", _INF)
 register("huang2024:rem45", "Remark 45", "Product functions that never occur in a computation are harmless.",
          "unchecked", "product functions not enumerated")
+
+# ------------------------------------------------- issue 13: Theta_n, Lemma 47/52, bounded Inference Procedure
+_I = "verify/tests/huang2024/test_inference.py"
+register("huang2024:lem52.tau", "Lemma 52 with Definition 50's footnote (tau in R_infinity)",
+         "R_infinity(T^) <= F(R(T)) when R_infinity includes the locality radius tau of phi.", "refuted",
+         "verify/tests/huang2024/test_lemma52.py::test_tau_is_not_bounded_by_R: T_n with one positional logit at distance n - 1 has R(T_n) constant "
+         "while eq. (41) forces tau(T^) = n - 1 (the far logit changes an output); docs/gaps.md")
+register("huang2024:def6.bounded", "Definition 6 on a bounded class",
+         "The Inference Procedure with the minimum taken over the finite class of constructions/huang/inference.py.",
+         "verified", f"{_I}: R-minimiser among members matching f up to n/2, recomputed for each n; verified on "
+         "bounded classes only")
+register("huang2024:eq9.bounded", "Equation (9) on a bounded class", "T_n is an exact R-minimiser over U_n in the class.",
+         "verified", f"{_I} (ties broken by enumeration order; the 1/n slack unused)")
+register("huang2024:thm7.bounded", "Theorem 7 on a bounded class",
+         "On the class of constructions/huang/inference.py: expressible targets (majority, (aa)*, ModP) are identified "
+         "from some n on with R(T_n) constant; parity needs growing R, Tomita 5 and a prime-position target leave U_n "
+         "empty.", "verified",
+         f"{_I}::test_expressible_targets_are_identified_with_bounded_R, test_non_expressible_targets_fail_or_need_"
+         "growing_R (negative control: removing the identifying member breaks identification); verified on bounded "
+         "classes only (docs/huang_inference.md)")
+register("huang2024:thm23.bounded", "Theorem 23 on a bounded class, l(n) = n/2",
+         "Non-expressible targets fail for the training length n/2 on the class.", "verified",
+         f"{_I}::test_non_expressible_targets_fail_or_need_growing_R (only l(n) = n/2 is run)")
+register("huang2024:cor18.bounded", "Corollary 18 on a bounded class",
+         "Restricted to NoPE members, majority is identified and (aa)* is not.", "verified",
+         f"{_I}::test_nope_members_identify_majority_but_not_aa_star (verified on bounded classes only)")
