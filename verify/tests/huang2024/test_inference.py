@@ -61,9 +61,9 @@ def test_nope_members_identify_majority_but_not_aa_star(klass):
 
 @pytest.mark.slow
 def test_full_sweep_recorded_in_docs():
-    """The table of docs/huang_inference.md (max_ladder 12, n up to 24, tests to length 10 and 200)."""
+    """The table of docs/huang_inference.md (max_ladder 12, n up to 24, tests: every word <= 10, 20 random words of length 64)."""
     klass = bounded_class(max_ladder=12)
     for t in targets():
-        run = inference(t, (2, 4, 6, 8, 10, 12, 16, 20, 24), klass, test_exhaustive=10, test_long=(64, 200),
+        run = inference(t, (2, 4, 6, 8, 10, 12, 16, 20, 24), klass, test_exhaustive=10, test_long=(64,),
                         samples=20)
         assert (run.identified_from() is not None) == t.expressible
