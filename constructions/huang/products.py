@@ -27,18 +27,12 @@ import numpy as np
 
 from constructions.huang.errors import NotInThetaError
 from constructions.huang.finite import FiniteTransformer
-from constructions.limit_transformer.rationals import zeros
+from constructions.limit_transformer.rationals import exact_dot
 
 
 def sdot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Exact product of two Fraction matrices restricted to their nonzero rows / columns (sparse-aware)."""
-    rows = np.nonzero(np.any(a != 0, axis=1))[0]
-    cols = np.nonzero(np.any(b != 0, axis=0))[0]
-    inner = np.intersect1d(np.nonzero(np.any(a != 0, axis=0))[0], np.nonzero(np.any(b != 0, axis=1))[0])
-    out = zeros((a.shape[0], b.shape[1]))
-    if len(rows) and len(cols) and len(inner):
-        out[np.ix_(rows, cols)] = a[np.ix_(rows, inner)].dot(b[np.ix_(inner, cols)])
-    return out
+    """Exact product of two Fraction matrices, summing only products of nonzero entries."""
+    return exact_dot(a, b)
 
 
 @dataclass(frozen=True)

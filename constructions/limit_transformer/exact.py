@@ -14,7 +14,7 @@ import numpy as np
 from constructions.limit_transformer.errors import InputError
 from constructions.limit_transformer.model import LimitTransformer, _support
 from constructions.limit_transformer.precision import exact_weights
-from constructions.limit_transformer.rationals import zeros
+from constructions.limit_transformer.rationals import exact_dot, zeros
 
 
 def exact_mlp(Y: np.ndarray, mlp) -> np.ndarray:
@@ -22,17 +22,18 @@ def exact_mlp(Y: np.ndarray, mlp) -> np.ndarray:
     if mlp is None:
         return Y
     cols, rows = _support(mlp.A, 0), _support(mlp.B, 1)  # only the coordinates the MLP reads / writes
-    pre = Y[..., cols].dot(mlp.A[:, cols].T) + mlp.b
+    Y2 = Y.reshape(-1, Y.shape[-1])
+    pre = exact_dot(Y2[:, cols], mlp.A[:, cols].T) + mlp.b
     act = np.empty(pre.shape, dtype=object)
     for idx, z in np.ndenumerate(pre):
         if mlp.heaviside_mask[idx[-1]]:
             act[idx] = Fraction(1) if z >= 0 else Fraction(0)
         else:
             act[idx] = z if z > 0 else Fraction(0)
-    out = Y.copy()
+    out = Y2.copy()
     if len(rows):
-        out[..., rows] = out[..., rows] + act.dot(mlp.B[rows].T)
-    return out
+        out[:, rows] = out[:, rows] + exact_dot(act, mlp.B[rows].T)
+    return out.reshape(Y.shape)
 
 
 def exact_forward(model: LimitTransformer, string, *, offset: int = 0, positions: str = "all") -> np.ndarray:
@@ -56,23 +57,29 @@ def exact_forward(model: LimitTransformer, string, *, offset: int = 0, positions
         for h, head in enumerate(layer.heads, 1):
             # sparse-aware: only the coordinates K, Q and V read (and V writes) are touched
             qc, kc = _support(head.query, 0), _support(head.key, 0)
-            content = len(qc) > 0 and len(kc) > 0
-            if content:
-                qv = y[:, qc].dot(head.query[:, qc].T)
-                kv = y[:, kc].dot(head.key[:, kc].T)
             vr, vc = _support(head.value, 1), _support(head.value, 0)
             if len(vr) == 0:
                 continue
-            vv = y[:, vc].dot(head.value[np.ix_(vr, vc)].T)
+            content = len(qc) > 0 and len(kc) > 0
+            if content:  # logit matrix [key j, query i] = (K y_j) . (Q y_i)
+                qv = exact_dot(y[:, qc], head.query[:, qc].T)
+                kv = exact_dot(y[:, kc], head.key[:, kc].T)
+                lm = exact_dot(kv, qv[list(queries)].T)
+            vv = exact_dot(y[:, vc], head.value[np.ix_(vr, vc)].T)
+            cum = np.cumsum(vv, axis=0)  # cum[i] = sum_{j <= i} V y_j
             for row, i in enumerate(queries):
-                logits = [(Fraction(kv[j].dot(qv[i])) if content else Fraction(0))
-                          + (head.phi.value(j + 1, i + 1) if head.phi is not None else 0) for j in range(i + 1)]
+                if content or head.phi is not None:
+                    logits = [(Fraction(lm[j, row]) if content else Fraction(0))
+                              + (head.phi.value(j + 1, i + 1) if head.phi is not None else 0) for j in range(i + 1)]
+                else:
+                    logits = [Fraction(0)] * (i + 1)
                 w = exact_weights(logits, n, model.precision_bits, model.precision,
                                   where=f"layer {l} head {h} query {i + 1}: ")
-                acc = zeros(len(vr))
+                # sum_j w_j v_j = w_0 * cum[i] + sum_{j: w_j != w_0} (w_j - w_0) v_j: O(|V| * #exceptions)
+                acc = w[0] * cum[i] if w[0] else zeros(len(vr))
                 for j, wj in enumerate(w):
-                    if wj:
-                        acc = acc + wj * vv[j]
+                    if wj != w[0]:
+                        acc = acc + (wj - w[0]) * vv[j]
                 Y[row, vr] = Y[row, vr] + acc
         y = exact_mlp(Y, layer.mlp)
     if model.depth == 0 and positions == "last":

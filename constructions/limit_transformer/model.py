@@ -31,7 +31,7 @@ from constructions.limit_transformer.errors import (
     NotTranslationInvariantError,
     ShapeError,
 )
-from constructions.limit_transformer.rationals import frac_array, to_float, to_fraction, zeros
+from constructions.limit_transformer.rationals import exact_dot, frac_array, to_float, to_fraction, zeros
 
 BOS = "$"
 ACTIVATIONS = ("relu", "heaviside")
@@ -204,7 +204,7 @@ class Head:
     @cached_property
     def bilinear(self) -> np.ndarray:
         """K^T Q (d x d, exact): a_ij = y_j^T (K^T Q) y_i."""
-        return self.key.T.dot(self.query)
+        return exact_dot(self.key.T, self.query)
 
     @cached_property
     def positional_only(self) -> bool:

@@ -64,3 +64,19 @@ def to_float(arr: np.ndarray) -> np.ndarray:
 def fraction_str(x: Fraction) -> str:
     """Canonical text of a rational: '3', '-1/2'."""
     return str(x)
+
+
+def exact_dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a @ b`` for 2-D exact (object) arrays, summing only products of nonzero entries.
+
+    Cost is ``sum_k nnz(a[:, k]) * nnz(b[k, :])`` rational operations, so sparse operands (one-hot positions,
+    compiled C-RASP streams, banded Toeplitz blocks) are cheap; the result equals ``a.dot(b)`` exactly.
+    """
+    out = zeros((a.shape[0], b.shape[1]))
+    if a.size == 0 or b.size == 0:
+        return out
+    nza, nzb = a != 0, b != 0
+    for k in np.nonzero(nza.any(axis=0) & nzb.any(axis=1))[0]:
+        r, c = np.nonzero(nza[:, k])[0], np.nonzero(nzb[k])[0]
+        out[np.ix_(r, c)] += np.multiply.outer(a[r, k], b[k, c])
+    return out
