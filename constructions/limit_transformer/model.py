@@ -425,7 +425,7 @@ class LimitTransformer:
 
 def _support(m: np.ndarray, axis: int) -> np.ndarray:
     """Indices of the rows (axis=1) or columns (axis=0) of ``m`` that hold a nonzero entry."""
-    return np.nonzero(np.any(m != 0, axis=axis))[0]
+    return np.nonzero(np.any(m.astype(bool), axis=axis))[0]
 
 
 @dataclass(frozen=True, eq=False)

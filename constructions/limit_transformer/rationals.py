@@ -75,7 +75,7 @@ def exact_dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     out = zeros((a.shape[0], b.shape[1]))
     if a.size == 0 or b.size == 0:
         return out
-    nza, nzb = a != 0, b != 0
+    nza, nzb = a.astype(bool), b.astype(bool)  # bool(Fraction) is cheaper than Fraction == 0
     for k in np.nonzero(nza.any(axis=0) & nzb.any(axis=1))[0]:
         r, c = np.nonzero(nza[:, k])[0], np.nonzero(nzb[k])[0]
         out[np.ix_(r, c)] += np.multiply.outer(a[r, k], b[k, c])

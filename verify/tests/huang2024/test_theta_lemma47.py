@@ -150,3 +150,20 @@ def test_eq12_bounded_for_periodic_local_and_growing_for_controls():
     local_T = LimitTransformer(("a", "b"), E, (Layer((Head([[0, 0]], [[0, 0]], [[0, 0], [1, 0]],
                                                            LocalPhi((1,))),)),), [[0, 1], [0, 1]], precision_bits=1)
     assert len({regularizer(compile_theta(local_T, n)).total for n in (4, 8, 16)}) == 1
+
+
+@pytest.mark.slow
+@checks("huang2024:lem47", "huang2024:cor26")
+@pytest.mark.parametrize("name", sorted(BENCHMARKS))
+def test_lemma47_every_benchmark_model(name):
+    """Every compiled benchmark model, n = 12: Theta_n, all words of length <= 2 (<= 3 for binary alphabets)
+    at every offset, 3 random words of length 11 at offsets 0 and 1, and R(T_n) equal at n = 8, 12, 24."""
+    T = _compiled(name)
+    Tn = compile_theta(T, 12)
+    require_theta(Tn)
+    top = 3 if len(T.alphabet) == 2 else 2
+    words = ["".join(w) for k in range(top + 1) for w in itertools.product(T.alphabet, repeat=k)]
+    assert lemma47_mismatch(T, Tn, words) is None
+    rng = np.random.default_rng(1)
+    assert lemma47_mismatch(T, Tn, ["".join(rng.choice(list(T.alphabet), size=11)) for _ in range(3)], [0, 1]) is None
+    assert len({regularizer(compile_theta(T, n)).total for n in (8, 12, 24)}) == 1
