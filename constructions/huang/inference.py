@@ -61,16 +61,14 @@ def _count_model(units: list[tuple[dict, Fraction]], out: dict, name: str, perio
     E[2][TOP], E[2][QB] = 1, 1
     V = [[0] * d for _ in range(d)]
     V[ONE][SOS], V[CA][QA], V[CB][QB] = 1, 1, 1
-    A = [[0] * d for _ in range(k)]
-    b = [0] * k
-    hidden = d - k if False else None  # noqa: F841 (units write to fresh coordinates below)
-    d_out = d + k
+    d_out = d + k  # unit u writes its own coordinate d + u
     for row in E:
         row.extend([0] * k)
     for row in V:
         row.extend([0] * k)
     V.extend([[0] * d_out for _ in range(k)])
-    A = [row + [0] * k for row in A]
+    A = [[0] * d_out for _ in range(k)]
+    b = [0] * k
     B = [[0] * k for _ in range(d_out)]
     for u, (w, bias) in enumerate(units):
         for c, val in w.items():

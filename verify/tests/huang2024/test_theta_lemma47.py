@@ -107,6 +107,10 @@ def test_lemma47_compiled_models_match_at_every_offset(name):
     rng = np.random.default_rng(0)
     long = ["".join(rng.choice(list(alphabet), size=7))]
     assert lemma47_mismatch(T, Tn, long) is None
+    # exhaustive at n = 6: every input that fits the context (words of length <= 5), at every offset
+    T6 = compile_theta(T, 6)
+    every = ["".join(w) for k in range(0, 6) for w in itertools.product(alphabet, repeat=k)]
+    assert lemma47_mismatch(T, T6, every) is None
 
 
 @checks("huang2024:lem47")
@@ -115,6 +119,8 @@ def test_lemma47_modp_and_negative_controls():
     Tn = compile_theta(T, 10)
     words = ["".join(w) for k in range(0, 4) for w in itertools.product("01", repeat=k)] + ["011010110"]
     assert lemma47_mismatch(T, Tn, words) is None
+    every = ["".join(w) for k in range(0, 6) for w in itertools.product("01", repeat=k)]
+    assert lemma47_mismatch(T, compile_theta(T, 6), every) is None  # exhaustive at n = 6, every offset
     # negative control: a wrong positional row in the layer-2 MLP is caught by the same exact comparison
     mlp = Tn.model.layers[1].mlp
     B = mlp.B.copy()
