@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from constructions.huang.errors import NotInThetaError
-from constructions.huang.finite import FiniteTransformer
+from constructions.huang.finite import FiniteTransformer, fractional_bits
 from constructions.limit_transformer.rationals import exact_dot
 
 
@@ -193,3 +193,14 @@ def require_theta(T: FiniteTransformer) -> ProductReport:
     if report.violations:
         raise NotInThetaError(f"not in Theta_{T.n}: {report.violations[0]}")
     return report
+
+
+def max_product_bits(T: FiniteTransformer) -> int:
+    """Largest number of fractional bits of any product-function value of ``T`` (Lemma 49: each product is a
+    sum of products of at most ``L + 4`` p-bit parameters, so at most ``(L + 4) p`` bits).  Raises
+    :class:`NotInThetaError` if some value is not dyadic."""
+    bits = 0
+    for p in enumerate_products(T, positional_only=False):
+        for v in p.values.flat:
+            bits = max(bits, fractional_bits(v))
+    return bits

@@ -146,7 +146,11 @@ register("huang2024:lem48", "Lemma 48",
          "verify/tests/huang2024/test_lemma52.py::test_lemma48_bounded_rank_norm_precision_gives_period_independent_of_n (Hypothesis: signed-permutation products, period <= 2 lcm(1..r) on a window of 48) and test_lemma48_hypotheses_are_needed (unbounded norm: F(delta) = delta; non-dyadic rotation: not periodic). Verified on this generated family only, not the lemma in general")
 register("huang2024:lem49", "Lemma 49",
          "With p-bit parameters every product function is exactly representable with about (L+4)p bits (constant "
-         "UNCERTAIN).", "unchecked", "product functions not enumerated")
+         "UNCERTAIN).", "verified",
+         "verify/tests/huang2024/test_theta_lemma47.py::test_lemma49_product_bits_at_most_L_plus_4_times_p (every "
+         "product function of the Lemma 47 images of 3 compiled models and ModP has <= (L+4)p fractional bits; "
+         "negative control: a 1-layer model with 7-bit parameters has a 21-bit product, beyond (L+4)*4); checked on "
+         "these models only, with the (L+4)p reading of the constant")
 register("huang2024:lem52", "Lemma 52",
          "Every T in Theta_n translates into a Limit Transformer with R_inf <= F(R(T)) and "
          "phi(i, j) = p_i^T K^T Q p_j.", "verified",

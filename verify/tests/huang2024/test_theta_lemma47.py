@@ -12,7 +12,12 @@ from constructions.crasp.programs import BENCHMARKS
 from constructions.huang.errors import ContextError, NotCompilableError, NotInThetaError
 from constructions.huang.finite import finite_transformer
 from constructions.huang.lemma47 import compile_theta, lemma47_mismatch
-from constructions.huang.products import check_translation_invariance, enumerate_products, require_theta
+from constructions.huang.products import (
+    check_translation_invariance,
+    enumerate_products,
+    max_product_bits,
+    require_theta,
+)
 from constructions.huang.regularizer import regularizer
 from constructions.limit_transformer import (
     MLP,
@@ -173,3 +178,17 @@ def test_lemma47_every_benchmark_model(name):
     rng = np.random.default_rng(1)
     assert lemma47_mismatch(T, Tn, ["".join(rng.choice(list(T.alphabet), size=11)) for _ in range(3)], [0, 1]) is None
     assert len({regularizer(compile_theta(T, n)).total for n in (8, 12, 24)}) == 1
+
+
+@checks("huang2024:lem49")
+def test_lemma49_product_bits_at_most_L_plus_4_times_p():
+    for T in [_compiled(n) for n in ("majority", "tomita4", "aa_star")] + [ModPTask(3, 1).limit_transformer(2)]:
+        Tn = compile_theta(T, 8)
+        assert max_product_bits(Tn) <= (Tn.model.depth + 4) * Tn.model.precision_bits
+    # negative control: the same bound checker rejects a 1-layer model whose parameters exceed p bits
+    E = [[0, 0], [Fraction(1, 2**7), 0], [0, 0]]
+    head = Head([[0, 0]], [[0, 0]], [[0, 0], [Fraction(1, 2**7), 0]])
+    parts = {"alphabet": ("a", "b"), "embedding": E, "layers": (Layer((head,)),),
+             "unembedding": [[0, Fraction(1, 2**7)], [0, 0]], "precision_bits": 7}
+    T = finite_transformer(parts, [[0, 0]] * 4)
+    assert max_product_bits(T) == 21 > (1 + 4) * 4  # 21 bits: it is within (L+4)p only for p = 7, not p = 4
