@@ -49,8 +49,11 @@ register("huang2024:def46", "Definition 46", "Theta_n restated (App. F).", "veri
          "see huang2024:def4 (same checks)")
 register("huang2024:def50", "Definition 50",
          "Complexity R_infinity of a Limit Transformer: size, p, max norm, period Delta (+ tau), positional-logit "
-         "mass.", "gap",
-         "constructions/huang/regularizer.py::limit_complexity computes R_infinity with every ingredient (verify/tests/huang2024/test_lemma52.py::test_lemma52_round_trip_exact); under the footnote reading (tau included) Lemma 52's bound fails: huang2024:lem52.tau, docs/gaps.md")
+         "mass.", "verified",
+         "constructions/huang/regularizer.py::limit_complexity computes R_infinity with every ingredient (items 1 and 4 "
+         "UNCERTAIN; our reading in docs/huang_theta.md); verify/tests/huang2024/test_lemma52.py::"
+         "test_lemma52_round_trip_exact checks mass = (8) and p, norm against R(T). With tau included, Lemma 52's "
+         "bound fails: huang2024:lem52.tau")
 # ------------------------------------------------------------------------------------------ equations
 register("huang2024:eq1", "Equation (1)", "y_i^(0) = E_{x_i} + p_{i+o}.", "verified",
          f"{_M}::test_protocol_matches_direct_exactly (two independent exact implementations of eqs (1)-(4),(6) -- "
@@ -153,8 +156,17 @@ register("huang2024:lem49", "Lemma 49",
          "these models only, with the (L+4)p reading of the constant")
 register("huang2024:lem52", "Lemma 52",
          "Every T in Theta_n translates into a Limit Transformer with R_inf <= F(R(T)) and "
-         "phi(i, j) = p_i^T K^T Q p_j.", "verified",
-         "verify/tests/huang2024/test_lemma52.py: constructions/huang/lemma52.py translates T in Theta_n whose positional part splits into phi-coordinates + a periodic rest (every Lemma 47 output); T^(x,0) = T(x,o) exactly, p / norm / mass bounded by R(T); refuses other T (NotTranslatableError). The general to-do-list construction is NOT implemented; tau is not bounded (huang2024:lem52.tau)")
+         "phi(i, j) = p_i^T K^T Q p_j.", "gap",
+         "checked only in part: verified for the subclass our translator handles (huang2024:lem52.subclass); with "
+         "Definition 50's footnote (tau in R_infinity) the bound is false (huang2024:lem52.tau, refuted); the paper's "
+         "general to-do-list construction is not executed (docs/huang_theta.md, docs/gaps.md)")
+register("huang2024:lem52.subclass", "Lemma 52 on the phi-coordinate subclass",
+         "T in Theta_n whose positional part splits into phi-coordinates (read only by logits) and a periodic rest "
+         "translates to a Periodic and Local Limit Transformer with phi = p^T K^T Q p, agreeing exactly up to n, "
+         "with p, norm and positional mass bounded by R(T).", "verified",
+         "verify/tests/huang2024/test_lemma52.py: constructions/huang/lemma52.py on the Lemma 47 images of 4 compiled "
+         "models and ModP; exact agreement at every offset (words <= 3); a dropped phi is caught; outside the "
+         "subclass NotTranslatableError")
 register("huang2024:lem53", "Lemma 53", "Correctness of the Lemma 52 translation (induction over layers).",
          "verified",
          "verify/tests/huang2024/test_lemma52.py::test_lemma52_round_trip_exact (correctness of our translation checked exactly at every offset; a dropped phi is caught)")

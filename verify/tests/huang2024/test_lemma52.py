@@ -84,7 +84,7 @@ def _models():
         ModPTask(3, 1).limit_transformer(precision_bits=2)]
 
 
-@checks("huang2024:lem52", "huang2024:lem53", "huang2024:def50")
+@checks("huang2024:lem52", "huang2024:lem52.subclass", "huang2024:lem53", "huang2024:def50")
 @pytest.mark.parametrize("idx", range(5))
 def test_lemma52_round_trip_exact(idx):
     T = _models()[idx]
@@ -106,7 +106,7 @@ def test_lemma52_round_trip_exact(idx):
         assert translation_mismatch(Tn, broken, words) is not None
 
 
-@checks("huang2024:lem52")
+@checks("huang2024:lem52", "huang2024:lem52.subclass")
 def test_translator_refuses_outside_its_subclass():
     T = compile_theta(compile_program(BENCHMARKS["tomita4"].program()), 6)
     S = phi_coordinates(T)
