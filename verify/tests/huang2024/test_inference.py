@@ -47,8 +47,10 @@ def test_non_expressible_targets_fail_or_need_growing_R(klass):
     assert parity.identified_from() is None and not any(s.generalizes for s in parity.steps)
     rs = [s.R for s in parity.steps if s.n >= 4]
     assert all(a < b for a, b in itertools.pairwise(rs))  # R(T_n) grows with n
-    tomita5 = inference(_target("tomita5 (even #a, even #b)"), NS, klass, **SMALL)
+    tomita5 = inference(_target("tomita5 (a=0, b=1)"), NS, klass, **SMALL)
     assert all(s.chosen is None for s in tomita5.steps if s.n >= 4)  # recurring failure: U_n empty in the class
+    for name in ("tomita3 (a=0, b=1)", "tomita6 (a=0, b=1)"):
+        assert inference(_target(name), NS, klass, **SMALL).identified_from() is None
 
 
 @checks("huang2024:cor18.bounded")
