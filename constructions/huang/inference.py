@@ -128,18 +128,21 @@ def _outputs(model: LimitTransformer, words: list[str]) -> np.ndarray:
     return forward(model, words)[:, 1:, -1]  # (B, m): output at every non-$ position
 
 
-def matches(c: Candidate, t: Target, words: list[str]) -> bool:
-    """``c`` matches ``t`` on every prefix of every word (all of equal length)."""
+def wanted(t: Target, words: list[str]) -> np.ndarray:
+    """Target values at every prefix of every word: (B, m) bool (language) or float (value) array."""
+    vals = [[t.f(w[:k]) for k in range(1, len(w) + 1)] for w in words]
+    return np.array(vals, dtype=bool if t.kind == "language" else float)
+
+
+def matches(c: Candidate, t: Target, words: list[str], want: np.ndarray | None = None) -> bool:
+    """``c`` matches ``t`` on every prefix of every word (all of equal length); ``want`` = :func:`wanted`."""
     if c.kind != t.kind or tuple(c.model.alphabet) != tuple(t.alphabet):
         return False
+    want = wanted(t, words) if want is None else want
     out = _outputs(c.model, words)
-    for w, row in zip(words, out, strict=True):
-        for k in range(1, len(w) + 1):
-            want = t.f(w[:k])
-            got = row[k - 1] > 0 if t.kind == "language" else row[k - 1]
-            if (got != want) if t.kind == "language" else abs(got - float(want)) > 1e-9:
-                return False
-    return True
+    if t.kind == "language":
+        return bool(np.array_equal(out > 0, want))
+    return bool(np.all(np.abs(out - want) <= 1e-9))
 
 
 def all_words(alphabet: str, m: int) -> list[str]:
@@ -180,6 +183,7 @@ def inference(t: Target, ns, candidates: list[Candidate], *, test_exhaustive: in
     rng = np.random.default_rng(seed)
     tests = [all_words(t.alphabet, test_exhaustive)] + [
         ["".join(rng.choice(list(t.alphabet), size=L)) for _ in range(samples)] for L in test_long]
+    test_wants = [wanted(t, w) for w in tests]
     fit_cache: dict = {}
     run = Run(t.name)
     for n in ns:
@@ -187,13 +191,14 @@ def inference(t: Target, ns, candidates: list[Candidate], *, test_exhaustive: in
         if m < 1:
             raise InferenceError(f"n = {n} leaves no training length (n // 2 = 0)")
         train = all_words(t.alphabet, m)
-        fitting = [c for c in candidates if fit_cache.setdefault((c.name, m), matches(c, t, train))]
+        want = wanted(t, train)
+        fitting = [c for c in candidates if fit_cache.setdefault((c.name, m), matches(c, t, train, want))]
         if not fitting:
             run.steps.append(Step(n, None, None, 0, False, "U_n is empty in the class"))
             continue
         scored = [(regularizer(compile_theta(c.model, n)).total, k, c) for k, c in enumerate(fitting)]
         R, _, best = min(scored, key=lambda s: (s[0], s[1]))
-        bad = next((w[0][:8] + "..." for w in tests if not matches(best, t, w)), "")
+        bad = next((w[0][:8] + "..." for w, wt in zip(tests, test_wants, strict=True) if not matches(best, t, w, wt)), "")
         run.steps.append(Step(n, best.name, R, len(fitting), not bad, "" if not bad else "fails on a test word"))
     return run
 

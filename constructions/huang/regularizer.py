@@ -64,9 +64,11 @@ def exact_rank(m: np.ndarray) -> int:
 
 def nu(m: np.ndarray) -> Fraction:
     """``max(max row sum, max column sum)`` of ``|m|``: an exact rational upper bound on the spectral norm."""
-    if m.size == 0:
+    nz = m.astype(bool) if m.size else np.zeros(m.shape, dtype=bool)
+    rows, cols = np.nonzero(nz.any(axis=1))[0], np.nonzero(nz.any(axis=0))[0]
+    if len(rows) == 0:
         return Fraction(0)
-    a = np.abs(m)
+    a = np.abs(m[np.ix_(rows, cols)])  # zero rows and columns contribute nothing
     return max(max(a.sum(axis=1)), max(a.sum(axis=0)))
 
 
