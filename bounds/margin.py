@@ -48,6 +48,9 @@ from constructions.limit_transformer.model import LimitTransformer, LocalPhi
 
 INF = math.inf
 DEFINITIONS = ("completed", "printed")
+MODES = ("auto", "exact", "interval")
+EXACT_WORK_LIMIT = 200_000  # exact mode when (classes * d + classes^2) * r stays below this
+EXACT_DENOMINATOR_BITS = 256  # ... and every parameter's denominator has at most this many bits
 
 
 class BoundsError(ValueError):
@@ -79,6 +82,25 @@ def require_one_layer(model: LimitTransformer, what: str = "Theorem 4.1") -> tup
         raise UnsupportedModelError(str(e)) from e
 
 
+def choose_mode(model: LimitTransformer, mode: str = "auto") -> str:
+    """'exact' (Fractions) when the exact computation stays small, else 'interval' (:mod:`bounds.certified`)."""
+    if mode not in MODES:
+        raise BoundsError(f"unknown arithmetic mode {mode!r}; use one of {MODES}")
+    if mode != "auto":
+        return mode
+    delta, _ = require_one_layer(model)
+    classes = (len(model.alphabet) + 1) * delta
+    r = max(h.query.shape[0] for h in model.layers[0].heads)
+    if (classes * model.d + classes**2) * r * len(model.layers[0].heads) > EXACT_WORK_LIMIT:
+        return "interval"
+    layer = model.layers[0]
+    arrays = [model.embedding, model.unembedding] + [a for h in layer.heads for a in (h.query, h.key, h.value)]
+    arrays += [model.positions.table] if model.positions is not None else []
+    arrays += [layer.mlp.A, layer.mlp.B, layer.mlp.b] if layer.mlp is not None else []
+    bits = max((x.denominator.bit_length() for a in arrays for x in a.flat), default=0)
+    return "exact" if bits <= EXACT_DENOMINATOR_BITS else "interval"
+
+
 def _class_vectors(model: LimitTransformer, delta: int) -> np.ndarray:
     """y^(0) of every class (token id t, residue r), index t * Delta + r (object array of Fractions)."""
     table = model.positions.table if model.positions is not None else None
@@ -97,12 +119,14 @@ def _class_vectors(model: LimitTransformer, delta: int) -> np.ndarray:
 class Margin:
     """gamma and a witness: the query class and the two logits a > a' realizing the smallest gap."""
 
-    gamma: object  # Fraction or INF
+    gamma: object  # Fraction or INF; in interval mode a certified lower bound (0 when unresolved)
     head: int | None = None
     query_token: str | None = None
     query_residue: int | None = None
-    top: Fraction | None = None
-    below: Fraction | None = None
+    top: Fraction | float | None = None
+    below: Fraction | float | None = None
+    mode: str = "exact"
+    unresolved: bool = False  # interval mode: a near-tie within rounding error could not be decided
 
 
 def _sparse_rows_dot(X: np.ndarray, M: np.ndarray) -> list:
@@ -162,11 +186,22 @@ def observable_logits(model: LimitTransformer, head_index: int, query_token: int
     return {Fraction(int(v), scale) for v in vals}
 
 
-def logit_margin(model: LimitTransformer, definition: str = "completed", offset: int = 0) -> Margin:
-    """gamma(f) of sec. 3.2 (exact Fraction, or INF) with a witness; see the module docstring for the definitions."""
+def logit_margin(model: LimitTransformer, definition: str = "completed", offset: int = 0,
+                 mode: str = "auto") -> Margin:
+    """gamma(f) of sec. 3.2 (exact Fraction, or INF) with a witness; see the module docstring for the definitions.
+
+    ``mode="interval"`` (chosen by ``"auto"`` for large models or huge denominators) returns a certified lower
+    bound (:mod:`bounds.interval_margin`); ``Margin.mode`` says which was used."""
     if definition not in DEFINITIONS:
         raise BoundsError(f"unknown margin definition {definition!r}; use one of {DEFINITIONS}")
     delta, tau = require_one_layer(model, "the logit margin")
+    if choose_mode(model, mode) == "interval":
+        from bounds.interval_margin import interval_margin
+        from bounds.interval_model import from_model
+
+        im = interval_margin(from_model(model), definition, offset, exact_model=model)
+        g = INF if im.gamma_lower is None else im.gamma_lower
+        return Margin(g, im.head, im.query_token, im.query_residue, im.top, im.below, "interval", im.unresolved)
     best = Margin(INF)
     for h in range(len(model.layers[0].heads)):
         G, phi, scale = _logit_table(model, h, delta, tau)
@@ -193,6 +228,8 @@ class NormL:
     argmax: tuple  # (head, symbol, residue or None)
     unembedding_f2: Fraction
     has_heaviside: bool
+    head_value_max2: tuple = ()  # per head: max over the classes of ||V y||^2
+    mode: str = "exact"  # "interval": every field is a certified upper bound (exact rational endpoint)
 
     @property
     def L(self) -> float:
@@ -216,11 +253,27 @@ def _sparse_matvec(M: np.ndarray, y: np.ndarray) -> dict:
     return out
 
 
-def norm_L(model: LimitTransformer, definition: str = "completed") -> NormL:
-    """L of Theorem 4.1 for one model (Theorem 4.1 takes the max over the pair f, g)."""
+def _interval_norm_L(im, definition: str) -> NormL:
+    from bounds.interval_margin import interval_norms
+
+    n = interval_norms(im, definition)
+    up = Fraction  # floats are exact rationals; the bounds are already rounded upward
+    heads = tuple(up(v) for v in n.value_max2)
+    best = max(heads, default=Fraction(0))
+    return NormL(up(n.A_f2) * up(n.B_f2) * best, up(n.A_f2), up(n.B_f2), best, (None, None, None), up(n.U_f2),
+                 im.heaviside, heads, "interval")
+
+
+def norm_L(model: LimitTransformer, definition: str = "completed", mode: str = "auto") -> NormL:
+    """L of Theorem 4.1 for one model (Theorem 4.1 takes the max over the pair f, g); in interval mode (large
+    models, see :func:`choose_mode`) certified upper bounds."""
     if definition not in DEFINITIONS:
         raise BoundsError(f"unknown L definition {definition!r}; use one of {DEFINITIONS}")
     delta, _ = require_one_layer(model, "the norm L")
+    if choose_mode(model, mode) == "interval":
+        from bounds.interval_model import from_model
+
+        return _interval_norm_L(from_model(model), definition)
     layer = model.layers[0]
     sq = lambda arr: sum((x * x for x in np.asarray(arr, dtype=object).flat), Fraction(0))  # noqa: E731
     a2 = sq(layer.mlp.A) if layer.mlp is not None else Fraction(0)
@@ -228,7 +281,9 @@ def norm_L(model: LimitTransformer, definition: str = "completed") -> NormL:
     best, arg = Fraction(-1), None
     names = ("$",) + model.alphabet
     table = model.positions.table if model.positions is not None else None
+    per_head = []
     for h, head in enumerate(layer.heads):
+        head_best = Fraction(0)
         # V (E_t + p_r) = V E_t + V p_r: two small exact products, combined per class (sparse-aware)
         VE = [_sparse_matvec(head.value, model.embedding[t]) for t in range(len(names))]
         VP = [_sparse_matvec(head.value, table[r]) if table is not None else None for r in range(delta)]
@@ -240,16 +295,20 @@ def norm_L(model: LimitTransformer, definition: str = "completed") -> NormL:
                 v = VE[t] if r is None or VP[r] is None else {k: VE[t].get(k, 0) + VP[r].get(k, 0)
                                                               for k in VE[t].keys() | VP[r].keys()}
                 v2 = sum((x * x for x in v.values()), Fraction(0))
+                head_best = max(head_best, v2)
                 if v2 > best:
                     best, arg = v2, (h, names[t], r)
+        per_head.append(head_best)
     heav = bool(layer.mlp is not None and layer.mlp.heaviside_mask.any())
-    return NormL(a2 * b2 * best, a2, b2, best, arg, sq(model.unembedding), heav)
+    return NormL(a2 * b2 * best, a2, b2, best, arg, sq(model.unembedding), heav, tuple(per_head))
 
 
 # ------------------------------------------------------------------------------------- ingredients
 @dataclass(frozen=True)
 class Ingredients:
-    """Everything Theorem 4.1 reads off a one-layer model (or the worse of a pair)."""
+    """Everything Theorem 4.1 (and the corrected bound of :mod:`bounds.corrected`) reads off a one-layer model,
+    or the worse of a pair.  In interval mode gamma is a certified lower bound and the squared norms certified
+    upper bounds (exact rational endpoints)."""
 
     gamma: object
     L2: Fraction
@@ -259,10 +318,24 @@ class Ingredients:
     precision_bits: int
     precision: str
     has_heaviside: bool = False
+    U_f2: Fraction = Fraction(0)  # ||U||_F^2
+    A_f2: Fraction = Fraction(0)
+    B_f2: Fraction = Fraction(0)
+    head_value_max2: tuple = ()  # per head: max over the classes of ||V y||^2
+    mode: str = "exact"
+    gamma_unresolved: bool = False
+    heads: int = 1
 
     @property
     def L(self) -> float:
         return math.sqrt(self.L2)
+
+    @property
+    def hardmax_exponent(self) -> Fraction | None:
+        """k with hardmax threshold ceil(2^k) (k = p / gamma); None when no threshold is certified."""
+        if self.gamma_unresolved or (self.gamma != INF and self.gamma <= 0):
+            return None
+        return hardmax.hardmax_exponent(self.gamma, self.precision_bits)
 
     @property
     def hardmax_length(self) -> int:
@@ -270,18 +343,44 @@ class Ingredients:
 
 
 def ingredients(model: LimitTransformer, precision_bits: int | None = None, definition: str = "completed",
-                offset: int = 0) -> Ingredients:
-    """gamma, L^2, tau, Delta, |Sigma|, p of a one-layer Periodic and Local model."""
+                offset: int = 0, mode: str = "auto") -> Ingredients:
+    """gamma, norms, tau, Delta, |Sigma|, p of a one-layer Periodic and Local model (exact or interval mode)."""
     delta, tau = require_one_layer(model)
     p = model.precision_bits if precision_bits is None else precision_bits
-    nl = norm_L(model, definition)
-    return Ingredients(logit_margin(model, definition, offset).gamma, nl.L2, tau, delta, len(model.alphabet), p,
-                       model.precision, nl.has_heaviside)
+    mode = choose_mode(model, mode)
+    nl = norm_L(model, definition, mode)
+    mg = logit_margin(model, definition, offset, mode)
+    return Ingredients(mg.gamma, nl.L2, tau, delta, len(model.alphabet), p, model.precision, nl.has_heaviside,
+                       nl.unembedding_f2, nl.A_f2, nl.B_f2, nl.head_value_max2, mode, mg.unresolved,
+                       len(model.layers[0].heads))
+
+
+def interval_ingredients(im, precision_bits: int | None = None, definition: str = "completed",
+                         offset: int = 0) -> Ingredients:
+    """:func:`ingredients` of an :class:`~bounds.interval_model.IntervalModel` (a large model read straight from
+    its file), always in interval mode."""
+    from bounds.interval_margin import interval_margin
+
+    if im.depth != 1:
+        raise UnsupportedModelError(f"Theorem 4.1 is about one-layer Limit Transformers; this model has {im.depth} "
+                                    "layers")
+    if not im.heads:
+        raise UnsupportedModelError("Theorem 4.1 needs an attention head; layer 1 has none")
+    p = im.precision_bits if precision_bits is None else precision_bits
+    nl = _interval_norm_L(im, definition)
+    mg = interval_margin(im, definition, offset)
+    g = INF if mg.gamma_lower is None else mg.gamma_lower
+    return Ingredients(g, nl.L2, im.tau, im.period, len(im.alphabet), p, im.precision, im.heaviside, nl.unembedding_f2,
+                       nl.A_f2, nl.B_f2, nl.head_value_max2, "interval", mg.unresolved, len(im.heads))
 
 
 def combine(a: Ingredients, b: Ingredients) -> Ingredients:
-    """Theorem 4.1's pair quantities: min gamma, max L, max tau, lcm of the periods, max |Sigma| and p."""
+    """Theorem 4.1's pair quantities: min gamma, max L, max tau, lcm of the periods, max |Sigma| and p; the
+    per-model quantities of the corrected bound are kept as the worse of the two."""
     return Ingredients(min(a.gamma, b.gamma), max(a.L2, b.L2), max(a.tau, b.tau), math.lcm(a.period, b.period),
                        max(a.alphabet_size, b.alphabet_size), max(a.precision_bits, b.precision_bits),
                        a.precision if a.precision == b.precision else f"{a.precision}/{b.precision}",
-                       a.has_heaviside or b.has_heaviside)
+                       a.has_heaviside or b.has_heaviside, max(a.U_f2, b.U_f2), max(a.A_f2, b.A_f2),
+                       max(a.B_f2, b.B_f2), a.head_value_max2 if sum(a.head_value_max2) >= sum(b.head_value_max2)
+                       else b.head_value_max2, "interval" if "interval" in (a.mode, b.mode) else "exact",
+                       a.gamma_unresolved or b.gamma_unresolved, a.heads + b.heads)
