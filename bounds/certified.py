@@ -85,7 +85,11 @@ def matmul(a: Ball, b: Ball) -> Ball:
     n = a.mid.shape[-1]
     mid = a.mid @ b.mid
     am, bm = np.abs(a.mid), np.abs(b.mid)
-    rad = gamma_n(n) * (am @ bm) + am @ b.rad + a.rad @ (bm + b.rad)
+    rad = gamma_n(n) * (am @ bm)
+    if b.rad.any():
+        rad = rad + am @ b.rad
+    if a.rad.any():
+        rad = rad + a.rad @ (bm + b.rad)
     return Ball(mid, rad * (1 + gamma_n(n + 4)) + (n + 2) * TINY)
 
 

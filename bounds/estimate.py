@@ -28,7 +28,9 @@ import sys
 from fractions import Fraction
 
 from bounds.cli import OneLineParser, fraction_arg
-from bounds.margin import INF, BoundsError, Ingredients, combine, ingredients
+from bounds.corrected import NoBoundError, corrected_bound, published_bound
+from bounds.lengths import Length
+from bounds.margin import INF, BoundsError, Ingredients, combine, ingredients, interval_ingredients
 from constructions.limit_transformer.hardmax import hardmax_float
 
 CONSTANT_NOTE = ("constant: 1 x the token count of the auxiliary string z in the proof of App. A.1 "
@@ -72,54 +74,117 @@ def printed_sample_term(tau: int, period: int, L2: Fraction, eps: Fraction) -> F
     return tau * period * Fraction(L2) / eps**2
 
 
-def estimate(ing: Ingredients, eps, delta=0) -> dict:
-    """The estimate as a JSON-able dict (see the module docstring)."""
-    eps = Fraction(eps)
-    hl = ing.hardmax_length
+def proof_count(ing: Ingredients, eps) -> dict:
+    """The package's earlier estimate (refuted, docs/gaps.md): max{hardmax_length, sample_length} with L and tau+1."""
     sl = sample_length(ing.tau, ing.period, ing.L2, eps)
+    k = ing.hardmax_exponent
+    hl = None if k is None else (Length.of(1) if ing.gamma == INF else Length.pow2(k))
+    N = None if hl is None else (hl if hl.exact is None or hl.exact >= sl else Length.of(sl))
+    return {"hardmax_length": None if hl is None else hl.to_json(), "sample_length": sl,
+            "N": None if N is None else N.to_json()}
+
+
+def estimate(ing: Ingredients, eps, delta=0, printed: Ingredients | None = None, bound: str = "corrected",
+             nesting: int | None = None) -> dict:
+    """The estimate as a JSON-able dict: ``N`` is the ``bound`` chosen (corrected by default; see
+    :mod:`bounds.corrected`), with the corrected, published and proof-count numbers side by side."""
+    eps = Fraction(eps)
     g = ing.gamma
-    return {
+    out = {
+        "bound": bound, "mode": ing.mode,
         "gamma": None if g == INF else str(g), "gamma_float": None if g == INF else float(g),
-        "gamma_infinite": g == INF,
+        "gamma_infinite": g == INF, "gamma_unresolved": ing.gamma_unresolved,
         "L": ing.L, "L2": str(ing.L2), "tau": ing.tau, "period": ing.period, "alphabet_size": ing.alphabet_size,
-        "precision_bits": ing.precision_bits, "precision": ing.precision, "eps": str(eps), "delta": str(delta),
-        "two_pow_p_over_gamma": hardmax_float(g, ing.precision_bits),
-        "hardmax_length": hl, "sample_length": sl, "N": max(hl, sl),
+        "heads": ing.heads, "precision_bits": ing.precision_bits, "precision": ing.precision, "eps": str(eps),
+        "delta": str(delta), "two_pow_p_over_gamma": hardmax_float(g, ing.precision_bits) if g != 0 else None,
         "printed_sample_term": float(printed_sample_term(ing.tau, ing.period, ing.L2, eps)),
-        "constant": 1, "constant_note": CONSTANT_NOTE, "tau_note": TAU_NOTE,
-        "heaviside_warning": ing.has_heaviside,
+        "constant_note": CONSTANT_NOTE, "tau_note": TAU_NOTE, "heaviside_warning": ing.has_heaviside,
+        "proof_count": proof_count(ing, eps),
     }
+    try:
+        c = corrected_bound(ing, eps, nesting)
+        out["corrected"] = {"N": c.N.to_json(), "N_text": str(c.N), "hardmax_length": c.hardmax.to_json(),
+                            "sample_length": c.sample, "K_upper": c.K_upper, "lipschitz_upper": c.lipschitz_upper,
+                            "value_sum_upper": c.value_sum_upper, "classes": c.classes, "window": c.window,
+                            "nesting": c.nesting, "error": "delta + eps (constant 1)"}
+    except NoBoundError as e:
+        out["corrected"] = {"N": None, "reason": str(e)}
+    if printed is not None:
+        try:
+            pb = published_bound(printed, eps)
+            out["as_published"] = {"N": pb.N.to_json(), "N_text": str(pb.N), "hardmax_length": pb.hardmax.to_json(),
+                                   "sample_length": pb.sample, "gamma": None if printed.gamma == INF
+                                   else str(printed.gamma), "L": printed.L, "tau": printed.tau,
+                                   "error": "O(delta + eps), constant not given"}
+        except NoBoundError as e:
+            out["as_published"] = {"N": None, "reason": str(e)}
+    sel = {"corrected": out["corrected"], "as-published": out.get("as_published"),
+           "proof-count": out["proof_count"]}[bound]
+    if sel is None or sel.get("N") is None:
+        raise NoBoundError(f"no {bound} bound: {(sel or {}).get('reason', 'not computed')}")
+    out["N"] = sel["N"]
+    out["hardmax_length"] = sel["hardmax_length"]
+    out["sample_length"] = sel["sample_length"]
+    return out
 
 
 # ------------------------------------------------------------------------------------------- CLI
+FAST_LOAD_BYTES = 1 << 20  # model files larger than this are read straight into interval arithmetic
+
+
 def _parser() -> argparse.ArgumentParser:
     ap = OneLineParser(prog="python -m bounds.estimate",
-                 description="Predicted minimum training length of Izzo et al. Theorem 4.1 (one-layer Limit "
-                             "Transformers, izzo precision model).")
+                       description="Minimum training length for one-layer Limit Transformers (izzo precision "
+                                   "model): the corrected bound by default (bounds/corrected.py), the paper's "
+                                   "Theorem 4.1 formula with --as-published.")
     src = ap.add_mutually_exclusive_group()
     src.add_argument("--task", help="modp or simple (the App. A.2 construction); default modp")
     src.add_argument("--model", action="append", metavar="FILE.json",
-                     help="a model file (give twice for the pair f, g: min gamma, max L)")
+                     help="a model file (give twice, or use --against, for the pair f, g)")
+    ap.add_argument("--against", metavar="G.json", help="the second model g of the pair (with --model f.json)")
     ap.add_argument("--period", type=int, default=5, help="ModPTask period p (default 5)")
     ap.add_argument("--index", type=int, default=0, help="ModPTask index k (default 0)")
     ap.add_argument("--omega", type=fraction_arg, default=Fraction(1), help="SimpleTask frequency (default 1)")
     ap.add_argument("--mlp-error", type=float, default=1e-2,
                     help="SimpleTask: certified sup-error of the sine MLP (default 0.01)")
-    ap.add_argument("--eps", type=fraction_arg, default=Fraction(1, 10), help="error scale eps > 0 (default 0.1)")
+    ap.add_argument("--eps", type=fraction_arg, default=Fraction(1, 10), help="error eps > 0 (default 0.1)")
     ap.add_argument("--delta", type=fraction_arg, default=Fraction(0),
-                    help="agreement delta on training lengths (only echoed; conclusion is O(delta + eps))")
+                    help="agreement delta on training lengths (echoed; the corrected conclusion is delta + eps)")
     ap.add_argument("--precision-bits", type=int, default=None, help="p (default: the model's, 8 for tasks)")
+    which = ap.add_mutually_exclusive_group()
+    which.add_argument("--as-published", action="store_true",
+                       help="the paper's max{2^(p/gamma), tau Delta L^2/eps^2} with printed gamma, L and tau "
+                            "(constant 1; refuted, docs/gaps.md)")
+    which.add_argument("--proof-count", action="store_true",
+                       help="the package's earlier estimate (completed gamma and L, tau+1; refuted, docs/gaps.md)")
     ap.add_argument("--definition", choices=("completed", "printed"), default="completed",
-                    help="gamma and L as completed (default) or as printed in the paper")
+                    help="gamma and L of the --proof-count estimate (default completed)")
+    ap.add_argument("--mode", choices=("auto", "exact", "interval"), default="auto",
+                    help="arithmetic: exact rationals, certified intervals, or auto (exact while small)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     return ap
 
 
+def _load(path, mode):
+    import os
+
+    from constructions.limit_transformer.serialize import load_model
+
+    if mode == "interval" or (mode == "auto" and os.path.getsize(path) > FAST_LOAD_BYTES):
+        from bounds.interval_model import load_interval_model
+
+        return load_interval_model(path)
+    return load_model(path)
+
+
 def _models(args):
     if args.model:
-        from constructions.limit_transformer.serialize import load_model
-
-        return [load_model(f) for f in args.model]
+        files = list(args.model) + ([args.against] if args.against else [])
+        if len(files) > 2:
+            raise UsageError("give at most two models (f and g)")
+        return [_load(f, args.mode) for f in files]
+    if args.against:
+        raise UsageError("--against needs --model f.json")
     task = (args.task or "modp").lower()
     bits = 8 if args.precision_bits is None else args.precision_bits
     if task == "modp":
@@ -131,6 +196,14 @@ def _models(args):
 
         return [SimpleTask(args.omega).limit_transformer(error=args.mlp_error, precision_bits=bits)]
     raise UsageError(f"unknown task {args.task!r}; use --task modp or --task simple, or --model FILE.json")
+
+
+def _ingredients(m, bits, definition, mode):
+    from bounds.interval_model import IntervalModel
+
+    if isinstance(m, IntervalModel):
+        return interval_ingredients(m, bits, definition)
+    return ingredients(m, bits, definition, mode=mode)
 
 
 def run(argv=None) -> dict:
@@ -150,12 +223,16 @@ def run(argv=None) -> dict:
         if m.precision != "izzo":
             raise UsageError(f"model {m.name or '?'} uses the {m.precision!r} precision model; Theorem 4.1's hardmax "
                              "term needs 'izzo' (shift the max logit to 0, flush terms <= 2^-p)")
-    ings = [ingredients(m, args.precision_bits, args.definition) for m in models]
-    ing = ings[0]
-    for other in ings[1:]:
-        ing = combine(ing, other)
-    out = estimate(ing, args.eps, args.delta)
-    out["source"] = ", ".join(args.model) if args.model else (args.task or "modp")
+    ings = [_ingredients(m, args.precision_bits, args.definition, args.mode) for m in models]
+    printed = [_ingredients(m, args.precision_bits, "printed", args.mode) for m in models]
+    ing, pr = ings[0], printed[0]
+    for other, op in zip(ings[1:], printed[1:], strict=True):
+        ing, pr = combine(ing, other), combine(pr, op)
+    nesting = ing.heads if len(models) == 2 else 2 * ing.heads
+    bound = "as-published" if args.as_published else "proof-count" if args.proof_count else "corrected"
+    out = estimate(ing, args.eps, args.delta, pr, bound, nesting)
+    out["source"] = ", ".join(args.model + ([args.against] if args.against else [])) if args.model \
+        else (args.task or "modp")
     out["definition"] = args.definition
     out["_json"] = args.json
     return out
@@ -163,28 +240,50 @@ def run(argv=None) -> dict:
 
 def _text(r: dict) -> str:
     g = "+inf" if r["gamma_infinite"] else f"{r['gamma']} (= {r['gamma_float']:.6g})"
+    mode = ("exact rational arithmetic" if r["mode"] == "exact" else
+            "certified interval arithmetic (gamma is a lower bound, norms upper bounds)")
+    c, pub, pc = r["corrected"], r.get("as_published") or {}, r["proof_count"]
     lines = [
-        f"Izzo et al. Theorem 4.1 estimate for {r['source']} ({r['definition']} gamma and L)",
-        f"  gamma = {g}   L = {r['L']:.6g} (L^2 = {r['L2']})   tau = {r['tau']}   Delta = {r['period']}   "
-        f"|Sigma| = {r['alphabet_size']}   p = {r['precision_bits']} bits ({r['precision']})   eps = {r['eps']}   "
+        f"Training-length bound for {r['source']} ({mode})",
+        f"  gamma = {g}   tau = {r['tau']}   Delta = {r['period']}   |Sigma| = {r['alphabet_size']}   "
+        f"heads = {r['heads']}   p = {r['precision_bits']} bits ({r['precision']})   eps = {r['eps']}   "
         f"delta = {r['delta']}",
-        f"  hardmax term: 2^(p/gamma) = {r['two_pow_p_over_gamma']:.6g} -> hardmax_length = {r['hardmax_length']}",
-        f"  sample term:  1 + Delta(tau+1)(1 + max(2L/eps, L/eps + L^2/eps^2)) -> sample_length = "
-        f"{r['sample_length']}   (printed tau*Delta*L^2/eps^2 = {r['printed_sample_term']:.6g})",
-        f"  N = max(hardmax_length, sample_length) = {r['N']}",
-        f"  {r['constant_note']}",
-        f"  {r['tau_note']}",
     ]
+    if c.get("N") is not None:
+        lines += [
+            f"  corrected: K = ||U||_F (1 + ||A||_F ||B||_F) sum_h max_c ||V_h y_c|| <= {c['K_upper']:.6g}, "
+            f"C = {c['classes']} classes, w = tau+1 = {c['window']}, nesting k = {c['nesting']}",
+            f"    N = H + 1 + w + Delta (C + sum_j ceil((2C + w) (2K/eps)^j)) = {c['N_text']}"
+            f"   (H = hardmax threshold {_len(c['hardmax_length'])}, sample term {c['sample_length']})",
+            "    conclusion: |f - g| <= delta on all lengths <= N implies |f - g| <= delta + eps everywhere "
+            "(bounds/corrected.py; not refuted by the package's searches; proof sketched, not executed)",
+        ]
+    else:
+        lines.append(f"  corrected: no bound -- {c['reason']}")
+    if pub.get("N") is not None:
+        lines.append(f"  as published (printed gamma = {pub['gamma'] or '+inf'}, printed L = {pub['L']:.6g}, "
+                     f"printed tau = {pub['tau']}; constant 1): N = max(2^(p/gamma), tau Delta L^2/eps^2) = "
+                     f"{pub['N_text']}   [refuted, docs/gaps.md]")
+    lines.append(f"  proof count (earlier estimate, L = {r['L']:.6g}): hardmax_length = {_len(pc['hardmax_length'])}, "
+                 f"sample_length = {pc['sample_length']}, N = {_len(pc['N'])}   [refuted, docs/gaps.md]")
+    lines.append(f"  N = {_len(r['N'])}   ({r['bound']})")
     if r["heaviside_warning"]:
-        lines.append("  warning: the MLP has Heaviside units; Lip(MLP) <= ||A||_F ||B||_F (used by the proof) fails "
-                     "for them, so L does not control the MLP")
+        lines.append("  warning: the MLP has Heaviside units; Lip(MLP) <= ||A||_F ||B||_F fails for them")
     return "\n".join(lines)
+
+
+def _len(v) -> str:
+    if v is None:
+        return "none"
+    if isinstance(v, int):
+        return str(v)
+    return str(Length(Fraction(v["pow2_exponent"]), v["plus"]))
 
 
 def main(argv=None) -> int:
     try:
         r = run(argv)
-    except (BoundsError, ValueError) as e:  # UsageError, ModelFormatError, UnsupportedModelError, TaskError
+    except (BoundsError, ValueError) as e:  # UsageError, NoBoundError, ModelFormatError, UnsupportedModelError
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__
         print(f"bounds.estimate: error: {msg}", file=sys.stderr)
         return 2

@@ -113,6 +113,60 @@ def _exact_logit(model, h, s, i, src, offset):
     return val
 
 
+def _dyadic_ints(x: np.ndarray):
+    """Exact doubles as Python ints times 2^e (object array, e): x = ints * 2^e."""
+    m, e = np.frexp(x)
+    mant = (m * 2.0**53).astype(np.int64)
+    nz = mant != 0
+    e0 = int(e[nz].min()) if nz.any() else 0
+    shift = (e - e0).astype(np.int64)
+    ints = np.array([int(a) << int(b) for a, b in zip(mant.flat, shift.flat, strict=True)], dtype=object)
+    return ints.reshape(x.shape), e0 - 53
+
+
+class _DyadicLogits:
+    """Exact logits of a file-read model whose parameters are all exact doubles (radius 0)."""
+
+    def __init__(self, im, h):
+        head = im.heads[h]
+        self.im, self.head = im, head
+        self.Q, self.eQ = _dyadic_ints(head.query.mid)
+        self.K, self.eK = _dyadic_ints(head.key.mid)
+
+    def _vec(self, t, r):
+        pos = self.im.positions.mid[r] if self.im.positions is not None else np.zeros(self.im.d)
+        return [Fraction(a) + Fraction(b) for a, b in zip(self.im.embedding.mid[t], pos, strict=True)]
+
+    def logit(self, s, i, src):
+        t, r, k = src
+        if r == "w":
+            r = (i - k) % self.im.period
+        yq, yk = self._vec(s, i), self._vec(t, r)
+        den = 1
+        for v in yq + yk:
+            den = max(den, v.denominator)
+        q = self.Q.dot(np.array([int(v * den) for v in yq], dtype=object))
+        kk = self.K.dot(np.array([int(v * den) for v in yk], dtype=object))
+        val = Fraction(int(q.dot(kk))) * Fraction(2) ** (self.eQ + self.eK) / (den * den)
+        if k is not None:
+            val += Fraction(float(self.head.phi.mid[k]))
+        return val
+
+
+def _exact_source(im, exact_model, h):
+    """A callable (s, i, src) -> exact logit, or None when near-ties cannot be decided exactly."""
+    if exact_model is not None:
+        head = exact_model.layers[0].heads[h]
+        if exact_model.d * max(1, head.query.shape[0]) > _EXACT_TIE_BUDGET:
+            return None
+        return lambda s, i, src: _exact_logit(exact_model, h, s, i, src, 0)
+    head = im.heads[h]
+    parts = [im.embedding, head.query, head.key, head.phi] + ([im.positions] if im.positions is not None else [])
+    if all(not np.any(p.rad) for p in parts):
+        return _DyadicLogits(im, h).logit
+    return None
+
+
 def interval_margin(im, definition: str = "completed", offset: int = 0, exact_model=None) -> IntervalMargin:
     """Certified lower bound of gamma (see the module docstring)."""
     best = None  # (gap_lower, head, s, i, top, below)
@@ -121,6 +175,7 @@ def interval_margin(im, definition: str = "completed", offset: int = 0, exact_mo
     qs = np.array([(s, i) for s in range(1, S + 1) for i in range(delta)])
     for h, head in enumerate(im.heads):
         blocks = _blocks(im, head)
+        exact, tried = None, False
         for start in range(0, len(qs), _CHUNK):
             s, i = qs[start:start + _CHUNK, 0], qs[start:start + _CHUNK, 1]
             mid, rad, srcs = _row_values(im, blocks, head, s, i, definition, offset)
@@ -131,18 +186,20 @@ def interval_margin(im, definition: str = "completed", offset: int = 0, exact_mo
             lower = (diff - r2) * (1 - 2**-50) - 2.0**-1000  # rounding of diff and of the subtraction
             lower = np.where(np.isfinite(diff), lower, np.inf)
             near = np.isfinite(diff) & (lower <= 0)
-            order = np.argsort(mid, axis=1, kind="stable") if near.any() else None
+            order = {}
             for row, j in zip(*np.nonzero(near), strict=True):
-                if exact_model is None or exact_model.d * max(1, exact_model.layers[0].heads[h].query.shape[0]) \
-                        > _EXACT_TIE_BUDGET or ties >= _MAX_EXACT_TIES:
+                if row not in order:
+                    order[row] = np.argsort(mid[row], kind="stable")
+                if exact is None and not tried:
+                    exact, tried = _exact_source(im, exact_model, h), True
+                if exact is None or ties >= _MAX_EXACT_TIES:
                     unresolved = True
                     lower[row, j] = np.inf
                     continue
                 ties += 1
                 q = (int(s[row]), int(i[row]))
-                hi_src, lo_src = srcs[order[row, j + 1]], srcs[order[row, j]]
-                gap = _exact_logit(exact_model, h, *q, hi_src, offset) - _exact_logit(exact_model, h, *q, lo_src,
-                                                                                        offset)
+                hi_src, lo_src = srcs[order[row][j + 1]], srcs[order[row][j]]
+                gap = exact(*q, hi_src) - exact(*q, lo_src)
                 if gap == 0:
                     lower[row, j] = np.inf  # an exact tie is not a gap
                 else:  # decided: an exact positive gap, possibly tiny

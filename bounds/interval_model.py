@@ -78,30 +78,48 @@ def from_model(model) -> IntervalModel:
                          ball(model.unembedding), model.precision, model.precision_bits, model.depth, model.name)
 
 
-def _number(x) -> float:
-    if isinstance(x, bool):
-        raise ModelFormatError(f"expected a number, got {x!r}")
-    if isinstance(x, int | float):
-        return float(x)
-    if isinstance(x, str):
-        num, slash, den = x.partition("/")
-        try:
-            return float(int(num)) / float(int(den)) if slash else float(x)
-        except (ValueError, ZeroDivisionError, OverflowError):
-            raise ModelFormatError(f"cannot read {x!r} as a rational number ('3/4', '0.25' or '-2')") from None
-    raise ModelFormatError(f"cannot read {x!r} (type {type(x).__name__}) as a number")
+class _Reader:
+    """Number -> float, remembering whether every number read was an exact double (an int below 2^53 or an
+    ``a/2^k`` string with |a| < 2^53: what :func:`save_model` writes for float weights)."""
+
+    def __init__(self):
+        self.exact = True
+
+    def __call__(self, x) -> float:
+        if isinstance(x, bool):
+            raise ModelFormatError(f"expected a number, got {x!r}")
+        if isinstance(x, int):
+            self.exact &= abs(x) < 2**53
+            return float(x)
+        if isinstance(x, float):  # a JSON float means its decimal text (as in the exact loader)
+            self.exact &= x.is_integer()
+            return x
+        if isinstance(x, str):
+            num, slash, den = x.partition("/")
+            try:
+                if not slash:
+                    v = float(x)
+                    self.exact &= v.is_integer() and abs(v) < 2**53 and x.strip().lstrip("-").isdigit()
+                    return v
+                a, b = int(num), int(den)
+                self.exact &= abs(a) < 2**53 and b > 0 and (b & (b - 1)) == 0 and b < 2**1000
+                return float(a) / float(b)
+            except (ValueError, ZeroDivisionError, OverflowError):
+                raise ModelFormatError(f"cannot read {x!r} as a rational number ('3/4', '0.25' or '-2')") from None
+        raise ModelFormatError(f"cannot read {x!r} (type {type(x).__name__}) as a number")
 
 
 def _matrix(data, name: str, ndim: int = 2) -> Ball:
     if not isinstance(data, list):
         raise ModelFormatError(f"{name} must be a list")
+    read = _Reader()
     try:
         if ndim == 2:
-            rows = [list(map(_number, row)) for row in data]
+            rows = [list(map(read, row)) for row in data]
             if len({len(r) for r in rows}) > 1:
                 raise ModelFormatError(f"{name}: rows of different lengths")
         else:
-            rows = list(map(_number, data))
+            rows = list(map(read, data))
     except TypeError:
         raise ModelFormatError(f"{name} must be a {ndim}-dimensional array of numbers") from None
     mid = np.array(rows, dtype=np.float64)
@@ -109,6 +127,8 @@ def _matrix(data, name: str, ndim: int = 2) -> Ball:
         raise ModelFormatError(f"{name} must be {ndim}-dimensional, got shape {mid.shape}")
     if not np.all(np.isfinite(mid)):
         raise ModelFormatError(f"{name}: parameters must be finite")
+    if read.exact:
+        return Ball(mid, np.zeros_like(mid))
     return Ball(mid, np.abs(mid) * 3 * U * (1 + 4 * U) + TINY)
 
 
