@@ -1,0 +1,173 @@
+"""Searches for pairs of one-layer models that break a training-length bound (Izzo et al. Theorem 4.1 and ours).
+
+Family (every parameter free, small integers): alphabet of 1-2 symbols, Delta in {1, 2} (positional table or
+NoPE), tau in {0, 1}, width d = 4, one head (Q, K: 1 x 4; V: 4 x 4; phi on offsets 0..tau), MLP absent or 1-2
+ReLU units, U: 1 x 4, and a scale t in {1, 1/4, 1/64} moved from U into the MLP's B (outputs unchanged, L scaled).
+Entries are in {-1, 0, 1} (MLP biases in {-1, -1/2, 0, 1/2, 1}).  Integer logits and p = 1 bit make every
+strictly sub-maximal softmax term flush from length 2 on, so the exact evaluator (``exact_forward``) applies at
+every length.  g is f with a random subset of the parameter groups redrawn (so pairs agree on short inputs
+often).
+
+For each pair, :func:`check_pair` computes the three bounds (corrected, as published, the earlier proof count)
+with :func:`bounds.estimate.estimate` and the exact disagreement ``max |f - g|`` over EVERY string of each model
+length 1..M (:func:`counterexamples.izzo.estimate_breaks.exhaustive_disagreement`).  A bound is broken when
+f = g exactly on all lengths <= its N < M and ``|f - g| > allowed`` at some length in (N, M], where
+
+* corrected: eps is chosen large (``eps = 4 K (2C + w) + 1``) so that its N is short, and allowed = eps (the
+  corrected conclusion is ``|f - g| <= delta + eps`` with delta = 0);
+* as published / proof count (conclusion O(delta + eps), constant not given): only pairs whose N does not depend
+  on eps (L = 0) are counted, with allowed = 0: for every eps the conclusion would need |f - g| <= C eps -> 0.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from constructions.limit_transformer.errors import NotExactError
+from constructions.limit_transformer.model import MLP, Head, Layer, LimitTransformer, LocalPhi, PeriodicPositions
+from counterexamples.izzo.estimate_breaks import exhaustive_disagreement
+
+GROUPS = ("embedding", "positions", "query", "key", "value", "phi", "mlp", "unembedding", "scale")
+
+
+@dataclass
+class Spec:
+    """The integer parameters of one model of the family."""
+
+    sigma: int
+    delta: int
+    tau: int
+    params: dict = field(default_factory=dict)
+
+
+def _mat(draw, rows, cols, lo=-1, hi=1):
+    return [[draw(lo, hi) for _ in range(cols)] for _ in range(rows)]
+
+
+def draw_group(draw, spec: Spec, group: str):
+    d, s = 4, spec.sigma
+    if group == "embedding":
+        return _mat(draw, s + 1, d)
+    if group == "positions":
+        return _mat(draw, spec.delta, d) if spec.delta > 1 else None
+    if group in ("query", "key"):
+        return _mat(draw, 1, d)
+    if group == "value":
+        return _mat(draw, d, d)
+    if group == "phi":
+        return [draw(-1, 1) for _ in range(spec.tau + 1)]
+    if group == "mlp":
+        width = draw(0, 2)
+        if width == 0:
+            return None
+        return (_mat(draw, width, d), [Fraction(draw(-2, 2), 2) for _ in range(width)], _mat(draw, d, width))
+    if group == "unembedding":
+        return _mat(draw, 1, d)
+    if group == "scale":
+        return [Fraction(1), Fraction(1, 4), Fraction(1, 64)][draw(0, 2)]
+    raise ValueError(group)
+
+
+def draw_spec(draw) -> Spec:
+    spec = Spec(draw(1, 2), draw(1, 2), draw(0, 1))
+    spec.params = {g: draw_group(draw, spec, g) for g in GROUPS}
+    return spec
+
+
+def perturb(draw, spec: Spec) -> Spec:
+    """A copy of spec with a random non-empty subset of parameter groups redrawn."""
+    new = Spec(spec.sigma, spec.delta, spec.tau, dict(spec.params))
+    chosen = [g for g in GROUPS if draw(0, 2) == 0] or [GROUPS[draw(0, len(GROUPS) - 1)]]
+    for g in chosen:
+        new.params[g] = draw_group(draw, new, g)
+    return new
+
+
+def build(spec: Spec, name: str = "") -> LimitTransformer:
+    p = spec.params
+    t = p["scale"]
+    mlp = None
+    if p["mlp"] is not None:
+        A, b, B = p["mlp"]
+        mlp = MLP(A, b, [[Fraction(x) * t for x in row] for row in B])
+    head = Head(p["query"], p["key"], p["value"], LocalPhi(tuple(p["phi"])))
+    return LimitTransformer(alphabet=tuple("ab"[: spec.sigma]), embedding=p["embedding"],
+                            layers=(Layer(heads=(head,), mlp=mlp),),
+                            unembedding=[[Fraction(x) / t for x in row] for row in p["unembedding"]],
+                            positions=None if p["positions"] is None else PeriodicPositions(p["positions"]),
+                            precision_bits=1, precision="izzo", name=name)
+
+
+@dataclass(frozen=True)
+class Break:
+    bound: str
+    N: int
+    length: int
+    string: str
+    difference: Fraction
+    eps: Fraction
+
+
+def _bounds(f, g):
+    from bounds.estimate import estimate
+    from bounds.margin import combine, ingredients
+
+    ing = combine(ingredients(f, mode="exact"), ingredients(g, mode="exact"))
+    pr = combine(ingredients(f, definition="printed", mode="exact"), ingredients(g, definition="printed",
+                                                                                 mode="exact"))
+    out = {}
+    small = Fraction(1, 10)
+    r = estimate(ing, small, 0, pr, "proof-count", 2)
+    if ing.L2 == 0:  # N independent of eps
+        out["proof-count"] = (r["proof_count"]["N"], small, Fraction(0))
+        out["as-published"] = (r["as_published"]["N"], small, Fraction(0))
+    c = r["corrected"]
+    if c.get("N") is not None:
+        C, w = c["classes"], c["window"]
+        eps = Fraction(int(4 * c["K_upper"] * (2 * C + w)) + 1)
+        rc = estimate(ing, eps, 0, pr, "corrected", 2)
+        out["corrected"] = (rc["corrected"]["N"], eps, eps)
+    return out
+
+
+def check_pair(f: LimitTransformer, g: LimitTransformer, max_length: int) -> list[Break]:
+    """Breaks of each bound by (f, g) with lengths up to ``max_length`` (see the module docstring)."""
+    try:
+        bounds = _bounds(f, g)
+    except ValueError:
+        return []
+    dis = {}
+    try:
+        for n in range(1, max_length + 1):
+            dis[n] = exhaustive_disagreement(f, g, n)
+    except NotExactError:  # pragma: no cover - integer logits flush from length 2 on
+        return []
+    breaks = []
+    for name, (N, eps, allowed) in bounds.items():
+        if not isinstance(N, int) or N >= max_length:
+            continue
+        if any(dis[n][0] != 0 for n in range(1, N + 1)):
+            continue
+        later = [(dis[n][0], n, dis[n][1]) for n in range(N + 1, max_length + 1) if dis[n][0] > allowed]
+        if later:
+            diff, n, s = max(later)
+            breaks.append(Break(name, N, n, s, diff, eps))
+    return breaks
+
+
+def random_search(seed: int, pairs: int, max_length: int = 7):
+    """(pairs tried, breaks found as (Break, f, g)) over ``pairs`` random pairs of the family."""
+    rng = random.Random(seed)
+
+    def draw(lo, hi):
+        return rng.randint(lo, hi)
+
+    found = []
+    for k in range(pairs):
+        fs = draw_spec(draw)
+        gs = perturb(draw, fs)
+        f, g = build(fs, f"search-f({seed},{k})"), build(gs, f"search-g({seed},{k})")
+        found += [(b, f, g) for b in check_pair(f, g, max_length)]
+    return pairs, found
