@@ -170,7 +170,11 @@ def _load(path, mode):
 
     from constructions.limit_transformer.serialize import load_model
 
-    if mode == "interval" or (mode == "auto" and os.path.getsize(path) > FAST_LOAD_BYTES):
+    try:
+        big = os.path.getsize(path) > FAST_LOAD_BYTES
+    except OSError:
+        big = False  # the exact loader reports the missing file
+    if mode == "interval" or (mode == "auto" and big):
         from bounds.interval_model import load_interval_model
 
         return load_interval_model(path)

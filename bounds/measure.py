@@ -62,7 +62,9 @@ def prediction(args) -> dict:
     else:
         argv += ["--omega", str(args.omega), "--mlp-error", str(args.mlp_error)]
     r = estimate_run(argv)
-    return {k: r[k] for k in ("hardmax_length", "sample_length", "N", "L", "gamma", "period", "tau", "eps")}
+    out = {k: r[k] for k in ("hardmax_length", "sample_length", "N", "L", "gamma", "period", "tau", "eps")}
+    out["proof_count_N"] = r["proof_count"]["N"]  # the earlier (refuted) estimate, for comparison
+    return out
 
 
 def pred_eps(args) -> Fraction:

@@ -157,13 +157,23 @@ def check_pair(f: LimitTransformer, g: LimitTransformer, max_length: int) -> lis
     return breaks
 
 
+def _draws(seed: int):
+    rng = random.Random(seed)
+    return lambda lo, hi: rng.randint(lo, hi)
+
+
+def search_pair(seed: int, index: int) -> tuple[LimitTransformer, LimitTransformer]:
+    """The pair number ``index`` (0-based) that :func:`random_search` with this seed tries."""
+    draw = _draws(seed)
+    for k in range(index + 1):
+        fs = draw_spec(draw)
+        gs = perturb(draw, fs)
+    return build(fs, f"search-f({seed},{index})"), build(gs, f"search-g({seed},{index})")
+
+
 def random_search(seed: int, pairs: int, max_length: int = 7):
     """(pairs tried, breaks found as (Break, f, g)) over ``pairs`` random pairs of the family."""
-    rng = random.Random(seed)
-
-    def draw(lo, hi):
-        return rng.randint(lo, hi)
-
+    draw = _draws(seed)
     found = []
     for k in range(pairs):
         fs = draw_spec(draw)

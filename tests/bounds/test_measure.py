@@ -105,7 +105,8 @@ def test_resume_and_determinism(capsys, tmp_path):
     assert main(["--task", "modp", "--period", "2", *TINY, "--out", str(out), "--json"]) == 0
     first = json.loads(capsys.readouterr().out)
     assert first["trained"] == 1 and len(read_records(str(out))) == 1
-    assert first["prediction"]["N"] == 223 and first["prediction"]["hardmax_length"] == 2
+    assert first["prediction"]["proof_count_N"] == 223 and first["prediction"]["hardmax_length"] == 2
+    assert first["prediction"]["N"] == 2 + 2 + 2 * (5 + 11 * 40 + 11 * 1600)  # corrected (bounds/corrected.py)
     assert main(["--task", "modp", "--period", "2", *TINY, "--out", str(out), "--json"]) == 0
     again = json.loads(capsys.readouterr().out)
     assert again["trained"] == 0 and len(read_records(str(out))) == 1  # resumed: no new training

@@ -123,3 +123,39 @@ register(
     "every CPU run with N >= 10 that fit the training lengths puts 1/16 +- 1e-3 on each class position and < 1e-4 "
     "elsewhere at length 80 (docs/results/modp_p5.jsonl; verify/tests/izzo2025/test_measured_results.py, with the N = 4 runs as "
     "the control that spreads attention).")
+
+register(
+    "izzo2025:thm4.1.residual", "Theorem 4.1 (L omits the residual path)",
+    "With L = max ||A_f||_F ||B_f||_F ||V_f E_s||, N = O(max{2^{p/gamma}, tau Delta L^2/eps^2}) suffices; a model "
+    "without MLP has L = 0.",
+    "refuted",
+    "counterexamples.izzo.estimate_breaks.residual_pair: two valid one-layer NoPE models without MLP (L = 0, so the "
+    "printed N and the earlier estimate are 2 for every eps) agree exactly on every input of length <= 2 and differ "
+    "by 1 on $ab (exhaustive exact evaluation); the output reads the attention through the residual stream and U. "
+    "verify/tests/izzo2025/test_estimate_breaks.py; docs/gaps.md.")
+
+register(
+    "izzo2025:thm4.1.unembedding", "Theorem 4.1 (L omits the unembedding U)",
+    "The training length depends on the model only through gamma, L, tau, Delta (L without U).",
+    "refuted",
+    "counterexamples.izzo.estimate_breaks.unembedding_pair: the tau = 0 bump pair with B * t and U / t (same "
+    "outputs, L * t): the earlier estimate is N = 3 at eps = 1/10 while f = g exactly up to length 2N_bump and "
+    "|f - g| >= 1/2 at 2N_bump + 1, for every N_bump (exact). docs/gaps.md.")
+
+register(
+    "izzo2025:thm4.1.heaviside", "Theorem 4.1 with Heaviside units (Lip(MLP) <= ||A||_F ||B||_F)",
+    "The bound holds for every one-layer Limit Transformer, whose MLP units may be Heaviside.",
+    "refuted",
+    "counterexamples.izzo.estimate_breaks.heaviside_pair: H(v - a) - H(v - b) has ||A||_F ||B||_F = 2 for every bump "
+    "width, so L and the estimate are fixed (N = 8 at eps = 1, 422 at eps = 1/10) while the pair agrees up to 2N "
+    "for every N and then differs by 1 (exact). The corrected bound refuses Heaviside MLPs. docs/gaps.md.")
+
+register(
+    "izzo2025:thm4.1.search", "Theorem 4.1 against the package's search over small pairs",
+    "No valid pair of small one-layer models agrees up to the bound's N and differs later by more than the stated "
+    "error.",
+    "refuted",
+    "counterexamples.izzo.search.random_search (|Sigma| <= 2, Delta <= 2, tau <= 1, d = 4, entries in {-1, 0, 1}, "
+    "exhaustive exact evaluation to length 7): breaks of the printed formula and of the earlier estimate "
+    "(search_pair(2, 66): N = 2 for every eps, |f - g| = 20 at length 7); no break of the corrected bound "
+    "(bounds/corrected.py) in the pairs searched (docs/gaps.md lists sizes and times).")

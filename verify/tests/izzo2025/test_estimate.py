@@ -28,13 +28,19 @@ def _json(capsys, *argv):
 @checks("izzo2025:thm4.1")
 def test_modp_json(capsys):
     r = _json(capsys, "--task", "modp")
-    assert KEYS <= r.keys()
+    assert KEYS <= r.keys() and r["bound"] == "corrected" and r["mode"] == "exact"
     assert (r["gamma"], r["L"], r["tau"], r["period"], r["alphabet_size"], r["precision_bits"]) == ("8", 1.0, 0, 5, 2, 8)
     assert r["hardmax_length"] == 2
-    # 1 + Delta (tau+1) (1 + L/eps + L^2/eps^2) = 1 + 5 (1 + 10 + 100)
-    assert r["sample_length"] == 556 and r["N"] == 556 and r["printed_sample_term"] == 0
-    r = _json(capsys, "--task", "modp", "--period", "7", "--index", "3", "--eps", "1/4", "--precision-bits", "2")
-    assert r["period"] == 7 and r["gamma"] == "2" and r["sample_length"] == 1 + 7 * (1 + 4 + 16)
+    # corrected: K = ||U|| (1 + ||A|| ||B||) max ||V y|| = 2, C = 2*5 + 1 = 11, w = 1, x = 2K/eps = 40, k = 2:
+    # N = H + 1 + w + Delta (C + (2C + w)(x + x^2)) = 2 + 2 + 5 (11 + 23 * 40 + 23 * 1600)
+    assert r["corrected"]["K_upper"] == 2.0 and r["sample_length"] == 2 + 5 * (11 + 23 * 40 + 23 * 1600)
+    assert r["N"] == 2 + r["sample_length"]
+    # the earlier proof count: 1 + Delta (tau+1) (1 + L/eps + L^2/eps^2) = 1 + 5 (1 + 10 + 100)
+    assert r["proof_count"] == {"hardmax_length": 2, "sample_length": 556, "N": 556} and r["printed_sample_term"] == 0
+    assert r["as_published"]["N"] == 1  # printed gamma = +inf, tau = 0: max(1, 0)
+    r = _json(capsys, "--task", "modp", "--period", "7", "--index", "3", "--eps", "1/4", "--precision-bits", "2",
+              "--proof-count")
+    assert r["period"] == 7 and r["gamma"] == "2" and r["sample_length"] == 1 + 7 * (1 + 4 + 16) == r["N"]
 
 
 @checks("izzo2025:thm4.1")
@@ -42,7 +48,7 @@ def test_text_output_names_every_ingredient(capsys):
     assert main(["--task", "simple", "--omega", "3"]) == 0
     out = capsys.readouterr().out
     for word in ["gamma =", "L =", "tau =", "Delta =", "|Sigma| =", "p =", "eps =", "hardmax_length", "sample_length",
-                 "N =", "constant", "not given by the paper", "tau+1"]:
+                 "N =", "corrected", "as published", "proof count", "exact rational arithmetic", "constant 1"]:
         assert word in out
 
 
@@ -50,12 +56,16 @@ def test_text_output_names_every_ingredient(capsys):
 def test_model_files_and_pairs(tmp_path, capsys):
     f = tmp_path / "modp.json"
     save_model(ModPTask(3, 1).limit_transformer(), f)
-    r = _json(capsys, "--model", str(f), "--eps", "0.5")
+    r = _json(capsys, "--model", str(f), "--eps", "0.5", "--proof-count")
     assert r["period"] == 3 and r["L"] == 1.0 and r["sample_length"] == 1 + 3 * (1 + 2 + 4)
     g = tmp_path / "bump.json"
     save_model(bump_pair(4)[1], g)
     r2 = _json(capsys, "--model", str(f), "--model", str(g))
     assert r2["gamma"] == "8" and r2["L"] > 100 and r2["period"] == 3 and r2["alphabet_size"] == 2
+    r3 = _json(capsys, "--model", str(f), "--against", str(g))
+    assert r3["N"] == r2["N"] and r3["corrected"]["nesting"] == 2  # one head each
+    r4 = _json(capsys, "--model", str(f), "--as-published")
+    assert r4["bound"] == "as-published" and r4["N"] == r4["as_published"]["N"]
 
 
 def test_sample_length_formula():
@@ -77,6 +87,8 @@ def test_sample_length_formula():
     (["--precision-bits", "0"], "positive integer"),
     (["--period", "0"], "--period"),
     (["--bogus"], "unrecognized"),
+    (["--against", "g.json"], "--against needs --model"),
+    (["--as-published", "--proof-count"], "not allowed"),
 ])
 def test_usage_errors_exit_2_one_line(argv, needle, capsys):
     with pytest.raises(SystemExit) as e:
