@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bounds.certified import Ball, TINY, U, ball
+from bounds.certified import TINY, Ball, U, ball
 from constructions.limit_transformer.errors import ModelFormatError
 from constructions.limit_transformer.model import ACTIVATIONS, BOS, PRECISION_MODELS, LocalPhi
 from constructions.limit_transformer.serialize import FORMAT, VERSION

@@ -19,7 +19,14 @@ from bounds.interval_model import from_model, load_interval_model
 from bounds.margin import choose_mode, logit_margin, norm_L
 from constructions.limit_transformer import save_model
 from constructions.limit_transformer.hardmax import ceil_pow2, hardmax_threshold
-from constructions.limit_transformer.model import MLP, Head, Layer, LimitTransformer, LocalPhi, PeriodicPositions
+from constructions.limit_transformer.model import (
+    MLP,
+    Head,
+    Layer,
+    LimitTransformer,
+    LocalPhi,
+    PeriodicPositions,
+)
 
 BUDGET_S = 60  # generous for a loaded 2-core machine; the hang it guards against ran for many minutes
 

@@ -18,15 +18,15 @@ shrinks (or grow far less than the agreement length), so they break "for every e
    ``H(v - a) - H(v - b)``: ``||A||_F ||B||_F = 2`` whatever the bump's width, so L = 2 and the estimate is fixed
    (422 at eps = 1/10), while the pair agrees up to 2N for every N and then differs by 1.
 
-:func:`exhaustive_disagreement` evaluates a pair exactly (``exact_forward``) on every string of each length.
+:func:`bounds.compare.exhaustive_disagreement` evaluates a pair exactly (``exact_forward``) on every string of each
+length.
 """
 
 from __future__ import annotations
 
-import itertools
 from fractions import Fraction
 
-from constructions.limit_transformer import exact_forward
+from bounds.compare import exhaustive_disagreement  # noqa: F401  (re-exported for the witnesses' checks)
 from constructions.limit_transformer.model import MLP, Head, Layer, LimitTransformer
 from counterexamples.izzo.witnesses import bump_pair, bump_parameters
 
@@ -109,16 +109,3 @@ def count_disagreement(f: LimitTransformer, g: LimitTransformer, length: int) ->
     """max |f - g| at the last position over all inputs of model length ``length`` of a uniform-attention pair
     (items 2 and 3), through :func:`statistic_output` (c = 0 .. length - 1 ones)."""
     return max(abs(statistic_output(f, c, length) - statistic_output(g, c, length)) for c in range(length))
-
-
-def exhaustive_disagreement(f: LimitTransformer, g: LimitTransformer, length: int) -> tuple[Fraction, str | None]:
-    """max |f - g| (any output coordinate, last position) over EVERY string of model length ``length``, with a
-    maximizing string (exact evaluation)."""
-    best, arg = Fraction(-1), None
-    for tup in itertools.product(f.alphabet, repeat=length - 1):
-        s = "".join(tup)
-        df = exact_forward(f, s, positions="last") - exact_forward(g, s, positions="last")
-        m = max((abs(Fraction(v)) for v in df), default=Fraction(0))
-        if m > best:
-            best, arg = m, s
-    return best, arg

@@ -10,7 +10,7 @@ often).
 
 For each pair, :func:`check_pair` computes the three bounds (corrected, as published, the earlier proof count)
 with :func:`bounds.estimate.estimate` and the exact disagreement ``max |f - g|`` over EVERY string of each model
-length 1..M (:func:`counterexamples.izzo.estimate_breaks.exhaustive_disagreement`).  A bound is broken when
+length 1..M (:func:`bounds.compare.exhaustive_disagreement`).  A bound is broken when
 f = g exactly on all lengths <= its N < M and ``|f - g| > allowed`` at some length in (N, M], where
 
 * corrected: eps is chosen large (``eps = 4 K (2C + w) + 1``) so that its N is short, and allowed = eps (the
@@ -25,9 +25,16 @@ import random
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from bounds.compare import exhaustive_disagreement
 from constructions.limit_transformer.errors import NotExactError
-from constructions.limit_transformer.model import MLP, Head, Layer, LimitTransformer, LocalPhi, PeriodicPositions
-from counterexamples.izzo.estimate_breaks import exhaustive_disagreement
+from constructions.limit_transformer.model import (
+    MLP,
+    Head,
+    Layer,
+    LimitTransformer,
+    LocalPhi,
+    PeriodicPositions,
+)
 
 GROUPS = ("embedding", "positions", "query", "key", "value", "phi", "mlp", "unembedding", "scale")
 
@@ -110,7 +117,11 @@ class Break:
     eps: Fraction
 
 
+MAX_STRINGS = 1 << 10  # exhaustive evaluation up to this many strings per length
+
+
 def _bounds(f, g):
+    """{bound: (N, eps, allowed)} for the bounds the pair can be checked against (see the module docstring)."""
     from bounds.estimate import estimate
     from bounds.margin import combine, ingredients
 
@@ -126,35 +137,59 @@ def _bounds(f, g):
     c = r["corrected"]
     if c.get("N") is not None:
         C, w = c["classes"], c["window"]
-        eps = Fraction(int(4 * c["K_upper"] * (2 * C + w)) + 1)
-        rc = estimate(ing, eps, 0, pr, "corrected", 2)
-        out["corrected"] = (rc["corrected"]["N"], eps, eps)
+        K = Fraction(c["K_upper"])
+        eps = Fraction(int(4 * K * (2 * C + w)) + 1)  # every ceil term is 1: presence, window, residues
+        out["corrected"] = (estimate(ing, eps, 0, pr, "corrected", 2)["corrected"]["N"], eps, eps)
+        if K > 0:  # the nested regime: 2K/eps = 4
+            mid = K / 2
+            out["corrected-nested"] = (estimate(ing, mid, 0, pr, "corrected", 2)["corrected"]["N"], mid, mid)
     return out
 
 
-def check_pair(f: LimitTransformer, g: LimitTransformer, max_length: int) -> list[Break]:
-    """Breaks of each bound by (f, g) with lengths up to ``max_length`` (see the module docstring)."""
+def check_pair(f: LimitTransformer, g: LimitTransformer, max_length: int, extra: int = 3) -> list[Break]:
+    """Breaks of each bound by (f, g) (see the module docstring): exhaustive exact evaluation at every length up to
+    ``max(max_length, N + extra)`` while a length has at most MAX_STRINGS strings."""
     try:
         bounds = _bounds(f, g)
     except ValueError:
         return []
+    sigma = len(f.alphabet)
+    cap = max(n for n in range(1, 4096) if sigma ** (n - 1) <= MAX_STRINGS) if sigma > 1 else 4096
     dis = {}
-    try:
-        for n in range(1, max_length + 1):
+
+    def disagreement(n):
+        if n not in dis:
             dis[n] = exhaustive_disagreement(f, g, n)
-    except NotExactError:  # pragma: no cover - integer logits flush from length 2 on
-        return []
+        return dis[n]
+
     breaks = []
     for name, (N, eps, allowed) in bounds.items():
-        if not isinstance(N, int) or N >= max_length:
+        top = min(cap, max(max_length, N + extra) if isinstance(N, int) else 0)
+        if not isinstance(N, int) or N >= top:
             continue
-        if any(dis[n][0] != 0 for n in range(1, N + 1)):
+        try:
+            if any(disagreement(n)[0] != 0 for n in range(1, N + 1)):
+                continue
+            later = [(disagreement(n)[0], n, disagreement(n)[1]) for n in range(N + 1, top + 1)]
+        except NotExactError:  # pragma: no cover - integer logits flush from length 2 on
             continue
-        later = [(dis[n][0], n, dis[n][1]) for n in range(N + 1, max_length + 1) if dis[n][0] > allowed]
+        later = [t for t in later if t[0] > allowed]
         if later:
             diff, n, s = max(later)
             breaks.append(Break(name, N, n, s, diff, eps))
     return breaks
+
+
+def checked_bounds(f: LimitTransformer, g: LimitTransformer, max_length: int, extra: int = 3) -> list[str]:
+    """The bounds :func:`check_pair` actually tests on this pair (N below the evaluated lengths)."""
+    try:
+        bounds = _bounds(f, g)
+    except ValueError:
+        return []
+    sigma = len(f.alphabet)
+    cap = max(n for n in range(1, 4096) if sigma ** (n - 1) <= MAX_STRINGS) if sigma > 1 else 4096
+    return [name for name, (N, _, _) in bounds.items()
+            if isinstance(N, int) and N < min(cap, max(max_length, N + extra))]
 
 
 def _draws(seed: int):
@@ -165,7 +200,7 @@ def _draws(seed: int):
 def search_pair(seed: int, index: int) -> tuple[LimitTransformer, LimitTransformer]:
     """The pair number ``index`` (0-based) that :func:`random_search` with this seed tries."""
     draw = _draws(seed)
-    for k in range(index + 1):
+    for _ in range(index + 1):
         fs = draw_spec(draw)
         gs = perturb(draw, fs)
     return build(fs, f"search-f({seed},{index})"), build(gs, f"search-g({seed},{index})")

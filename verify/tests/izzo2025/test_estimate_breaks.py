@@ -5,13 +5,13 @@ from fractions import Fraction
 
 import pytest
 
+from bounds.compare import exhaustive_disagreement
 from bounds.corrected import NoBoundError
 from bounds.estimate import estimate
 from bounds.margin import combine, ingredients
 from constructions.limit_transformer import exact_forward
 from counterexamples.izzo.estimate_breaks import (
     count_disagreement,
-    exhaustive_disagreement,
     heaviside_pair,
     residual_pair,
     statistic_output,
