@@ -1,0 +1,97 @@
+"""Benchmark of ``python -m bounds.estimate`` on float-weight models (issue 10): ``python docs/bench_bounds.py``.
+
+Models: one layer, one head, rng.normal weights (seed 0) written as save_model writes floats (exact ``a/2^k``
+strings), tau = 2, MLP width = d, at three sizes up to d = 512, |Sigma| = 100, Delta = 64; plus an exact-mode pair
+with |Sigma| Delta = 12 classes and tau = 2.  Each is timed as a fresh subprocess (wall clock, best of
+``--repeat``), next to the baseline of the same run: a subprocess that only imports numpy and json and reads the
+file.  Targets (issue 10): < 1 s per float model, < 5 s for the exact pair.  Prints a markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _s(x: float) -> str:
+    a, b = float(x).as_integer_ratio()
+    return f"{a}/{b}" if b != 1 else str(a)
+
+
+def _mat(a):
+    return [[_s(x) for x in row] for row in np.atleast_2d(a)]
+
+
+def model_dict(d, sigma, delta, width, seed=0, tau=2):
+    rng = np.random.default_rng(seed)
+    return {"format": "lengthgen.limit-transformer", "version": 1, "name": f"normal-d{d}", "alphabet":
+            [f"t{i}" for i in range(sigma)], "precision": "izzo", "precision_bits": 8,
+            "embedding": _mat(rng.normal(size=(sigma + 1, d))),
+            "positions": {"period": delta, "table": _mat(rng.normal(size=(delta, d)))},
+            "layers": [{"heads": [{"query": _mat(rng.normal(size=(d, d))), "key": _mat(rng.normal(size=(d, d))),
+                                   "value": _mat(rng.normal(size=(d, d)) / d),
+                                   "phi": {"tau": tau, "values": [_s(x) for x in rng.normal(size=tau + 1)]}}],
+                        "mlp": {"A": _mat(rng.normal(size=(width, d))), "b": [_s(x) for x in rng.normal(size=width)],
+                                "B": _mat(rng.normal(size=(d, width))), "activations": ["relu"] * width}}],
+            "unembedding": _mat(rng.normal(size=(1, d))), "metadata": {}}
+
+
+def wall(argv, repeat):
+    """(best wall seconds, best CPU seconds of the child, stdout): CPU time is robust on a shared machine."""
+    best, cpu = float("inf"), float("inf")
+    for _ in range(repeat):
+        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t = time.perf_counter()
+        p = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT)
+        best = min(best, time.perf_counter() - t)
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = min(cpu, r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime)
+        if p.returncode != 0:
+            raise SystemExit(f"failed: {argv}: {p.stderr}")
+    return (best, cpu), p.stdout
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--sizes", default="64:10:8,256:50:32,512:100:64", help="d:|Sigma|:Delta,...")
+    args = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp())
+    rows = []
+    for spec in args.sizes.split(","):
+        d, sigma, delta = map(int, spec.split(":"))
+        path = tmp / f"m{d}.json"
+        path.write_text(json.dumps(model_dict(d, sigma, delta, d)))
+        base, _ = wall([sys.executable, "-c", f"import numpy, json; json.load(open({str(path)!r}))"], args.repeat)
+        t, out = wall([sys.executable, "-m", "bounds.estimate", "--model", str(path), "--json"], args.repeat)
+        r = json.loads(out)
+        rows.append((f"d={d}, |Sigma|={sigma}, Delta={delta} ({path.stat().st_size / 1e6:.1f} MB)", r["mode"], t,
+                     base, r["N"] if isinstance(r["N"], int) else f"2^{r['N']['pow2_exponent_float']:.4g}"))
+    f, g = tmp / "f.json", tmp / "g.json"
+    f.write_text(json.dumps(model_dict(8, 3, 4, 8, seed=1)))
+    g.write_text(json.dumps(model_dict(8, 3, 4, 8, seed=2)))
+    base, _ = wall([sys.executable, "-c", f"import numpy, json; json.load(open({str(f)!r}))"], args.repeat)
+    t, out = wall([sys.executable, "-m", "bounds.estimate", "--model", str(f), "--against", str(g), "--mode",
+                   "exact", "--json"], args.repeat)
+    r = json.loads(out)
+    rows.append(("pair, |Sigma| Delta = 12 classes, tau = 2, d = 8 (exact mode)", r["mode"], t, base,
+                 r["N"] if isinstance(r["N"], int) else f"2^{r['N']['pow2_exponent_float']:.4g}"))
+    print("| model | mode | estimate wall / CPU (s, best of %d) | baseline python + numpy + json.load wall / CPU (s) "
+          "| CPU ratio | N |" % args.repeat)
+    print("|---|---|---|---|---|---|")
+    for name, mode, t, b, n in rows:
+        print(f"| {name} | {mode} | {t[0]:.2f} / {t[1]:.2f} | {b[0]:.2f} / {b[1]:.2f} | {t[1] / b[1]:.1f} | {n} |")
+
+
+if __name__ == "__main__":
+    main()
