@@ -1,8 +1,9 @@
 """Searches for pairs of one-layer models that break a training-length bound (Izzo et al. Theorem 4.1 and ours).
 
-Family (every parameter free, small integers): alphabet of 1-2 symbols, Delta in {1, 2} (positional table or
-NoPE), tau in {0, 1}, width d = 4, one head (Q, K: 1 x 4; V: 4 x 4; phi on offsets 0..tau), MLP absent or 1-2
-ReLU units, U: 1 x 4, and a scale t in {1, 1/4, 1/64} moved from U into the MLP's B (outputs unchanged, L scaled).
+Family (every parameter free, small integers): alphabet of 1 to ``max_sigma`` symbols (3), Delta in 1..3
+(positional table or NoPE), tau in 0..2, width d = 4, 1 to ``max_heads`` heads (2; Q, K: 1 x 4; V: 4 x 4; phi on
+offsets 0..tau), MLP absent or 1-2 ReLU units, U: 1 x 4, and a scale t in {1, 1/4, 1/64} moved from U into the
+MLP's B (outputs unchanged, L scaled).
 Entries are in {-1, 0, 1} (MLP biases in {-1, -1/2, 0, 1/2, 1}).  Integer logits and p = 1 bit make every
 strictly sub-maximal softmax term flush from length 2 on, so the exact evaluator (``exact_forward``) applies at
 every length.  g is f with a random subset of the parameter groups redrawn (so pairs agree on short inputs
@@ -46,6 +47,7 @@ class Spec:
     sigma: int
     delta: int
     tau: int
+    heads: int = 1
     params: dict = field(default_factory=dict)
 
 
@@ -60,11 +62,11 @@ def draw_group(draw, spec: Spec, group: str):
     if group == "positions":
         return _mat(draw, spec.delta, d) if spec.delta > 1 else None
     if group in ("query", "key"):
-        return _mat(draw, 1, d)
+        return [_mat(draw, 1, d) for _ in range(spec.heads)]
     if group == "value":
-        return _mat(draw, d, d)
+        return [_mat(draw, d, d) for _ in range(spec.heads)]
     if group == "phi":
-        return [draw(-1, 1) for _ in range(spec.tau + 1)]
+        return [[draw(-1, 1) for _ in range(spec.tau + 1)] for _ in range(spec.heads)]
     if group == "mlp":
         width = draw(0, 2)
         if width == 0:
@@ -77,15 +79,16 @@ def draw_group(draw, spec: Spec, group: str):
     raise ValueError(group)
 
 
-def draw_spec(draw) -> Spec:
-    spec = Spec(draw(1, 2), draw(1, 2), draw(0, 1))
+def draw_spec(draw, max_sigma: int = 2, max_delta: int = 2, max_tau: int = 1, max_heads: int = 1) -> Spec:
+    spec = Spec(draw(1, max_sigma), draw(1, max_delta), draw(0, max_tau))
+    spec.heads = draw(1, max_heads) if max_heads > 1 else 1  # (no draw: the smaller family's seeds reproduce)
     spec.params = {g: draw_group(draw, spec, g) for g in GROUPS}
     return spec
 
 
 def perturb(draw, spec: Spec) -> Spec:
     """A copy of spec with a random non-empty subset of parameter groups redrawn."""
-    new = Spec(spec.sigma, spec.delta, spec.tau, dict(spec.params))
+    new = Spec(spec.sigma, spec.delta, spec.tau, spec.heads, dict(spec.params))
     chosen = [g for g in GROUPS if draw(0, 2) == 0] or [GROUPS[draw(0, len(GROUPS) - 1)]]
     for g in chosen:
         new.params[g] = draw_group(draw, new, g)
@@ -99,9 +102,10 @@ def build(spec: Spec, name: str = "") -> LimitTransformer:
     if p["mlp"] is not None:
         A, b, B = p["mlp"]
         mlp = MLP(A, b, [[Fraction(x) * t for x in row] for row in B])
-    head = Head(p["query"], p["key"], p["value"], LocalPhi(tuple(p["phi"])))
-    return LimitTransformer(alphabet=tuple("ab"[: spec.sigma]), embedding=p["embedding"],
-                            layers=(Layer(heads=(head,), mlp=mlp),),
+    heads = tuple(Head(q, k, v, LocalPhi(tuple(ph)))
+                  for q, k, v, ph in zip(p["query"], p["key"], p["value"], p["phi"], strict=True))
+    return LimitTransformer(alphabet=tuple("abc"[: spec.sigma]), embedding=p["embedding"],
+                            layers=(Layer(heads=heads, mlp=mlp),),
                             unembedding=[[Fraction(x) / t for x in row] for row in p["unembedding"]],
                             positions=None if p["positions"] is None else PeriodicPositions(p["positions"]),
                             precision_bits=1, precision="izzo", name=name)
@@ -130,7 +134,7 @@ def _bounds(f, g):
                                                                                  mode="exact"))
     out = {}
     small = Fraction(1, 10)
-    r = estimate(ing, small, 0, pr, "proof-count", 2)
+    r = estimate(ing, small, 0, pr, "proof-count", ing.heads)
     if ing.L2 == 0:  # N independent of eps
         out["proof-count"] = (r["proof_count"]["N"], small, Fraction(0))
         out["as-published"] = (r["as_published"]["N"], small, Fraction(0))
@@ -139,10 +143,11 @@ def _bounds(f, g):
         C, w = c["classes"], c["window"]
         K = Fraction(c["K_upper"])
         eps = Fraction(int(4 * K * (2 * C + w)) + 1)  # every ceil term is 1: presence, window, residues
-        out["corrected"] = (estimate(ing, eps, 0, pr, "corrected", 2)["corrected"]["N"], eps, eps)
+        out["corrected"] = (estimate(ing, eps, 0, pr, "corrected", ing.heads)["corrected"]["N"], eps, eps)
         if K > 0:  # the nested regime: 2K/eps = 4
             mid = K / 2
-            out["corrected-nested"] = (estimate(ing, mid, 0, pr, "corrected", 2)["corrected"]["N"], mid, mid)
+            out["corrected-nested"] = (estimate(ing, mid, 0, pr, "corrected", ing.heads)["corrected"]["N"], mid,
+                                       mid)
     return out
 
 
@@ -197,21 +202,22 @@ def _draws(seed: int):
     return lambda lo, hi: rng.randint(lo, hi)
 
 
-def search_pair(seed: int, index: int) -> tuple[LimitTransformer, LimitTransformer]:
-    """The pair number ``index`` (0-based) that :func:`random_search` with this seed tries."""
+def search_pair(seed: int, index: int, **family) -> tuple[LimitTransformer, LimitTransformer]:
+    """The pair number ``index`` (0-based) that :func:`random_search` with this seed (and family) tries."""
     draw = _draws(seed)
     for _ in range(index + 1):
-        fs = draw_spec(draw)
+        fs = draw_spec(draw, **family)
         gs = perturb(draw, fs)
     return build(fs, f"search-f({seed},{index})"), build(gs, f"search-g({seed},{index})")
 
 
-def random_search(seed: int, pairs: int, max_length: int = 7):
-    """(pairs tried, breaks found as (Break, f, g)) over ``pairs`` random pairs of the family."""
+def random_search(seed: int, pairs: int, max_length: int = 7, **family):
+    """(pairs tried, breaks found as (Break, f, g)) over ``pairs`` random pairs of the family (``family``: the
+    keyword arguments of :func:`draw_spec`; the defaults are the smaller family of the first searches)."""
     draw = _draws(seed)
     found = []
     for k in range(pairs):
-        fs = draw_spec(draw)
+        fs = draw_spec(draw, **family)
         gs = perturb(draw, fs)
         f, g = build(fs, f"search-f({seed},{k})"), build(gs, f"search-g({seed},{k})")
         found += [(b, f, g) for b in check_pair(f, g, max_length)]

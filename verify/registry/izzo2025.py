@@ -46,12 +46,13 @@ register(
     "There is N = O(max{2^{p/gamma}, tau Delta L^2/eps^2}) such that |f - g| <= delta on all |x| <= N implies "
     "|f(x) - g(x)| = O(delta + eps) for every x (one-layer, tau-local, Delta-periodic, p bits).",
     "gap",
-    "false as printed for tau = 0: exact family (counterexamples.izzo.witnesses.bump_pair) of one-layer NoPE tau = 0 pairs with "
-    "gamma = +inf that agree exactly on all lengths <= 2N and differ by >= 1/2 at length 2N+1, for every N (dyadic "
-    "parameters; also valid under the strict round-everything-below-2^-p reading), while the printed "
-    "N is O(max{1, 0}) = O(1) (verify/tests/izzo2025/test_estimate.py::test_bump_pair_refutes_printed_tau0). The proof's tau-suffix has "
-    "tau+1 positions: the statement needs tau+1 for tau; bounds.estimate uses (tau+1). The O(delta+eps) constant is not "
-    "given; L omits the unembedding U and the residual path (docs/gaps.md).")
+    "false as printed for tau = 0: exact family (counterexamples.izzo.witnesses.bump_pair) of one-layer NoPE tau = 0 "
+    "pairs with gamma = +inf that agree exactly on all lengths <= 2N and differ by >= 1/2 at length 2N+1, for every N "
+    "(dyadic parameters; also valid under the strict round-everything-below-2^-p reading), while the printed N is "
+    "O(max{1, 0}) = O(1) (verify/tests/izzo2025/test_estimate.py::test_bump_pair_refutes_printed_tau0). Further breaks for every tau "
+    "(L omits the residual path, U, Heaviside units): izzo2025:thm4.1.residual, .unembedding, .heaviside, .search. "
+    "bounds.estimate prints the corrected bound of bounds/corrected.py by default (not refuted by the searches, not "
+    "proved); docs/gaps.md izzo sections 1 and 6.")
 
 register(
     "izzo2025:eq1", "Appendix A.1, eq. (1)",
