@@ -86,8 +86,8 @@ def main():
     r = json.loads(out)
     rows.append(("pair, |Sigma| Delta = 12 classes, tau = 2, d = 8 (exact mode)", r["mode"], t, base,
                  r["N"] if isinstance(r["N"], int) else f"2^{r['N']['pow2_exponent_float']:.4g}"))
-    print("| model | mode | estimate wall / CPU (s, best of %d) | baseline python + numpy + json.load wall / CPU (s) "
-          "| CPU ratio | N |" % args.repeat)
+    print(f"| model | mode | estimate wall / CPU (s, best of {args.repeat}) | baseline python + numpy + json.load "
+          "wall / CPU (s) | CPU ratio | N |")
     print("|---|---|---|---|---|---|")
     for name, mode, t, b, n in rows:
         print(f"| {name} | {mode} | {t[0]:.2f} / {t[1]:.2f} | {b[0]:.2f} / {b[1]:.2f} | {t[1] / b[1]:.1f} | {n} |")
