@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # python -m name -> module holding main()
 TOOLS = {
     "bounds.estimate": "bounds.estimate",
+    "bounds.compare": "bounds.compare",
     "bounds.measure": "bounds.measure",
     "verify.report": "verify.report",
     "verify.identify": "verify.identify",
