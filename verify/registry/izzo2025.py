@@ -144,7 +144,7 @@ register(
     "|f - g| >= 1/2 at 2N_bump + 1, for every N_bump (exact). docs/gaps.md.")
 
 register(
-    "izzo2025:thm4.1.heaviside", "Theorem 4.1 with Heaviside units (Lip(MLP) <= ||A||_F ||B||_F)",
+    "izzo2025:thm4.1.heaviside", "Theorem 4.1 with Heaviside units (Lipschitz step of App. A.1)",
     "The bound holds for every one-layer Limit Transformer, whose MLP units may be Heaviside.",
     "refuted",
     "counterexamples.izzo.estimate_breaks.heaviside_pair: H(v - a) - H(v - b) has ||A||_F ||B||_F = 2 for every bump "
