@@ -18,6 +18,7 @@ from bounds.cli import OneLineParser
 from bounds.margin import BoundsError
 from constructions.limit_transformer import exact_forward
 from constructions.limit_transformer.errors import NotExactError
+from lengthgen_cli.parser import command
 
 
 def exhaustive_disagreement(f, g, length: int) -> tuple[Fraction, str | None]:
@@ -62,6 +63,7 @@ def _parser():
     return ap
 
 
+@command
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     try:

@@ -32,6 +32,7 @@ from bounds.corrected import NoBoundError, corrected_bound, published_bound
 from bounds.lengths import Length
 from bounds.margin import INF, BoundsError, Ingredients, combine, ingredients, interval_ingredients
 from constructions.limit_transformer.hardmax import hardmax_float
+from lengthgen_cli.parser import command
 
 CONSTANT_NOTE = ("constant: 1 x the token count of the auxiliary string z in the proof of App. A.1 "
                  "((tau+1) suffix + (tau+1)/eps' f-prefix + (tau+1)/eps'^2 g tokens, eps' = eps/L, times Delta "
@@ -243,7 +244,8 @@ def run(argv=None) -> dict:
 
 
 def _text(r: dict) -> str:
-    g = "+inf" if r["gamma_infinite"] else f"{r['gamma']} (= {r['gamma_float']:.6g})"
+    g = "+inf" if r["gamma_infinite"] else (f"{r['gamma']} (= {r['gamma_float']:.6g})" if len(r["gamma"]) <= 24
+                                             else f"{r['gamma_float']:.10g} (exact rational in --json)")
     mode = ("exact rational arithmetic" if r["mode"] == "exact" else
             "certified interval arithmetic (gamma is a lower bound, norms upper bounds)")
     c, pub, pc = r["corrected"], r.get("as_published") or {}, r["proof_count"]
@@ -265,7 +267,9 @@ def _text(r: dict) -> str:
     else:
         lines.append(f"  corrected: no bound -- {c['reason']}")
     if pub.get("N") is not None:
-        lines.append(f"  as published (printed gamma = {pub['gamma'] or '+inf'}, printed L = {pub['L']:.6g}, "
+        pg = pub["gamma"] or "+inf"
+        pg = pg if len(pg) <= 24 else f"{float(Fraction(pg)):.10g}"
+        lines.append(f"  as published (printed gamma = {pg}, printed L = {pub['L']:.6g}, "
                      f"printed tau = {pub['tau']}; constant 1): N = max(2^(p/gamma), tau Delta L^2/eps^2) = "
                      f"{pub['N_text']}   [refuted, docs/gaps.md]")
     lines.append(f"  proof count (earlier estimate, L = {r['L']:.6g}): hardmax_length = {_len(pc['hardmax_length'])}, "
@@ -284,6 +288,7 @@ def _len(v) -> str:
     return str(Length(Fraction(v["pow2_exponent"]), v["plus"]))
 
 
+@command
 def main(argv=None) -> int:
     try:
         r = run(argv)
