@@ -374,6 +374,21 @@ def interval_ingredients(im, precision_bits: int | None = None, definition: str 
                        nl.A_f2, nl.B_f2, nl.head_value_max2, "interval", mg.unresolved, len(im.heads))
 
 
+def _larger_value_sum(a: tuple, b: tuple) -> tuple:
+    """The tuple with the larger sum_h sqrt(v_h) (certified with mpmath intervals); both concatenated (a sound
+    upper bound) when the enclosures overlap."""
+    from mpmath import iv
+
+    iv.prec = 256
+    sa = sum((iv.sqrt(iv.mpf(Fraction(v).numerator) / Fraction(v).denominator) for v in a), iv.mpf(0))
+    sb = sum((iv.sqrt(iv.mpf(Fraction(v).numerator) / Fraction(v).denominator) for v in b), iv.mpf(0))
+    if sa.a >= sb.b:
+        return a
+    if sb.a >= sa.b:
+        return b
+    return a + b
+
+
 def combine(a: Ingredients, b: Ingredients) -> Ingredients:
     """Theorem 4.1's pair quantities: min gamma, max L, max tau, lcm of the periods, max |Sigma| and p; the
     per-model quantities of the corrected bound are kept as the worse of the two."""
@@ -381,6 +396,6 @@ def combine(a: Ingredients, b: Ingredients) -> Ingredients:
                        max(a.alphabet_size, b.alphabet_size), max(a.precision_bits, b.precision_bits),
                        a.precision if a.precision == b.precision else f"{a.precision}/{b.precision}",
                        a.has_heaviside or b.has_heaviside, max(a.U_f2, b.U_f2), max(a.A_f2, b.A_f2),
-                       max(a.B_f2, b.B_f2), a.head_value_max2 if sum(a.head_value_max2) >= sum(b.head_value_max2)
-                       else b.head_value_max2, "interval" if "interval" in (a.mode, b.mode) else "exact",
+                       max(a.B_f2, b.B_f2), _larger_value_sum(a.head_value_max2, b.head_value_max2),
+                       "interval" if "interval" in (a.mode, b.mode) else "exact",
                        a.gamma_unresolved or b.gamma_unresolved, a.heads + b.heads)
