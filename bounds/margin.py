@@ -50,6 +50,7 @@ INF = math.inf
 DEFINITIONS = ("completed", "printed")
 MODES = ("auto", "exact", "interval")
 EXACT_WORK_LIMIT = 200_000  # exact mode when (classes * d + classes^2) * r stays below this
+EXACT_WORK_REFUSED = 50 * EXACT_WORK_LIMIT  # forced exact mode beyond this would run for minutes
 EXACT_DENOMINATOR_BITS = 256  # ... and every parameter's denominator has at most this many bits
 
 
@@ -86,12 +87,16 @@ def choose_mode(model: LimitTransformer, mode: str = "auto") -> str:
     """'exact' (Fractions) when the exact computation stays small, else 'interval' (:mod:`bounds.certified`)."""
     if mode not in MODES:
         raise BoundsError(f"unknown arithmetic mode {mode!r}; use one of {MODES}")
-    if mode != "auto":
-        return mode
     delta, _ = require_one_layer(model)
     classes = (len(model.alphabet) + 1) * delta
     r = max(h.query.shape[0] for h in model.layers[0].heads)
-    if (classes * model.d + classes**2) * r * len(model.layers[0].heads) > EXACT_WORK_LIMIT:
+    work = (classes * model.d + classes**2) * r * len(model.layers[0].heads)
+    if mode == "exact" and work > EXACT_WORK_REFUSED:
+        raise BoundsError(f"exact arithmetic refused: (classes d + classes^2) r heads = {work} exceeds "
+                          f"{EXACT_WORK_REFUSED}; use --mode interval or auto")
+    if mode != "auto":
+        return mode
+    if work > EXACT_WORK_LIMIT:
         return "interval"
     layer = model.layers[0]
     arrays = [model.embedding, model.unembedding] + [a for h in layer.heads for a in (h.query, h.key, h.value)]

@@ -90,6 +90,8 @@ def test_ties_are_decided_exactly():
 def test_auto_mode_switches_on_size():
     assert choose_mode(normal_model(d=4)) == "exact"
     assert choose_mode(normal_model(d=64, sigma=10, delta=4)) == "interval"
+    with pytest.raises(ValueError, match="exact arithmetic refused"):  # forced exact beyond the limit: named
+        choose_mode(normal_model(d=128, sigma=60, delta=16, width=4), "exact")
 
 
 def test_hardmax_threshold_log_domain():
