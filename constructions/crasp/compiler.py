@@ -465,7 +465,7 @@ def describe(model: LimitTransformer) -> dict:
 def compiled_accepts(model: LimitTransformer, strings, *, exact: bool = False) -> list[bool]:
     """Acceptance of each (non-empty) string by a compiled model: last output dim at the last position > 0.
 
-    ``exact=True`` uses the Fraction evaluator (one string at a time); otherwise the float64 vectorized
+    ``exact=True`` uses the exact evaluator (one string at a time; O(n) per compiled head); otherwise the float64 vectorized
     path, batching strings by length.
     """
     from constructions.limit_transformer import exact_forward, forward

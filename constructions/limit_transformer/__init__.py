@@ -1,5 +1,6 @@
 """Limit Transformers: exact type, finite-precision semantics, evaluators, validation and JSON files."""
 
+from constructions.limit_transformer.cache import ActivationCache, coordinate_names, run_with_cache  # noqa: F401, E402
 from constructions.limit_transformer.counting import counting_forward  # noqa: F401, E402
 from constructions.limit_transformer.errors import (  # noqa: F401
     InputError,

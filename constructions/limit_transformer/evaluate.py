@@ -60,20 +60,28 @@ def _add_rows(Y: np.ndarray, rows: np.ndarray, upd: np.ndarray) -> None:
         Y[r] += upd[k]
 
 
-def float_mlp(Y: np.ndarray, mlp: FloatMLP | None) -> np.ndarray:
+def float_mlp(Y: np.ndarray, mlp: FloatMLP | None, cache=None) -> np.ndarray:
     """``Y + B psi(A Y + b)`` for feature-first ``Y`` (d, ...), updated in place (only the rows B writes)
-    and returned; a Heaviside unit fires for ``z >= -HEAVISIDE_ATOL``."""
-    if mlp is None or len(mlp.B_rows) == 0:
+    and returned; a Heaviside unit fires for ``z >= -HEAVISIDE_ATOL``.  ``cache`` (an ActivationCache)
+    receives the pre-activations ``A Y + b`` and the activations, position-first."""
+    if mlp is None or (len(mlp.B_rows) == 0 and cache is None):
+        if cache is not None:
+            cache.mlp_pre.append(None)
+            cache.mlp_post.append(None)
         return Y
     X = Y[mlp.A_cols]
     h = _apply(mlp.A_sub, X)
+    h += mlp.b.reshape((-1,) + (1,) * (h.ndim - 1))
+    if cache is not None:
+        cache.mlp_pre.append(np.moveaxis(h, 0, -1).copy())
     for k in range(len(mlp.b)):
         hk = h[k]
-        hk += mlp.b[k]
         if mlp.heaviside[k]:
             h[k] = hk >= -HEAVISIDE_ATOL
         else:
             np.maximum(hk, 0.0, out=hk)
+    if cache is not None:
+        cache.mlp_post.append(np.moveaxis(h, 0, -1).copy())
     _add_rows(Y, mlp.B_rows, _apply(mlp.B_sub, h))
     return Y
 
@@ -89,6 +97,32 @@ def _window(arr: np.ndarray, lo: int, hi: int, fill) -> np.ndarray:
     return out
 
 
+def positional_terms(phi: np.ndarray | None, q0: int, q1: int, n: int, model: LimitTransformer):
+    """Softmax terms (Q, tau+2) of a positional-only head for 0-based queries q0..q1-1 (column 0: each far
+    key, all of logit 0; column 1 + off: the key at offset off) and the number of far keys per query."""
+    offsets = np.zeros(1) if phi is None else phi
+    tau = len(offsets) - 1
+    q = np.arange(q0, q1)
+    count_far = np.maximum(q - tau, 0)  # keys 0 .. i-tau-1 share logit 0
+    logits = np.concatenate([np.zeros((len(q), 1)), np.broadcast_to(offsets, (len(q), tau + 1))], axis=1)
+    mask = np.concatenate([(count_far > 0)[:, None], (q[:, None] - np.arange(tau + 1)[None, :]) >= 0], axis=1)
+    return float_terms(logits, mask, n, model.precision_bits, model.precision), count_far
+
+
+def positional_weight_matrix(phi: np.ndarray | None, queries: np.ndarray, n: int,
+                             model: LimitTransformer) -> np.ndarray:
+    """Dense attention weights (len(queries), n) of a positional-only head (for introspection only)."""
+    s, count_far = positional_terms(phi, int(queries[0]), int(queries[-1]) + 1, n, model)
+    den = s[:, 0] * count_far + s[:, 1:].sum(axis=1)
+    w = np.divide(s, den[:, None], out=np.zeros_like(s), where=den[:, None] > 0)
+    out = np.zeros((len(queries), n))
+    for row, i in enumerate(queries):
+        out[row, : count_far[row]] = w[row, 0]
+        for off in range(min(i, s.shape[1] - 2) + 1):
+            out[row, i - off] = w[row, off + 1]
+    return out
+
+
 def positional_head(vals: np.ndarray, base: np.ndarray, start: int, q0: int, q1: int, n: int,
                     phi: np.ndarray | None, model: LimitTransformer) -> np.ndarray:
     """Output (r, B, q1-q0) of a positional-only head for the 0-based global query positions q0 .. q1-1.
@@ -97,13 +131,8 @@ def positional_head(vals: np.ndarray, base: np.ndarray, start: int, q0: int, q1:
     sum of the values of positions ``< start``.  Every query i must have its tau-window inside ``vals``
     (``i - tau >= start``) unless ``start == 0``.  ``n`` is the input length (for ``log n``).
     """
-    offsets = np.zeros(1) if phi is None else phi
-    tau = len(offsets) - 1
-    q = np.arange(q0, q1)
-    count_far = np.maximum(q - tau, 0)  # keys 0 .. i-tau-1 share logit 0
-    logits = np.concatenate([np.zeros((len(q), 1)), np.broadcast_to(offsets, (len(q), tau + 1))], axis=1)
-    mask = np.concatenate([(count_far > 0)[:, None], (q[:, None] - np.arange(tau + 1)[None, :]) >= 0], axis=1)
-    s = float_terms(logits, mask, n, model.precision_bits, model.precision)  # (Q, tau+2)
+    s, count_far = positional_terms(phi, q0, q1, n, model)
+    tau = s.shape[1] - 2
     lo = q0 - tau - 1 - start  # index in vals of the last far key of query q0
     if q1 - q0 == 1:  # one query: a plain sum instead of a cumulative sum
         far_sum = (base + vals[:, :, : lo + 1].sum(axis=2))[:, :, None] if lo >= 0 else base[:, :, None]
@@ -119,7 +148,7 @@ def positional_head(vals: np.ndarray, base: np.ndarray, start: int, q0: int, q1:
     return np.divide(num, den, out=np.zeros_like(num), where=den > 0)
 
 
-def _layer(model, layer_params, phis, y, queries, n, factored=None):
+def _layer(model, layer_params, phis, y, queries, n, factored=None, cache=None):
     """One layer on feature-first activations: attention for the given query columns, then the MLP.
 
     y: (d, B, n) activations (updated in place when every position is a query), or None with
@@ -141,14 +170,17 @@ def _layer(model, layer_params, phis, y, queries, n, factored=None):
             Y[r] = E[ids[:, queries], r] + P[queries, r]
     else:
         Y = y if len(queries) == y.shape[2] else y[:, :, queries]  # fancy indexing copies
-    updates = []
+    updates, weights = [], []
     for h, phi_m in zip(heads, phis, strict=True):
-        if len(h.rows) == 0:
+        if len(h.rows) == 0 and cache is None:
             continue
         vals = values(h.V_sub, h.cols)
         if h.positional:
             updates.append((h.rows, positional_head(vals, np.zeros(vals.shape[:2]), 0, queries[0], queries[-1] + 1, n,
                                                     h.phi, model)))
+            if cache is not None:
+                weights.append(np.broadcast_to(positional_weight_matrix(h.phi, queries, n, model),
+                                               (vals.shape[1], len(queries), n)).copy())
             continue
         all_cols = np.arange(model.d)
         logits = np.einsum("rbq,rbk->bqk", _apply(h.Q, Y), values(h.K, all_cols))
@@ -157,18 +189,27 @@ def _layer(model, layer_params, phis, y, queries, n, factored=None):
         mask = np.arange(n)[None, :] <= queries[:, None]  # causal: key j <= query i
         w = float_weights(logits, mask[None, :, :], n, model.precision_bits, model.precision)
         updates.append((h.rows, np.einsum("bqk,rbk->rbq", w, vals)))
+        weights.append(w)
+    if cache is not None:
+        Y = Y.copy()  # keep the recorded stream intact
     # every head read its input above, so Y (which may be y itself) can now be updated in place
     for rows, upd in updates:
         _add_rows(Y, rows, upd)
-    return float_mlp(Y, mlp)
+    if cache is not None:
+        cache.attention.append(weights)
+        cache.attention_residual.append(np.moveaxis(Y, 0, -1).copy())
+    return float_mlp(Y, mlp, cache)
 
 
-def forward(model: LimitTransformer, strings, *, offset: int = 0, positions: str = "all") -> np.ndarray:
+def forward(model: LimitTransformer, strings, *, offset: int = 0, positions: str = "all",
+            cache=None) -> np.ndarray:
     """Outputs ``U y_i^(L)`` for a batch of equal-length strings (``$`` is prepended).
 
     ``strings``: a string, a list of equal-length strings/symbol lists, or an int array of token ids that
     already starts with the ``$`` id 0.  Returns (B, n+1, m) for ``positions="all"`` (position 1 is ``$``)
     or (B, m) for ``positions="last"`` (only the last query of the last layer is computed).
+    ``cache``: an :class:`~constructions.limit_transformer.cache.ActivationCache` to fill with every
+    intermediate (use :func:`~constructions.limit_transformer.cache.run_with_cache`).
     """
     if positions not in ("all", "last"):
         raise InputError(f"positions must be 'all' or 'last', got {positions!r}")
@@ -184,16 +225,23 @@ def forward(model: LimitTransformer, strings, *, offset: int = 0, positions: str
     # chunk the batch so that the largest tensor (logits or activations) stays bounded
     quadratic = any(not h.positional for heads, _ in fp["layers"] for h in heads)
     chunk = max(1, min(_CHUNK_ELEMENTS // (n * max(model.d, n if quadratic else 1)), _CHUNK_POSITIONS // n))
+    if cache is not None:
+        chunk = B  # one chunk: the cache holds whole-batch arrays
     out = np.empty((B, out_rows, model.output_dim))
     all_q = np.arange(n)
     for s in range(0, B, chunk):
         ids_c = ids[s : s + chunk]
         y, factored = None, (ids_c, fp["E"], pos)
+        if cache is not None:
+            y, factored = (fp["E"].T[:, ids_c] + pos.T[:, None, :]), None
+            cache.residual.append(np.moveaxis(y, 0, -1).copy())
         for l, lp in enumerate(fp["layers"]):
             last = l == model.depth - 1
             queries = all_q if (not last or positions == "all") else all_q[-1:]
-            y = _layer(model, lp, phis[l], y, queries, n, factored)
+            y = _layer(model, lp, phis[l], y, queries, n, factored, cache)
             factored = None
+            if cache is not None:
+                cache.residual.append(np.moveaxis(y, 0, -1).copy())
         if model.depth == 0:
             y = fp["E"].T[:, ids_c] + pos.T[:, None, :]
             if positions == "last":
