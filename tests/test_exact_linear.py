@@ -41,7 +41,7 @@ def _same(a, b):
 # depth <= 2 as in tests/test_limit_transformer.py: deeper random models reach logits of size 10^5 and more,
 # whose exact huang term round_p(n^a) is an integer of that many digits (slow in either path)
 @settings(max_examples=25, deadline=None)
-@given(limit_transformers(depth=(1, 2)), strings(max_size=20), st.integers(0, 4),
+@given(limit_transformers(depth=(1, 2), qk_scale=(1, 2)), strings(max_size=20), st.integers(0, 4),
        st.sampled_from(["all", "last"]))
 def test_linear_exact_path_equals_reference_on_random_models(model, s, offset, positions):
     lin, ref = _both(model, s, offset=offset, positions=positions)
@@ -104,4 +104,3 @@ def test_rational_rows_are_fraction_arithmetic(big, small, q, ints):
     assert list(A.cumsum().fractions()) == list(np.cumsum(np.array(a, dtype=object)))
     assert list(B.heaviside().fractions()) == [int(x >= 0) for x in b]
     assert list(A.relu().fractions()) == [max(x, 0) for x in a]
-    assert list(B.shifted(2).fractions()) == [0, 0, *b[:4]]

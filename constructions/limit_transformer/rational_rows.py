@@ -105,17 +105,6 @@ class RationalRow:
     def is_zero(self) -> bool:
         return not np.any(self.num)
 
-    def shifted(self, k: int) -> RationalRow:
-        """Entry i is this row's entry i - k (0 for i < k); same length."""
-        if k == 0:
-            return self
-        n = len(self)
-        num = np.zeros(n, dtype=self.num.dtype)
-        den = np.ones(n, dtype=self.den.dtype)
-        if k < n:
-            num[k:], den[k:] = self.num[: n - k], self.den[: n - k]
-        return RationalRow(num, den, reduce=False)
-
     # ---- arithmetic (exact)
     def __add__(self, other: RationalRow) -> RationalRow:
         if other.is_zero():
