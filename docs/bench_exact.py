@@ -1,6 +1,6 @@
 """Benchmark: exact evaluation of compiled C-RASP benchmark programs (issue 12 item 5).
 
-    python docs/bench_exact.py [NAME ...] [--length 10000] [--ref-length 50]
+    python docs/bench_exact.py [NAME ...] [--length 10000] [--ref-length 200]
 
 For each program: the wall time of ``compiled_accepts(model, [w], exact=True)`` on one random word of
 ``--length`` letters (target: < 2 s at 10^4 for every program), its verdict checked against the float64
@@ -54,7 +54,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("names", nargs="*")
     ap.add_argument("--length", type=int, default=10_000)
-    ap.add_argument("--ref-length", type=int, default=50)
+    ap.add_argument("--ref-length", type=int, default=200)
     args = ap.parse_args()
     rng = np.random.default_rng(0)
     print(f"{'program':<28}{'exact s':>9}  verdict   {'ref s':>8}{'linear s':>9}{'speed-up':>9}  (at n={args.ref_length})")
