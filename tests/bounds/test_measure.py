@@ -1,50 +1,52 @@
-"""python -m bounds.measure (Izzo et al. sec. 5, App. B): CLI errors, resume, determinism, batch targets, controls.
+"""python -m bounds.measure (Izzo et al. sec. 5, App. B): CLI errors, resume, determinism, batch targets.
+
+The claim-linked negative control is in verify/tests/izzo2025/test_measure_control.py.
 
 Training tests need torch (``pip install torch==2.13.0``) and skip without it; the error paths and the
 batch-target checks do not.  Every training run here is tiny (a few steps at N <= 4).
 """
 
 import json
-import math
 import subprocess
 import sys
 
 import numpy as np
 import pytest
 
-from bounds.measure import main, read_records, summarize
+from bounds.measure import main
 from bounds.training.data import sample_batch
 from constructions.tasks import ModPTask, SimpleTask
 
-TINY = ["--train-lengths", "3", "--seeds", "1", "--steps", "15", "--batch", "16", "--test-batch", "16",
+TINY = ["--train-lengths", "3", "--seeds", "2", "--steps", "15", "--batch", "16", "--test-batch", "16",
         "--test-multiples", "2", "--plateau-from", "1"]
 
 
 def _err(capsys, *argv):
     assert main(list(argv)) == 2
-    err = capsys.readouterr().err.strip()
-    assert "\n" not in err and err.startswith("bounds.measure: error:") and "Traceback" not in err
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert err.startswith("bounds.measure: error:") and "Traceback" not in err
     return err
 
 
 # ----------------------------------------------------------------------------------- usage errors
 def test_usage_errors_exit_2_one_line(capsys, tmp_path):
-    out = str(tmp_path / "r.jsonl")
-    assert "unknown task" in _err(capsys, "--task", "parity", "--train-lengths", "4", "--out", out)
-    assert "--eps" in _err(capsys, "--eps", "0", "--train-lengths", "4", "--out", out)
-    assert "--eps" in _err(capsys, "--eps", "-1", "--train-lengths", "4", "--out", out)
-    assert "empty" in _err(capsys, "--train-lengths", ",", "--out", out)
-    assert "period" in _err(capsys, "--period", "0", "--train-lengths", "4", "--out", out)
+    out = str(tmp_path / "r")
+    assert "unknown task" in _err(capsys, "--task", "parity", "--train-lengths", "4", "--runs", out)
+    assert "--eps" in _err(capsys, "--task", "modp", "--eps", "0", "--train-lengths", "4", "--runs", out)
+    assert "--eps" in _err(capsys, "--task", "modp", "--eps", "-1", "--train-lengths", "4", "--runs", out)
+    assert "empty" in _err(capsys, "--task", "modp", "--train-lengths", ",", "--runs", out)
+    assert "period" in _err(capsys, "--task", "modp", "--period", "0", "--train-lengths", "4", "--runs", out)
+    assert "either --preset" in _err(capsys, "--train-lengths", "4", "--runs", out)
+    assert "either --preset" in _err(capsys, "--preset", "quick", "--task", "modp", "--runs", out)
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    assert "cannot write" in _err(capsys, "--train-lengths", "4", "--out", str(blocker / "r.jsonl"))
-    assert "cannot write" in _err(capsys, "--train-lengths", "4", "--out", str(tmp_path))
-    assert not (tmp_path / "r.jsonl").exists()  # nothing trained, nothing written
+    assert "run folder" in _err(capsys, "--task", "modp", "--train-lengths", "4", "--runs", str(blocker / "r"))
+    assert not (tmp_path / "r").exists()  # nothing trained, nothing written
 
 
 def test_usage_error_as_subprocess_has_no_traceback(tmp_path):
-    p = subprocess.run([sys.executable, "-m", "bounds.measure", "--train-lengths", "4", "--eps", "0",
-                        "--out", str(tmp_path / "r.jsonl")], capture_output=True, text=True, timeout=60)
+    p = subprocess.run([sys.executable, "-m", "bounds.measure", "--task", "modp", "--train-lengths", "4", "--eps",
+                        "0", "--runs", str(tmp_path / "r")], capture_output=True, text=True, timeout=60)
     assert p.returncode == 2 and "Traceback" not in p.stderr and len(p.stderr.strip().splitlines()) == 1
 
 
@@ -52,14 +54,32 @@ def test_cuda_without_cuda_exits_2(capsys, tmp_path):
     torch = pytest.importorskip("torch", reason="torch not installed (pip install torch==2.13.0)")
     if torch.cuda.is_available():
         pytest.skip("a CUDA device is present; the error path cannot be exercised")
-    assert "cuda" in _err(capsys, "--device", "cuda", "--train-lengths", "4", "--out", str(tmp_path / "r.jsonl"))
+    assert "cuda" in _err(capsys, "--task", "modp", "--device", "cuda", "--train-lengths", "4", "--runs",
+                          str(tmp_path / "r"))
 
 
 def test_measure_and_estimate_import_no_torch():
-    code = ("import sys, bounds.measure, bounds.estimate, bounds.training.train; "
-            "print('torch' in sys.modules)")
+    code = ("import sys, bounds.measure, bounds.estimate, bounds.training.train, bounds.training.loop, "
+            "bounds.training.executor, bounds.training.progress, bounds.training.report; print('torch' in sys.modules)")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert p.stdout.strip() == "False", p.stderr
+
+
+def test_progress_is_printed_before_torch_is_imported(tmp_path):
+    """The first progress line reaches stderr before torch's import starts (the issue: 15 s of silence)."""
+    code = ("import sys, builtins; real = builtins.__import__\n"
+            "def imp(name, *a, **k):\n"
+            "    if name == 'torch' and 'torch' not in sys.modules:\n"
+            "        sys.stderr.write('<<TORCH>>\\n'); sys.stderr.flush()\n"
+            "    return real(name, *a, **k)\n"
+            "builtins.__import__ = imp\n"
+            "from bounds.measure import main; sys.exit(main(sys.argv[1:]))")
+    p = subprocess.run([sys.executable, "-c", code, "--task", "modp", "--period", "2", *TINY, "--runs",
+                        str(tmp_path / "r")], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    lines = p.stderr.splitlines()
+    first_torch = lines.index("<<TORCH>>")
+    assert any("sweep" in line for line in lines[:first_torch]), lines[:first_torch + 1]
 
 
 # ------------------------------------------------------------------------------ batch targets
@@ -79,62 +99,41 @@ def test_batch_targets_control_wrong_index_differs():
     assert not np.allclose(tg, other)
 
 
-# ------------------------------------------------------------------------------------ summary
-def test_summary_threshold_and_none():
-    recs = [{"N": n, "seed": s, "plateau": v, "train_loss": 0.0, "test_loss": {"2": v}, "reached_target": True}
-            for n, s, v in [(4, 0, 0.2), (4, 1, 0.1), (8, 0, 0.004), (8, 1, 0.02), (16, 0, 0.001), (16, 1, 0.002)]]
-    s = summarize(recs, [4, 8, 16], 0.01)
-    assert math.isclose(s["rows"][1]["plateau_mean"], 0.012)
-    assert s["measured_threshold"] == 16  # the mean at N = 8 is 0.012 >= eps (the best seed alone would say 8)
-    assert s["measured_threshold_all_seeds"] == 16 and s["measured_threshold_stable"] == 16
-    recs.append({**recs[0], "N": 32, "plateau": 0.5})  # a failed run at a larger N breaks stability
-    assert summarize(recs, [4, 8, 16, 32], 0.01)["measured_threshold_stable"] is None
-    recs.pop()
-    s = summarize(recs, [4, 8, 16], 0.013)
-    assert s["measured_threshold"] == 8 and s["measured_threshold_all_seeds"] == 16  # worst seed 0.02 at N = 8
-    assert summarize(recs, [4, 8, 16], 1e-4)["measured_threshold"] is None  # nothing below: None, not max N
-    recs[3]["reached_target"] = False  # N = 8, seed 1 (plateau 0.02) did not fit: the converged mean is 0.004
-    s = summarize(recs, [4, 8, 16], 0.01)
-    assert s["measured_threshold"] == 16 and s["measured_threshold_converged"] == 8
-
-
 # ------------------------------------------------------------------------------ training runs
-def test_resume_and_determinism(capsys, tmp_path):
+def _run(capsys, tmp_path, name, *extra):
+    assert main(["--task", "modp", "--period", "2", *TINY, "--runs", str(tmp_path / name), "--json", *extra]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_resume_duplicates_and_determinism(capsys, tmp_path):
     pytest.importorskip("torch", reason="torch not installed (pip install torch==2.13.0)")
-    out = tmp_path / "r.jsonl"
-    assert main(["--task", "modp", "--period", "2", *TINY, "--out", str(out), "--json"]) == 0
-    first = json.loads(capsys.readouterr().out)
-    assert first["trained"] == 1 and len(read_records(str(out))) == 1
-    assert first["prediction"]["proof_count_N"] == 223 and first["prediction"]["hardmax_length"] == 2
-    assert first["prediction"]["N"] == 2 + 2 + 2 * (5 + 11 * 40 + 11 * 1600)  # corrected (bounds/corrected.py)
-    assert main(["--task", "modp", "--period", "2", *TINY, "--out", str(out), "--json"]) == 0
-    again = json.loads(capsys.readouterr().out)
-    assert again["trained"] == 0 and len(read_records(str(out))) == 1  # resumed: no new training
-    assert again["rows"] == first["rows"]
-    # determinism: a fresh file with the same arguments gives the same numbers
-    out2 = tmp_path / "r2.jsonl"
-    assert main(["--task", "modp", "--period", "2", *TINY, "--out", str(out2), "--json"]) == 0
-    fresh = json.loads(capsys.readouterr().out)
-    assert fresh["rows"] == first["rows"]
-    # a torn last line (interrupt) is ignored and the missing run is redone
-    out2.write_text(out2.read_text()[:40])
-    assert main(["--task", "modp", "--period", "2", *TINY, "--out", str(out2), "--json"]) == 0
-    healed = json.loads(capsys.readouterr().out)
-    assert healed["trained"] == 1 and healed["rows"] == first["rows"]
+    first = _run(capsys, tmp_path, "a")
+    t = first["tasks"][0]
+    assert first["trained"] == 1 and t["predicted"]["N"] == 223 and t["predicted"]["hardmax_length"] == 2
+    assert t["summary"]["rows"][0]["seeds"] == 2 and len(t["summary"]["n_min_per_seed"]) == 2
+    assert any("batch = 16" in d for d in t["deviations"])  # deviations from App. B are recorded
+    again = _run(capsys, tmp_path, "a")
+    assert again["trained"] == 0 and again["tasks"][0]["summary"] == t["summary"]  # resumed: nothing retrained
+    # the issue's bug: --train-lengths 3,3 trained the same run twice and reported 2 seeds per run
+    assert main(["--task", "modp", "--period", "2", "--train-lengths", "3,3", *TINY[2:], "--runs",
+                 str(tmp_path / "d"), "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["trained"] == 1 and d["tasks"][0]["summary"]["rows"][0]["seeds"] == 2
+    assert d["tasks"][0]["summary"] == t["summary"]  # determinism: a fresh folder gives the same numbers
 
 
-def test_different_seed_changes_numbers(capsys, tmp_path):
+def test_different_seed_changes_numbers():
     """Control for the determinism test: seeds matter (otherwise equal numbers would prove nothing)."""
     pytest.importorskip("torch", reason="torch not installed (pip install torch==2.13.0)")
-    from bounds.training.train import RunConfig, train_run
+    from bounds.training.train import train_group
 
-    cfg = RunConfig(max_steps=10, batch=16, test_batch=16, test_multiples=(2,), plateau_from=1)
-    a = train_run(ModPTask(2, 0), "modp(p=2,k=0)", 3, 0, cfg)
-    b = train_run(ModPTask(2, 0), "modp(p=2,k=0)", 3, 1, cfg)
-    assert a["plateau"] != b["plateau"]
+    cfg = {"max_steps": 10, "batch": 16, "test_batch": 16, "test_multiples": [2], "plateau_from": 1}
+    r = train_group("modp", {"period": 2}, 3, [0, 1], cfg, device="cpu")
+    assert r["runs"][0]["plateau"] != r["runs"][1]["plateau"]
 
 
 def test_missing_torch_exits_2(monkeypatch, capsys, tmp_path):
     """Without torch the CLI says how to install it (exit 2, one line), instead of a traceback."""
     monkeypatch.setitem(sys.modules, "torch", None)  # makes `import torch` raise ImportError
-    assert "torch==2.13.0" in _err(capsys, "--train-lengths", "2", "--steps", "1", "--out", str(tmp_path / "r.jsonl"))
+    assert "torch==2.13.0" in _err(capsys, "--task", "modp", "--train-lengths", "2", "--steps", "1", "--runs",
+                                   str(tmp_path / "r"))

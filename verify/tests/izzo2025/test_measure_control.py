@@ -6,6 +6,7 @@ The CLI's unit tests (errors, resume, determinism, batch targets) are in tests/b
 import numpy as np
 import pytest
 
+from bounds.training.data import sample_batch
 from constructions.tasks import ModPTask
 from verify.claims import checks
 
@@ -17,9 +18,15 @@ def test_negative_control_wrong_index_does_not_reach_plateau():
     The measurement is only meaningful if the plateau can fail to drop: evaluated against the wrong index,
     the same trained model's long-length MSE stays near Var(f*) ~ 0.1, above eps = 0.01."""
     pytest.importorskip("torch", reason="torch not installed (pip install torch==2.13.0)")
-    from bounds.training.train import RunConfig, evaluate, train_run
+    import torch
 
-    cfg = RunConfig(max_steps=250, batch=32, lr=3e-2, test_batch=128, test_multiples=(2, 4), plateau_from=2)
-    rec, model = train_run(ModPTask(2, 0), "modp(p=2,k=0)", 8, 0, cfg, return_model=True)
-    wrong = evaluate(model, ModPTask(2, 1), np.random.default_rng(9), 8, cfg, "cpu")
-    assert rec["plateau"] < 0.01 <= wrong["plateau"], (rec["plateau"], wrong["plateau"])
+    from bounds.training.train import rebuild, train_group
+
+    cfg = {"max_steps": 300, "batch": 32, "lr": 3e-2, "qk_lr_scale": 1.0, "test_batch": 128,
+           "test_multiples": [2, 4], "plateau_from": 2}
+    rec = train_group("modp", {"period": 2}, 8, [0], cfg, device="cpu")
+    model = rebuild(rec, 0)
+    ids, tg = sample_batch(ModPTask(2, 1), np.random.default_rng(9), 32, 128)
+    with torch.no_grad():
+        wrong = float(((model(torch.from_numpy(ids)).double().numpy() - tg)[:, 16:] ** 2).mean())
+    assert rec["runs"][0]["plateau"] < 0.01 <= wrong, (rec["runs"][0]["plateau"], wrong)

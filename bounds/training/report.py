@@ -1,0 +1,92 @@
+"""Summaries of an Izzo et al. sweep: per task the measured N_min, the prediction, their ratio, the curves.
+
+:func:`summaries` is what ``python -m bounds.measure`` prints and what the committed results
+(``docs/results/izzo2025-{modp,simple}-<preset>.json``) hold; the plots and the claim tests read those files.
+Per task: ``summary`` (:func:`bounds.training.summary.summarize`), ``predicted`` (``bounds.estimate`` for the
+App. A.2 construction at eps' = sqrt(eps): the measured eps is a mean squared error, the theorem's an error
+size), ``ratio_predicted_over_measured``, the settings and App. B deviations, the seed-mean test curve per N
+(Figures 1-2, left) and, for ModP, the Figure 3 attention numbers per N.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from fractions import Fraction
+
+from bounds.training.summary import slope_over_seeds, summarize
+
+
+def predicted(task_kind: str, params: dict, eps: float) -> dict:
+    """``bounds.estimate`` for the App. A.2 construction at the error scale sqrt(eps)."""
+    from bounds.estimate import run as estimate_run
+
+    pred_eps = Fraction(math.sqrt(eps)).limit_denominator(10**6)
+    argv = ["--task", task_kind, "--eps", str(pred_eps), "--json"]
+    if task_kind == "modp":
+        argv += ["--period", str(params["period"]), "--index", str(params.get("index", 0))]
+    else:
+        argv += ["--omega", str(params["omega"])]
+    r = estimate_run(argv)
+    return {k: r[k] for k in ("hardmax_length", "sample_length", "N", "L", "gamma", "period", "tau", "eps")}
+
+
+def _mean_curves(records: list[dict]) -> dict:
+    out = {}
+    for r in records:
+        rec = r["record"]
+        curves = [run["test_curve"] for run in rec["runs"]]
+        out[str(rec["N"])] = [float(f"{statistics.fmean(c[i] for c in curves):.4g}") for i in range(len(curves[0]))]
+    return out
+
+
+def _attention(records: list[dict]) -> dict:
+    out = {}
+    for r in records:
+        rec = r["record"]
+        atts = [run["attention"] for run in rec["runs"] if "attention" in run]
+        if not atts:
+            continue
+        out[str(rec["N"])] = {
+            "length": atts[0]["length"], "uniform_class": atts[0]["uniform_class"],
+            "per_seed": [{k: a[k] for k in ("per_key_class", "per_key_class_std", "per_key_other",
+                                            "per_key_other_std", "mass_class")} | {"seed": run["seed"],
+                                                                                  "reached_target": run["reached_target"],
+                                                                                  "plateau": run["plateau"]}
+                         for a, run in zip(atts, rec["runs"], strict=True)]}
+    return out
+
+
+def task_param(t: dict) -> float:
+    """p for ModP, omega for SimpleTask (the x of Figure 1/2 right)."""
+    return float(t["params"]["period"]) if t["task_kind"] == "modp" else float(Fraction(t["params"]["omega"]))
+
+
+def summaries(records: list[dict], eps: float, preset) -> dict:
+    """Group records by task and summarize each (see the module docstring); slopes per task kind."""
+    groups: dict[str, list[dict]] = {}
+    for r in records:
+        groups.setdefault(r["record"]["task"], []).append(r)
+    tasks = []
+    for label, recs in groups.items():
+        first = recs[0]["record"]
+        summ = summarize(recs, eps)
+        pred = predicted(first["task_kind"], first["task_params"], eps)
+        n_min = summ["n_min"]
+        tasks.append({
+            "task": label, "task_kind": first["task_kind"], "params": first["task_params"],
+            "grid": sorted(r["record"]["N"] for r in recs), "seeds": first["seeds"], "settings": first["config"],
+            "deviations": first["deviations"], "device": first["device"], "torch": first["torch"],
+            "train_seconds": round(sum(r["record"]["train_seconds"] for r in recs), 1),
+            "wall_seconds": round(sum(r["wall_seconds"] for r in recs), 1),
+            "n_min": n_min, "n_min_spread": summ["n_min_spread"], "predicted": pred,
+            "ratio_predicted_over_measured": pred["N"] / n_min if n_min else None,
+            "summary": summ, "test_curves": _mean_curves(recs), "attention": _attention(recs),
+        })
+    tasks.sort(key=lambda t: (t["task_kind"], task_param(t)))
+    slopes = {}
+    for kind in ("modp", "simple"):
+        mine = {task_param(t): t["summary"] for t in tasks if t["task_kind"] == kind}
+        if mine:
+            slopes[kind] = slope_over_seeds(mine)
+    return {"experiment": "izzo2025", "preset_description": preset.description, "tasks": tasks, "slopes": slopes}
