@@ -162,6 +162,8 @@ def _parser() -> argparse.ArgumentParser:
                     help="gamma and L of the --proof-count estimate (default completed)")
     ap.add_argument("--mode", choices=("auto", "exact", "interval"), default="auto",
                     help="arithmetic: exact rationals, certified intervals, or auto (exact while small)")
+    ap.add_argument("--measured", metavar="RESULTS",
+                    help="a bounds.measure summary: print predicted N, measured N_min and their ratio per task")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     return ap
 
@@ -213,6 +215,10 @@ def _ingredients(m, bits, definition, mode):
 
 def run(argv=None) -> dict:
     args = _parser().parse_args(argv)
+    if args.measured:
+        from bounds.measured import compare
+
+        return {**compare(args.measured, (args.task or "modp").lower(), construction_prediction), "_json": args.json}
     if args.eps <= 0:
         raise UsageError(f"--eps must be positive, got {args.eps}")
     if args.delta < 0:
@@ -288,6 +294,22 @@ def _len(v) -> str:
     return str(Length(Fraction(v["pow2_exponent"]), v["plus"]))
 
 
+def construction_prediction(task_kind: str, params: dict, eps_mse: float) -> dict:
+    """The estimate for the App. A.2 construction of a task at the error scale sqrt(eps_mse) (a measured mean
+    squared error eps_mse is an error size sqrt(eps_mse)); what ``--measured`` and ``bounds.measure`` report,
+    with the earlier proof-count estimate beside it."""
+    pred_eps = Fraction(math.sqrt(eps_mse)).limit_denominator(10**6)
+    argv = ["--task", task_kind, "--eps", str(pred_eps), "--json"]
+    if task_kind == "modp":
+        argv += ["--period", str(params["period"]), "--index", str(params.get("index", 0))]
+    else:
+        argv += ["--omega", str(params["omega"])]
+    r = run(argv)
+    out = {k: r[k] for k in ("hardmax_length", "sample_length", "N", "L", "gamma", "period", "tau", "eps", "bound")}
+    out["proof_count_N"] = r["proof_count"]["N"]
+    return out
+
+
 @command
 def main(argv=None) -> int:
     try:
@@ -297,7 +319,14 @@ def main(argv=None) -> int:
         print(f"bounds.estimate: error: {msg}", file=sys.stderr)
         return 2
     as_json = r.pop("_json")
-    print(json.dumps(r) if as_json else _text(r))
+    if as_json:
+        print(json.dumps(r))
+    elif "measured" in r:
+        from bounds.measured import text
+
+        print(text(r))
+    else:
+        print(_text(r))
     return 0
 
 

@@ -73,6 +73,8 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--test-multiples", type=_int_list, default=[2, 4, 8], help="test at m*N (default 2,4,8)")
     ap.add_argument("--plateau-from", type=int, default=4, help="plateau = mean MSE over [a*N, max*N] (a=4)")
     ap.add_argument("--test-batch", type=int, default=256)
+    ap.add_argument("--summarize-only", action="store_true",
+                    help="train nothing: summarize the runs already in the run folder (the summary lists what is missing)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     return ap
 
@@ -145,6 +147,9 @@ def run(argv=None, show_progress: bool | None = None) -> dict:
     for s in specs:  # the task parameters are checked before anything trains
         _task_or_usage(s.kwargs["task"], s.kwargs["params"])
     todo = [s for s in specs if not os.path.exists(record_path(runs_dir, s))]
+    if args.summarize_only:
+        specs = [s for s in specs if s not in todo]
+        missing, todo = [s.key for s in todo], []
     prog = SweepProgress(len(specs), len(specs) - len(todo), desc=f"{preset.name} sweep", enabled=show_progress)
     try:
         if todo:
@@ -163,7 +168,8 @@ def run(argv=None, show_progress: bool | None = None) -> dict:
     from bounds.training.report import summaries
 
     out = summaries(records, args.eps, preset)
-    out.update(preset=preset.name, runs=runs_dir, trained=result["ran"], eps=args.eps)
+    out.update(preset=preset.name, runs=runs_dir, trained=result["ran"], eps=args.eps,
+               missing_runs=missing if args.summarize_only else [])
     if args.preset:
         out["written"] = write_results(out, args.results_dir, preset.name)
     if args.plots:
@@ -217,6 +223,8 @@ def _text(r: dict) -> str:
             lines.append(f"  slope of per-seed N_min against {'p' if kind == 'modp' else 'omega'}: {fit['slope']:.3g} "
                          f"(95% CI {fit['slope_ci'][0]:.3g} .. {fit['slope_ci'][1]:.3g}, {fit['points']} points, "
                          f"{fit['seeds_left_out']} seeds never below eps)")
+    if r.get("missing_runs"):
+        lines.append(f"  {len(r['missing_runs'])} run(s) of the sweep are not in {r['runs']} yet (--summarize-only)")
     for p in r.get("written", []):
         lines.append(f"  wrote {p}")
     return "\n".join(lines)

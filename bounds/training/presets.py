@@ -77,13 +77,16 @@ def _modp(p: int, multiples) -> Grid:
 
 IZZO_PRESETS = {
     "quick": Preset(
-        "quick", "ModP p = 2..5 and SimpleTask omega = 1, 2, 4, 8, small budgets (< 30 min on 2 CPU cores)",
+        "quick", "ModP p = 2..5 and SimpleTask omega = 1, 2, 4, 8, small budgets (< 30 min on 2 idle CPU cores)",
         "bounds.training.train:train_group", _QUICK_CONFIG, 8,
-        tuple(_modp(p, (1, 1.5, 2, 2.5, 3, 4, 5, 6)) for p in (2, 3, 4, 5))
-        + (Grid("simple", {"omega": "1"}, (1, 2, 3, 4, 6, 8, 12)),
-           Grid("simple", {"omega": "2"}, (2, 3, 4, 6, 8, 12, 16)),
-           Grid("simple", {"omega": "4"}, (4, 6, 8, 12, 16, 24, 32)),
-           Grid("simple", {"omega": "8"}, (8, 12, 16, 24, 32)))),
+        (Grid("modp", {"period": 2, "index": 0}, (2, 3, 4, 5, 6, 8, 10, 12)),
+         Grid("modp", {"period": 3, "index": 0}, (3, 4, 6, 8, 9, 12, 15)),
+         Grid("modp", {"period": 4, "index": 0}, (4, 6, 8, 10, 12, 16, 20)),
+         Grid("modp", {"period": 5, "index": 0}, (5, 8, 10, 12, 15, 20, 25)),
+         Grid("simple", {"omega": "1"}, (1, 2, 3, 4, 6, 8)),
+         Grid("simple", {"omega": "2"}, (2, 3, 4, 6, 8, 12)),
+         Grid("simple", {"omega": "4"}, (4, 6, 8, 12, 16, 24)),
+         Grid("simple", {"omega": "8"}, (8, 12, 16, 24, 32)))),
     "paper": Preset(
         "paper", "App. B settings (batch 1024, stop at 1e-5, 8 seeds), finer grids; GPU-sized",
         "bounds.training.train:train_group", _PAPER_CONFIG, 8,

@@ -57,6 +57,27 @@ def _attention(records: list[dict]) -> dict:
     return out
 
 
+def trained_model(records: list[dict], n_min: int | None, eps: float) -> dict:
+    """Theorem 4.1 ingredients of a trained model itself: the run at N = n_min (the largest N if none), its
+    first seed that reached the training-loss target (else seed 0), converted exactly
+    (:mod:`bounds.training.convert`); gamma (completed), L, and the estimate at eps' = sqrt(eps) for p = 8 and
+    p = 53 bits, as log10 (the hardmax terms 2^{p/gamma} are astronomically large)."""
+    from bounds.estimate import sample_length
+    from bounds.margin import ingredients
+    from bounds.training.convert import from_record
+    by_n = {r["record"]["N"]: r["record"] for r in records}
+    rec = by_n[n_min] if n_min in by_n else by_n[max(by_n)]
+    i = next((k for k, run in enumerate(rec["runs"]) if run["reached_target"]), 0)
+    ing = ingredients(from_record(rec, i, precision_bits=8))
+    pred_eps = Fraction(math.sqrt(eps)).limit_denominator(10**6)
+    sl = sample_length(ing.tau, ing.period, ing.L2, pred_eps)
+    h8, h53 = (p / float(ing.gamma) * math.log10(2) for p in (8, 53))
+    return {"N": rec["N"], "seed": rec["runs"][i]["seed"], "reached_target": rec["runs"][i]["reached_target"],
+            "plateau": rec["runs"][i]["plateau"], "gamma": float(ing.gamma), "L": ing.L, "tau": ing.tau,
+            "period": ing.period, "eps": str(pred_eps), "sample_length": sl, "log10_hardmax_p8": h8,
+            "log10_hardmax_p53": h53, "log10_N_p8": max(math.log10(sl), h8), "log10_N_p53": max(math.log10(sl), h53)}
+
+
 def task_param(t: dict) -> float:
     """p for ModP, omega for SimpleTask (the x of Figure 1/2 right)."""
     return float(t["params"]["period"]) if t["task_kind"] == "modp" else float(Fraction(t["params"]["omega"]))
@@ -82,6 +103,7 @@ def summaries(records: list[dict], eps: float, preset) -> dict:
             "n_min": n_min, "n_min_spread": summ["n_min_spread"], "predicted": pred,
             "ratio_predicted_over_measured": pred["N"] / n_min if n_min else None,
             "summary": summ, "test_curves": _mean_curves(recs), "attention": _attention(recs),
+            "trained_model": trained_model(recs, n_min, eps),
         })
     tasks.sort(key=lambda t: (t["task_kind"], task_param(t)))
     slopes = {}

@@ -1,0 +1,70 @@
+"""``python -m bounds.estimate --task modp --measured RESULTS``: the Theorem 4.1 prediction beside measured N_min.
+
+RESULTS is a summary written by ``python -m bounds.measure --preset ...`` (``docs/results/izzo2025-<kind>-
+<preset>.json``).  For every task of the requested kind in it, this prints the prediction of ``bounds.estimate``
+for the App. A.2 construction (recomputed now, at the error scale the results file used: sqrt of its MSE eps),
+the measured ``n_min`` with its spread over seeds, and the ratio predicted / measured; and, where the results
+hold them, the ingredients of a trained model itself (its own gamma, L and N, from
+:mod:`bounds.training.convert`).
+"""
+
+from __future__ import annotations
+
+import json
+
+from bounds.margin import BoundsError
+
+
+class MeasuredResultsError(BoundsError):
+    """The results file is missing, not JSON, or not a bounds.measure summary."""
+
+
+def load(path: str) -> dict:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except OSError as e:
+        raise MeasuredResultsError(f"cannot read --measured {path!r}: {e.strerror or e}") from None
+    except json.JSONDecodeError as e:
+        raise MeasuredResultsError(f"--measured {path!r} is not JSON (line {e.lineno}: {e.msg})") from None
+    if not isinstance(data, dict) or data.get("experiment") != "izzo2025" or "tasks" not in data:
+        raise MeasuredResultsError(f"--measured {path!r} is not a bounds.measure summary (izzo2025-<kind>-<preset>.json)")
+    return data
+
+
+def compare(path: str, kind: str) -> dict:
+    """Per task of ``kind`` in the results: predicted N, measured n_min (spread), their ratio, trained-model N."""
+    from bounds.training.report import predicted
+
+    data = load(path)
+    rows = []
+    for t in data["tasks"]:
+        if t["task_kind"] != kind:
+            continue
+        pred = predicted(t["task_kind"], t["params"], data["eps"])
+        n_min = t["n_min"]
+        rows.append({"task": t["task"], "params": t["params"], "predicted_N": pred["N"],
+                     "predicted": pred, "measured_n_min": n_min, "n_min_spread": t["n_min_spread"],
+                     "ratio_predicted_over_measured": pred["N"] / n_min if n_min else None,
+                     "trained_model": t.get("trained_model")})
+    if not rows:
+        raise MeasuredResultsError(f"--measured {path!r} has no {kind} task; use --task "
+                                   f"{data['tasks'][0]['task_kind'] if data['tasks'] else 'modp'}")
+    return {"measured": path, "kind": kind, "eps_mse": data["eps"], "preset": data.get("preset"), "rows": rows}
+
+
+def text(r: dict) -> str:
+    lines = [f"Theorem 4.1 prediction (App. A.2 construction, eps = sqrt({r['eps_mse']})) beside the measured N_min "
+             f"(seed-mean plateau < {r['eps_mse']}) of {r['measured']}",
+             "  task                 predicted N   measured N_min  per-seed min/median/max  predicted/measured  "
+             "trained model: gamma, L, N (p = 8)"]
+    for row in r["rows"]:
+        sp = row["n_min_spread"]
+        ratio = row["ratio_predicted_over_measured"]
+        tm = row["trained_model"]
+        tm_text = "-" if not tm else (f"{tm['gamma']:.3g}, {tm['L']:.4g}, 10^{tm['log10_N_p8']:.3g} "
+                                      f"(run N={tm['N']}, seed {tm['seed']})")
+        lines.append(f"  {row['task']:<20} {row['predicted_N']:<13} {row['measured_n_min']!s:<15} "
+                     f"{sp['min']!s}/{sp['median']!s}/{sp['max']!s}{'':<16} "
+                     f"{'-' if ratio is None else f'{ratio:.3g}':<19} {tm_text}")
+    return "\n".join(lines)
