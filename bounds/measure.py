@@ -209,14 +209,15 @@ def write_results(summary: dict, results_dir: str, name: str) -> list[str]:
 
 def _text(r: dict) -> str:
     lines = [f"{r['preset']} sweep: {r['trained']} new run(s), records in {r['runs']}; eps = {r['eps']} (test MSE)",
-             "  task                n_min  per-seed min/median/max (none)  stable  converged  predicted N  "
+             "  task                n_min  per-seed min/median/max (none)  median  stable  converged  predicted N  "
              "pred/meas"]
     for t in r["tasks"]:
         s = t["summary"]
         sp = s["n_min_spread"]
         ratio = t["ratio_predicted_over_measured"]
         lines.append(f"  {t['task']:<19} {s['n_min']!s:<6} {sp['min']!s}/{sp['median']!s}/{sp['max']!s} "
-                     f"({sp['seeds_without']}){'':<14} {s['n_min_stable']!s:<7} {s['n_min_converged']!s:<10} "
+                     f"({sp['seeds_without']}){'':<14} {s['n_min_median']!s:<7} {s['n_min_stable']!s:<7} "
+                     f"{s['n_min_converged']!s:<10} "
                      f"{t['predicted']['N']:<12} {'-' if ratio is None else f'{ratio:.3g}'}")
     for kind, fit in r["slopes"].items():
         if fit:

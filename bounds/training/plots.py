@@ -34,6 +34,7 @@ def _plt():
 
 
 def _save(fig, out_dir: str, stem: str) -> list[str]:
+    fig.tight_layout()
     paths = []
     for ext in ("png", "svg"):
         p = os.path.join(out_dir, f"{stem}.{ext}")
@@ -91,7 +92,7 @@ def plateau_figure(summary: dict, kind: str, out_dir: str, name: str) -> list[st
         ax.set_yscale("log")
         ax.axhline(summary["eps"], color="k", ls="--", lw=0.8)
         ax.set_xlabel(xl)
-        ax.set_ylabel("plateau test MSE (mean, min-max over seeds)")
+        ax.set_ylabel("plateau MSE (seed mean; band: min-max)")
         ax.legend(fontsize=7)
     fig.suptitle(f"{kind}: limiting test loss against training length ({name} preset)", fontsize=9)
     return _save(fig, out_dir, f"{kind}-plateau")

@@ -51,7 +51,7 @@ class Preset:
                 key = run_key(self.experiment, g.task, g.params, n, self.seeds, self.config)
                 out.append(RunSpec(key, self.fn, kw, num_cpus=self.num_cpus,
                                    num_gpus=self.num_gpus if num_gpus is None else num_gpus))
-        return out
+        return sorted(out, key=lambda s: s.kwargs["n"])  # small runs first: every task gets its low end early
 
 
 def run_key(experiment: str, task: str, params: dict, n: int, seeds: int, config: dict) -> str:
@@ -82,11 +82,11 @@ IZZO_PRESETS = {
         (Grid("modp", {"period": 2, "index": 0}, (2, 3, 4, 5, 6, 8, 10, 12)),
          Grid("modp", {"period": 3, "index": 0}, (3, 4, 6, 8, 9, 12, 15)),
          Grid("modp", {"period": 4, "index": 0}, (4, 6, 8, 10, 12, 16, 20)),
-         Grid("modp", {"period": 5, "index": 0}, (5, 8, 10, 12, 15, 20, 25)),
-         Grid("simple", {"omega": "1"}, (1, 2, 3, 4, 6, 8)),
-         Grid("simple", {"omega": "2"}, (2, 3, 4, 6, 8, 12)),
-         Grid("simple", {"omega": "4"}, (4, 6, 8, 12, 16, 24)),
-         Grid("simple", {"omega": "8"}, (8, 12, 16, 24, 32)))),
+         Grid("modp", {"period": 5, "index": 0}, (5, 10, 15, 20, 25)),
+         Grid("simple", {"omega": "1"}, (1, 2, 3, 4, 6)),
+         Grid("simple", {"omega": "2"}, (2, 3, 4, 6, 8)),
+         Grid("simple", {"omega": "4"}, (4, 6, 8, 12, 16)),
+         Grid("simple", {"omega": "8"}, (8, 12, 16, 24)))),
     "paper": Preset(
         "paper", "App. B settings (batch 1024, stop at 1e-5, 8 seeds), finer grids; GPU-sized",
         "bounds.training.train:train_group", _PAPER_CONFIG, 8,

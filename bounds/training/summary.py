@@ -8,6 +8,7 @@ Definitions (used by ``python -m bounds.measure``, the committed results and the
   (``None`` if none is) -- the quantity of Figure 1 (right) and Figure 2 (right).
 * ``n_min_per_seed``: the same for seed index s alone (runs of seed index s at every N); its min / median / max
   is the spread over seeds.  ``None`` entries (seed s never below eps) are kept and counted.
+* ``n_min_median``: smallest N whose seed-median plateau is < eps (robust to one diverged seed);
 * ``n_min_stable``: the smallest N from which the seed-mean plateau stays < eps at every larger N of the grid;
   ``n_min_all_seeds``: smallest N where every seed is < eps; ``n_min_converged``: smallest N whose mean over
   the runs that reached the training-loss target is < eps (Theorem 4.1's hypothesis: the model fits the task).
@@ -42,6 +43,7 @@ def summarize(records: list[dict], eps: float) -> dict:
         conv = [r["plateau"] for r in runs if r["reached_target"]]
         rows.append({
             "N": n, "seeds": len(runs), "plateau_mean": statistics.fmean(plateaus), "plateau_max": max(plateaus),
+            "plateau_median": statistics.median(plateaus),
             "plateau_min": min(plateaus), "plateau_per_seed": {str(r["seed"]): r["plateau"] for r in runs},
             "train_loss_mean": statistics.fmean(r["train_loss"] for r in runs),
             "test_loss_mean": {m: statistics.fmean(r["test_loss"][m] for r in runs) for m in runs[0]["test_loss"]},
@@ -66,6 +68,7 @@ def summarize(records: list[dict], eps: float) -> dict:
         "n_min_spread": {"min": min(found) if found else None, "median": statistics.median(found) if found else None,
                          "max": max(found) if found else None, "seeds_without": len(per_seed) - len(found)},
         "n_min_stable": stable,
+        "n_min_median": next((row["N"] for row in rows if row["plateau_median"] < eps), None),
         "n_min_all_seeds": next((row["N"] for row in rows if row["plateau_max"] < eps), None),
         "n_min_converged": next((row["N"] for row in rows if row["plateau_mean_converged"] is not None
                                  and row["plateau_mean_converged"] < eps), None),
