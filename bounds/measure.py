@@ -8,12 +8,14 @@ its spread over seeds; :mod:`bounds.training.summary`) next to the prediction of
 for the App. A.2 construction of the same task at the error scale ``sqrt(eps)`` (``--eps`` is a mean
 *squared* error, Theorem 4.1's eps an error size).
 
-    python -m bounds.measure --preset quick                       # the README command (< 30 min, 2 CPU cores)
+    python -m bounds.measure --preset quick --workers 2           # the README command (2 CPU cores)
+    python -m bounds.measure --preset quick --workers 2 --resume  # continue it after an interruption
     python -m bounds.measure --preset paper --executor ray        # App. B settings, GPU-sized
-    python -m bounds.measure --task modp --period 3 --train-lengths 8,16,32 --seeds 8 --runs runs/mine
+    python -m bounds.measure --task modp --period 3 --train-lengths 8,16,32 --seeds 8 --out runs/mine
 
-Runs go to ``--runs`` (default ``runs/izzo2025-<preset>``), one file per run written atomically; a rerun
-skips every recorded run (SIGKILL loses only the runs in flight).  A preset also writes its summaries,
+Runs go to the folder ``--out`` (default ``runs/izzo2025-<preset>``), one file per run written atomically; a
+folder that already has records is refused unless ``--resume`` is given, which skips every recorded run (a
+SIGKILL loses only the runs in flight).  A preset also writes its summaries,
 ``<results-dir>/izzo2025-{modp,simple}-<preset>.json``, and, with ``--plots DIR``, the figures.  Device:
 ``--device auto`` (default) uses CUDA when torch sees it.  Progress (runs done/left, ETA, steps) is on
 stderr and starts before torch is imported.  Usage errors exit 2 with one line.
@@ -23,89 +25,100 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import sys
 from fractions import Fraction
 
-from bounds.cli import OneLineParser, fraction_arg
+from lengthgen_cli import (
+    Parser,
+    add_json_option,
+    add_period_option,
+    bounded_int,
+    command,
+    finite_real,
+    int_list,
+    rational,
+)
 
 
 class UsageError(ValueError):
     """A command-line argument is invalid or the environment cannot run it (message says which)."""
 
 
-def _int_list(text: str) -> list[int]:
-    try:
-        return [int(t) for t in text.split(",") if t.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list of integers") from None
+MAX_TRAIN_LENGTH = 4096
+MAX_SEEDS = 256
+MAX_STEPS = 10**7
+MAX_BATCH = 1 << 16
+MAX_WORKERS = 256
+MAX_MULTIPLE = 64
 
 
 def _parser() -> argparse.ArgumentParser:
-    ap = OneLineParser(prog="python -m bounds.measure",
-                       description="Measured length-generalization thresholds (Izzo et al. sec. 5) next to the "
-                                   "Theorem 4.1 estimate of bounds.estimate.")
+    ap = Parser(module="bounds.measure",
+                description="Measured length-generalization thresholds (Izzo et al. sec. 5) next to the "
+                            "Theorem 4.1 estimate of bounds.estimate.")
+    pos = finite_real(positive=True)
     ap.add_argument("--preset", choices=("quick", "paper"), help="a whole sweep (bounds.training.presets)")
     ap.add_argument("--task", help="modp or simple (a custom sweep, with --train-lengths)")
-    ap.add_argument("--period", type=int, default=5, help="ModPTask period p (default 5)")
-    ap.add_argument("--index", type=int, default=0, help="ModPTask index k (default 0)")
-    ap.add_argument("--omega", type=fraction_arg, default=Fraction(1), help="SimpleTask frequency (default 1)")
-    ap.add_argument("--train-lengths", type=_int_list, help="training lengths N, e.g. 8,16,32 (duplicates ignored)")
-    ap.add_argument("--seeds", type=int, default=8, help="seeds 0..S-1 per N, trained as one batch (default 8)")
-    ap.add_argument("--eps", type=float, default=0.01, help="plateau (test MSE) threshold (default 0.01)")
-    ap.add_argument("--runs", help="run folder (one JSON per run; reruns resume); default runs/izzo2025-<name>")
+    add_period_option(ap, default=5, help="ModPTask period p")
+    ap.add_argument("--index", type=bounded_int(0, MAX_TRAIN_LENGTH, "MAX_TRAIN_LENGTH"), default=0,
+                    help="ModPTask index k (default 0)")
+    ap.add_argument("--omega", type=rational(positive=True), default=Fraction(1), help="SimpleTask frequency (default 1)")
+    ap.add_argument("--train-lengths", type=int_list(1, MAX_TRAIN_LENGTH, "MAX_TRAIN_LENGTH"),
+                    help="training lengths N, e.g. 8,16,32 (duplicates ignored)")
+    ap.add_argument("--seeds", type=bounded_int(1, MAX_SEEDS, "MAX_SEEDS"), default=8,
+                    help="seeds 0..S-1 per N, trained as one batched model (default 8)")
+    ap.add_argument("--eps", type=pos, default=0.01, help="plateau (test MSE) threshold (default 0.01)")
+    ap.add_argument("--out", help="run folder, one JSON record per run (default runs/izzo2025-<preset or custom>)")
+    ap.add_argument("--resume", action="store_true", help="continue a run folder that already has records")
     ap.add_argument("--results-dir", default="docs/results", help="where a preset writes its summaries")
     ap.add_argument("--plots", metavar="DIR", help="write the figures (PNG + SVG) to DIR")
-    ap.add_argument("--executor", choices=("local", "ray"), default="local")
-    ap.add_argument("--workers", type=int, default=1, help="local worker processes (default 1: in this process)")
+    ap.add_argument("--executor", choices=("local", "ray"), default="local",
+                    help="local processes (default) or Ray tasks (pip install '.[ray]')")
+    ap.add_argument("--workers", type=bounded_int(1, MAX_WORKERS, "MAX_WORKERS"), default=1,
+                    help="local worker processes (default 1: in this process)")
     ap.add_argument("--ray-address", default=None, help="Ray cluster address (default: start a local instance)")
-    ap.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"))
-    ap.add_argument("--threads", type=int, default=1, help="torch CPU threads per run (default 1)")
-    ap.add_argument("--steps", type=int, default=1500, help="step budget per run (default 1500)")
-    ap.add_argument("--batch", type=int, default=64, help="online batch size (default 64; App. B: 1024)")
-    ap.add_argument("--lr", type=float, default=1e-2, help="embedding lr; hidden layers use lr/d (App. B)")
-    ap.add_argument("--qk-lr-scale", type=float, default=0.1, help="query/key lr = scale * lr/d (App. B: 1)")
-    ap.add_argument("--schedule", choices=("cosine", "constant"), default="cosine")
-    ap.add_argument("--train-loss-target", type=float, default=1e-4, help="stop below this (App. B: 1e-5)")
-    ap.add_argument("--positions", choices=("periodic", "absolute"), default="periodic")
-    ap.add_argument("--pos-period", type=int, default=None, help="periodic table size (default: task's Delta)")
-    ap.add_argument("--test-multiples", type=_int_list, default=[2, 4, 8], help="test at m*N (default 2,4,8)")
-    ap.add_argument("--plateau-from", type=int, default=4, help="plateau = mean MSE over [a*N, max*N] (a=4)")
-    ap.add_argument("--test-batch", type=int, default=256)
+    ap.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"),
+                    help="auto (default: CUDA when torch sees it), cpu or cuda")
+    ap.add_argument("--threads", type=bounded_int(1, MAX_WORKERS, "MAX_WORKERS"), default=1,
+                    help="torch CPU threads per run (default 1)")
+    ap.add_argument("--steps", type=bounded_int(1, MAX_STEPS, "MAX_STEPS"), default=1500,
+                    help="step budget per run (default 1500)")
+    ap.add_argument("--batch", type=bounded_int(1, MAX_BATCH, "MAX_BATCH"), default=64,
+                    help="online batch size per seed (default 64; App. B: 1024)")
+    ap.add_argument("--lr", type=pos, default=1e-2, help="embedding lr; hidden layers use lr/d (App. B)")
+    ap.add_argument("--qk-lr-scale", type=pos, default=0.1, help="query/key lr = scale * lr/d (App. B: 1)")
+    ap.add_argument("--schedule", choices=("cosine", "constant"), default="cosine",
+                    help="cosine decay to 0 over --steps (default) or constant (App. B)")
+    ap.add_argument("--train-loss-target", type=pos, default=1e-4, help="stop below this (App. B: 1e-5)")
+    ap.add_argument("--positions", choices=("periodic", "absolute"), default="periodic",
+                    help="learned periodic table of period --pos-period (default) or absolute (a control)")
+    ap.add_argument("--pos-period", type=bounded_int(1, MAX_TRAIN_LENGTH, "MAX_TRAIN_LENGTH"), default=None,
+                    help="periodic table size (default: the task's Delta)")
+    ap.add_argument("--test-multiples", type=int_list(1, MAX_MULTIPLE, "MAX_MULTIPLE"), default=[2, 4, 8],
+                    help="test at m*N (default 2,4,8)")
+    ap.add_argument("--plateau-from", type=bounded_int(1, MAX_MULTIPLE, "MAX_MULTIPLE"), default=4,
+                    help="plateau = mean MSE over [a*N, max*N] (a=4)")
+    ap.add_argument("--test-batch", type=bounded_int(1, MAX_BATCH, "MAX_BATCH"), default=256,
+                    help="test sequences per seed (default 256)")
     ap.add_argument("--summarize-only", action="store_true",
                     help="train nothing: summarize the runs already in the run folder (the summary lists what is missing)")
-    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    add_json_option(ap)
     return ap
 
 
 def _check(args) -> None:
     if (args.preset is None) == (args.task is None):
         raise UsageError("give either --preset NAME or --task TASK with --train-lengths")
-    if not math.isfinite(args.eps) or args.eps <= 0:
-        raise UsageError(f"--eps must be positive, got {args.eps}")
     if args.task is not None:
         if args.task.lower() not in ("modp", "simple"):
             raise UsageError(f"unknown task {args.task!r}; use --task modp or --task simple")
         if not args.train_lengths:
             raise UsageError("--train-lengths is empty; give e.g. --train-lengths 8,16,32")
-        if min(args.train_lengths) < 1:
-            raise UsageError(f"training lengths must be >= 1, got {args.train_lengths}")
-        if args.task.lower() == "modp" and args.period < 1:
-            raise UsageError(f"--period must be >= 1, got {args.period}")
-        if args.task.lower() == "modp" and args.index < 0:
-            raise UsageError(f"--index must be >= 0, got {args.index}")
-    if not args.test_multiples or min(args.test_multiples) < 1:
-        raise UsageError(f"--test-multiples must be positive integers, got {args.test_multiples}")
+    if not args.test_multiples:
+        raise UsageError("--test-multiples is empty; give e.g. --test-multiples 2,4,8")
     if not 1 <= args.plateau_from <= max(args.test_multiples):
         raise UsageError(f"--plateau-from must be in 1..{max(args.test_multiples)}, got {args.plateau_from}")
-    for name in ("seeds", "steps", "batch", "threads", "test_batch", "workers"):
-        if getattr(args, name) < 1:
-            raise UsageError(f"--{name.replace('_', '-')} must be >= 1, got {getattr(args, name)}")
-    if args.pos_period is not None and args.pos_period < 1:
-        raise UsageError(f"--pos-period must be >= 1, got {args.pos_period}")
-    if args.lr <= 0 or args.train_loss_target <= 0 or args.qk_lr_scale <= 0:
-        raise UsageError("--lr, --qk-lr-scale and --train-loss-target must be positive")
 
 
 def _preset(args):
@@ -142,7 +155,8 @@ def run(argv=None, show_progress: bool | None = None) -> dict:
     args = _parser().parse_args(argv)
     _check(args)
     preset = _preset(args)
-    runs_dir = args.runs or os.path.join("runs", f"izzo2025-{preset.name}")
+    runs_dir = args.out or os.path.join("runs", f"izzo2025-{preset.name}")
+    _check_out(runs_dir, args.resume or args.summarize_only)
     specs = preset.specs(device=args.device, threads=args.threads)
     for s in specs:  # the task parameters are checked before anything trains
         _task_or_usage(s.kwargs["task"], s.kwargs["params"])
@@ -178,6 +192,19 @@ def run(argv=None, show_progress: bool | None = None) -> dict:
         out["plots"] = plot_summary(out, args.plots, preset.name)
     out["_json"] = args.json
     return out
+
+
+def _check_out(runs_dir: str, resume: bool) -> None:
+    """The run folder: not a file; an existing folder with records needs --resume (nothing is written here)."""
+    if os.path.exists(runs_dir) and not os.path.isdir(runs_dir):
+        raise UsageError(f"--out {runs_dir!r} is a file, not a run folder")
+    if os.path.isdir(runs_dir) and not resume and any(f.endswith(".json") for f in os.listdir(runs_dir)):
+        raise UsageError(f"the run folder {runs_dir!r} already has records; add --resume to continue it")
+    parent = os.path.dirname(os.path.abspath(runs_dir))
+    while not os.path.exists(parent):
+        parent = os.path.dirname(parent)
+    if not os.path.isdir(parent) or not os.access(parent, os.W_OK):
+        raise UsageError(f"cannot create the run folder {runs_dir!r} (--out)")
 
 
 def _task_or_usage(task: str, params: dict) -> None:
@@ -231,11 +258,12 @@ def _text(r: dict) -> str:
     return "\n".join(lines)
 
 
+@command
 def main(argv=None) -> int:
     try:
         r = run(argv)
     except ValueError as e:  # UsageError, TaskError, SweepError, bounds.estimate's UsageError
-        msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+        msg = " ".join(str(e).split()) if str(e) else type(e).__name__
         print(f"bounds.measure: error: {msg}", file=sys.stderr)
         return 2
     as_json = r.pop("_json")

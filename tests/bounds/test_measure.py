@@ -31,22 +31,24 @@ def _err(capsys, *argv):
 # ----------------------------------------------------------------------------------- usage errors
 def test_usage_errors_exit_2_one_line(capsys, tmp_path):
     out = str(tmp_path / "r")
-    assert "unknown task" in _err(capsys, "--task", "parity", "--train-lengths", "4", "--runs", out)
-    assert "--eps" in _err(capsys, "--task", "modp", "--eps", "0", "--train-lengths", "4", "--runs", out)
-    assert "--eps" in _err(capsys, "--task", "modp", "--eps", "-1", "--train-lengths", "4", "--runs", out)
-    assert "empty" in _err(capsys, "--task", "modp", "--train-lengths", ",", "--runs", out)
-    assert "period" in _err(capsys, "--task", "modp", "--period", "0", "--train-lengths", "4", "--runs", out)
-    assert "either --preset" in _err(capsys, "--train-lengths", "4", "--runs", out)
-    assert "either --preset" in _err(capsys, "--preset", "quick", "--task", "modp", "--runs", out)
+    assert "unknown task" in _err(capsys, "--task", "parity", "--train-lengths", "4", "--out", out)
+    assert "--eps" in _err(capsys, "--task", "modp", "--eps", "0", "--train-lengths", "4", "--out", out)
+    assert "--eps" in _err(capsys, "--task", "modp", "--eps", "-1", "--train-lengths", "4", "--out", out)
+    assert "integers" in _err(capsys, "--task", "modp", "--train-lengths", ",", "--out", out)
+    assert "MAX_TRAIN_LENGTH" in _err(capsys, "--task", "modp", "--train-lengths", "4,100000", "--out", out)
+    assert "finite" in _err(capsys, "--task", "modp", "--eps", "nan", "--train-lengths", "4", "--out", out)
+    assert "period" in _err(capsys, "--task", "modp", "--period", "0", "--train-lengths", "4", "--out", out)
+    assert "either --preset" in _err(capsys, "--train-lengths", "4", "--out", out)
+    assert "either --preset" in _err(capsys, "--preset", "quick", "--task", "modp", "--out", out)
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    assert "run folder" in _err(capsys, "--task", "modp", "--train-lengths", "4", "--runs", str(blocker / "r"))
+    assert "run folder" in _err(capsys, "--task", "modp", "--train-lengths", "4", "--out", str(blocker / "r"))
     assert not (tmp_path / "r").exists()  # nothing trained, nothing written
 
 
 def test_usage_error_as_subprocess_has_no_traceback(tmp_path):
     p = subprocess.run([sys.executable, "-m", "bounds.measure", "--task", "modp", "--train-lengths", "4", "--eps",
-                        "0", "--runs", str(tmp_path / "r")], capture_output=True, text=True, timeout=60)
+                        "0", "--out", str(tmp_path / "r")], capture_output=True, text=True, timeout=60)
     assert p.returncode == 2 and "Traceback" not in p.stderr and len(p.stderr.strip().splitlines()) == 1
 
 
@@ -54,7 +56,7 @@ def test_cuda_without_cuda_exits_2(capsys, tmp_path):
     torch = pytest.importorskip("torch", reason="torch not installed (pip install torch==2.13.0)")
     if torch.cuda.is_available():
         pytest.skip("a CUDA device is present; the error path cannot be exercised")
-    assert "cuda" in _err(capsys, "--task", "modp", "--device", "cuda", "--train-lengths", "4", "--runs",
+    assert "cuda" in _err(capsys, "--task", "modp", "--device", "cuda", "--train-lengths", "4", "--out",
                           str(tmp_path / "r"))
 
 
@@ -74,7 +76,7 @@ def test_progress_is_printed_before_torch_is_imported(tmp_path):
             "    return real(name, *a, **k)\n"
             "builtins.__import__ = imp\n"
             "from bounds.measure import main; sys.exit(main(sys.argv[1:]))")
-    p = subprocess.run([sys.executable, "-c", code, "--task", "modp", "--period", "2", *TINY, "--runs",
+    p = subprocess.run([sys.executable, "-c", code, "--task", "modp", "--period", "2", *TINY, "--out",
                         str(tmp_path / "r")], capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
     lines = p.stderr.splitlines()
@@ -101,7 +103,7 @@ def test_batch_targets_control_wrong_index_differs():
 
 # ------------------------------------------------------------------------------ training runs
 def _run(capsys, tmp_path, name, *extra):
-    assert main(["--task", "modp", "--period", "2", *TINY, "--runs", str(tmp_path / name), "--json", *extra]) == 0
+    assert main(["--task", "modp", "--period", "2", *TINY, "--out", str(tmp_path / name), "--json", *extra]) == 0
     return json.loads(capsys.readouterr().out)
 
 
@@ -112,10 +114,12 @@ def test_resume_duplicates_and_determinism(capsys, tmp_path):
     assert first["trained"] == 1 and t["predicted"]["N"] == 223 and t["predicted"]["hardmax_length"] == 2
     assert t["summary"]["rows"][0]["seeds"] == 2 and len(t["summary"]["n_min_per_seed"]) == 2
     assert any("batch = 16" in d for d in t["deviations"])  # deviations from App. B are recorded
-    again = _run(capsys, tmp_path, "a")
+    assert main(["--task", "modp", "--period", "2", *TINY, "--out", str(tmp_path / "a")]) == 2
+    assert "--resume" in capsys.readouterr().err  # an existing run folder is continued only on request
+    again = _run(capsys, tmp_path, "a", "--resume")
     assert again["trained"] == 0 and again["tasks"][0]["summary"] == t["summary"]  # resumed: nothing retrained
     # the issue's bug: --train-lengths 3,3 trained the same run twice and reported 2 seeds per run
-    assert main(["--task", "modp", "--period", "2", "--train-lengths", "3,3", *TINY[2:], "--runs",
+    assert main(["--task", "modp", "--period", "2", "--train-lengths", "3,3", *TINY[2:], "--out",
                  str(tmp_path / "d"), "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["trained"] == 1 and d["tasks"][0]["summary"]["rows"][0]["seeds"] == 2
@@ -135,5 +139,5 @@ def test_different_seed_changes_numbers():
 def test_missing_torch_exits_2(monkeypatch, capsys, tmp_path):
     """Without torch the CLI says how to install it (exit 2, one line), instead of a traceback."""
     monkeypatch.setitem(sys.modules, "torch", None)  # makes `import torch` raise ImportError
-    assert "torch==2.13.0" in _err(capsys, "--task", "modp", "--train-lengths", "2", "--steps", "1", "--runs",
+    assert "torch==2.13.0" in _err(capsys, "--task", "modp", "--train-lengths", "2", "--steps", "1", "--out",
                                    str(tmp_path / "r"))
