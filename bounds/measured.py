@@ -32,10 +32,11 @@ def load(path: str) -> dict:
     return data
 
 
-def compare(path: str, kind: str) -> dict:
-    """Per task of ``kind`` in the results: predicted N, measured n_min (spread), their ratio, trained-model N."""
-    from bounds.training.report import predicted
+def compare(path: str, kind: str, predicted) -> dict:
+    """Per task of ``kind`` in the results: predicted N, measured n_min (spread), their ratio, trained-model N.
 
+    ``predicted(task_kind, params, eps_mse)`` is the prediction (``bounds.estimate`` passes its own, so that
+    this module needs nothing of the estimate and the estimate nothing of the training code)."""
     data = load(path)
     rows = []
     for t in data["tasks"]:

@@ -4,7 +4,8 @@
 
 Both sides run the same code path (``bounds.training.train.fit``: same model, data, loss and optimizer, no early
 stop), in the same process, interleaved (sequential, batched, sequential, batched) so that a change in machine
-load hits both; the ratio is the speed-up.  The load average before and after is printed (the machine may be
+load hits both; the ratio is the speed-up.  The process's CPU time is reported too (with one torch thread it
+is the work done, whatever else runs on the machine).  The load average before and after is printed (the machine may be
 shared).
 """
 
@@ -37,22 +38,27 @@ def main() -> None:
     task, label = make_task("modp", {"period": args.period})
     seeds = list(range(args.seeds))
     load0 = os.getloadavg()
-    seq, bat = [], []
+    seq, bat, seq_cpu, bat_cpu = [], [], [], []
     fit(task, label, args.n, [0], RunConfig(max_steps=5, batch=args.batch), device)  # warm-up
     for _ in range(args.repeats):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         for s in seeds:
             fit(task, label, args.n, [s], cfg, device)
         seq.append(time.perf_counter() - t)
-        t = time.perf_counter()
+        seq_cpu.append(time.process_time() - c)
+        t, c = time.perf_counter(), time.process_time()
         fit(task, label, args.n, seeds, cfg, device)
         bat.append(time.perf_counter() - t)
+        bat_cpu.append(time.process_time() - c)
     load1 = os.getloadavg()
     print(f"device {device}, torch {torch.__version__}, {args.threads} thread(s); ModP p={args.period}, N={args.n}, "
           f"batch {args.batch}, {args.steps} steps, {args.seeds} seeds")
     print(f"sequential: {' '.join(f'{x:.2f}' for x in seq)} s   batched: {' '.join(f'{x:.2f}' for x in bat)} s")
     print(f"speed-up (best of {args.repeats} each): {min(seq) / min(bat):.2f}x   "
           f"(sum: {sum(seq) / sum(bat):.2f}x)")
+    print(f"CPU time of this process: sequential {' '.join(f'{x:.2f}' for x in seq_cpu)} s, batched "
+          f"{' '.join(f'{x:.2f}' for x in bat_cpu)} s; CPU-time speed-up {sum(seq_cpu) / sum(bat_cpu):.2f}x "
+          "(insensitive to other processes' load)")
     print(f"load average (1/5/15 min) before {load0[0]:.2f}/{load0[1]:.2f}/{load0[2]:.2f}, "
           f"after {load1[0]:.2f}/{load1[1]:.2f}/{load1[2]:.2f}, {os.cpu_count()} CPUs")
 

@@ -19,16 +19,9 @@ from bounds.training.summary import slope_over_seeds, summarize
 
 def predicted(task_kind: str, params: dict, eps: float) -> dict:
     """``bounds.estimate`` for the App. A.2 construction at the error scale sqrt(eps)."""
-    from bounds.estimate import run as estimate_run
+    from bounds.estimate import construction_prediction
 
-    pred_eps = Fraction(math.sqrt(eps)).limit_denominator(10**6)
-    argv = ["--task", task_kind, "--eps", str(pred_eps), "--json"]
-    if task_kind == "modp":
-        argv += ["--period", str(params["period"]), "--index", str(params.get("index", 0))]
-    else:
-        argv += ["--omega", str(params["omega"])]
-    r = estimate_run(argv)
-    return {k: r[k] for k in ("hardmax_length", "sample_length", "N", "L", "gamma", "period", "tau", "eps")}
+    return construction_prediction(task_kind, params, eps)
 
 
 def _mean_curves(records: list[dict]) -> dict:

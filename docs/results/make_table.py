@@ -1,76 +1,55 @@
-"""Print the markdown tables of docs/measured_thresholds.md from the committed JSONL results (no training).
+"""Print the markdown tables of docs/measured_thresholds.md from the committed summaries (no training).
 
-    python docs/results/make_table.py
-
-Uses :func:`bounds.measure.summarize` (measured threshold = smallest N whose seed-mean plateau < eps) and
-``bounds.estimate`` for the prediction, exactly as ``python -m bounds.measure`` does.
+    python docs/results/make_table.py [docs/results/izzo2025-modp-quick.json docs/results/izzo2025-simple-quick.json]
 """
 
+import json
 import os
 import sys
 
-from bounds.estimate import run as estimate_run
-from bounds.measure import read_records, summarize
-
 HERE = os.path.dirname(os.path.abspath(__file__))
-EPS = 0.01
-PRED_EPS = "1/10"  # sqrt(EPS), bounds.measure's default --pred-eps
-RUNS = ([("modp", {"period": p}, f"modp_p{p}.jsonl", "") for p in (2, 3, 5)]
-        + [("simple", {"omega": w}, f"simple_w{w}.jsonl", "") for w in (1, 2, 4)]
-        + [("simple", {"omega": 4}, "simple_w4_long.jsonl", " (3000 steps, lr 0.03)"),
-           ("modp", {"period": 3}, "control_modp_p3_absolute.jsonl", " absolute positions (control)")])
+DEFAULT = [os.path.join(HERE, f"izzo2025-{k}-quick.json") for k in ("modp", "simple")]
 
 
-def _g(x):
-    return "-" if x is None else f"{x:.2g}"
+def _g(x, fmt=".2g"):
+    return "-" if x is None else format(x, fmt)
 
 
-def _pred(task, params):
-    argv = ["--task", task, "--eps", PRED_EPS, "--json"]
-    argv += ["--period", str(params["period"])] if task == "modp" else ["--omega", str(params["omega"])]
-    return estimate_run(argv)
-
-
-def _detail(label, name, s, recs):
-    lines = [f"\n**{label}** (`{name}`)\n",
-             "| N | seeds | plateau mean | plateau max | converged (mean plateau) | train loss | test 2N | test 4N | "
-             "test 8N | steps | attn. mass on class @80 |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
-    for row in s["rows"]:
-        rs = [r for r in recs if r["N"] == row["N"]]
-        att = [r["attention"]["mass_class"] for r in rs if "attention" in r]
-        tl = row["test_loss_mean"]
+def tables(data: dict) -> list[str]:
+    eps = data["eps"]
+    lines = [f"| task | N grid | N_min (seed mean < {eps}) | per-seed N_min min / median / max (never) | seed median "
+             "< eps | stable | converged only | predicted N | predicted / measured | trained model: gamma, L, "
+             "log10 N at p = 8 (run) | train s |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for t in data["tasks"]:
+        s, sp, tm = t["summary"], t["n_min_spread"], t["trained_model"]
         lines.append(
-            f"| {row['N']} | {row['seeds']} | {row['plateau_mean']:.2g} | {row['plateau_max']:.2g} | "
-            f"{row['reached_target']}/{row['seeds']} ({_g(row['plateau_mean_converged'])}) | "
-            f"{row['train_loss_mean']:.2g} | {_g(tl.get('2'))} | {_g(tl.get('4'))} | {_g(tl.get('8'))} | "
-            f"{'/'.join(str(r['steps']) for r in rs)} | {'/'.join(f'{a:.3f}' for a in att) if att else '-'} |")
+            f"| {t['task']} | {', '.join(map(str, t['grid']))} | **{t['n_min']}** | {sp['min']} / {sp['median']} / "
+            f"{sp['max']} ({sp['seeds_without']}) | {s['n_min_median']} | {s['n_min_stable']} | "
+            f"{s['n_min_converged']} | {t['predicted']['N']} | {_g(t['ratio_predicted_over_measured'], '.3g')} | "
+            f"{tm['gamma']:.3g}, {tm['L']:.4g}, {tm['log10_N_p8']:.3g} (N={tm['N']}, seed {tm['seed']}) | "
+            f"{t['train_seconds']:.0f} |")
+    fit = data.get("slope")
+    if fit:
+        x = "p" if data["tasks"][0]["task_kind"] == "modp" else "omega"
+        lines.append(f"\nSlope of per-seed N_min against {x}: **{fit['slope']:.3g}** (95% CI {fit['slope_ci'][0]:.3g} .. "
+                     f"{fit['slope_ci'][1]:.3g}; intercept {fit['intercept']:.3g}; {fit['points']} points, R^2 "
+                     f"{fit['r2']:.2f}; {fit['seeds_left_out']} seed curves never below eps left out)")
+    for t in data["tasks"]:
+        lines += [f"\n**{t['task']}**\n", "| N | plateau mean | median | min | max | reached target | steps (max) | "
+                  "test 2N | test 4N | test 8N |", "|---|---|---|---|---|---|---|---|---|---|"]
+        for row in t["summary"]["rows"]:
+            tl = row["test_loss_mean"]
+            lines.append(f"| {row['N']} | {row['plateau_mean']:.2g} | {row['plateau_median']:.2g} | "
+                         f"{row['plateau_min']:.2g} | {row['plateau_max']:.2g} | {row['reached_target']}/{row['seeds']} | "
+                         f"{row['steps_max']} | {_g(tl.get('2'))} | {_g(tl.get('4'))} | {_g(tl.get('8'))} |")
     return lines
 
 
-def main(out=sys.stdout):
-    summary, detail = [], []
-    for task, params, name, suffix in RUNS:
-        recs = read_records(os.path.join(HERE, name))
-        if not recs:
-            continue
-        lengths = sorted({r["N"] for r in recs})
-        s = summarize(recs, lengths, EPS)
-        p = _pred(task, params)
-        label = recs[0]["task"] + suffix
-        secs = sum(r["train_seconds"] for r in recs)
-        summary.append(
-            f"| {label} | {', '.join(map(str, lengths))} | **{s['measured_threshold']}** | "
-            f"{s['measured_threshold_all_seeds']} | {s['measured_threshold_stable']} | "
-            f"{s['measured_threshold_converged']} | {p['hardmax_length']} | {p['sample_length']} | {p['N']} | "
-            f"{p['L']:.3g} | {len(recs)} runs, {sum(r['steps'] for r in recs)} steps, {secs:.0f} s |")
-        detail += _detail(label, name, s, recs)
-    print("| task | N grid | measured threshold (mean plateau < 0.01) | every seed < 0.01 | < 0.01 at every "
-          "larger N | converged runs only | hardmax_length | sample_length | predicted N | L | training time |\n"
-          "|---|---|---|---|---|---|---|---|---|---|---|", file=out)
-    print("\n".join(summary), file=out)
-    print("\n".join(detail), file=out)
+def main(paths) -> None:
+    for p in paths:
+        with open(p, encoding="utf-8") as fh:
+            print("\n".join(tables(json.load(fh))) + "\n")
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:] or DEFAULT)
