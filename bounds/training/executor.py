@@ -69,6 +69,9 @@ def write_atomic(path: str, obj) -> None:
     """Write JSON to ``path`` so that a crash leaves the old file or the new one, never a torn one."""
     folder = os.path.dirname(path) or "."
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=folder)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; records are ordinary files
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             json.dump(obj, fh)
