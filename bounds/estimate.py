@@ -249,19 +249,6 @@ def run(argv=None) -> dict:
     return out
 
 
-def construction_prediction(task_kind: str, params: dict, eps_mse: float) -> dict:
-    """The estimate for the App. A.2 construction of a task at the error scale sqrt(eps_mse) (a measured mean
-    squared error eps_mse is an error size sqrt(eps_mse)); what ``--measured`` and ``bounds.measure`` report."""
-    pred_eps = Fraction(math.sqrt(eps_mse)).limit_denominator(10**6)
-    argv = ["--task", task_kind, "--eps", str(pred_eps), "--json"]
-    if task_kind == "modp":
-        argv += ["--period", str(params["period"]), "--index", str(params.get("index", 0))]
-    else:
-        argv += ["--omega", str(params["omega"])]
-    r = run(argv)
-    return {k: r[k] for k in ("hardmax_length", "sample_length", "N", "L", "gamma", "period", "tau", "eps")}
-
-
 def _text(r: dict) -> str:
     g = "+inf" if r["gamma_infinite"] else (f"{r['gamma']} (= {r['gamma_float']:.6g})" if len(r["gamma"]) <= 24
                                              else f"{r['gamma_float']:.10g} (exact rational in --json)")

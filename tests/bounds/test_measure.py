@@ -111,7 +111,8 @@ def test_resume_duplicates_and_determinism(capsys, tmp_path):
     pytest.importorskip("torch", reason="torch not installed (pip install torch==2.13.0)")
     first = _run(capsys, tmp_path, "a")
     t = first["tasks"][0]
-    assert first["trained"] == 1 and t["predicted"]["N"] == 223 and t["predicted"]["hardmax_length"] == 2
+    assert first["trained"] == 1 and t["predicted"]["proof_count_N"] == 223 and t["predicted"]["hardmax_length"] == 2
+    assert t["predicted"]["N"] == 2 + 2 + 2 * (5 + 11 * 40 + 11 * 1600)  # corrected bound (bounds/corrected.py)
     assert t["summary"]["rows"][0]["seeds"] == 2 and len(t["summary"]["n_min_per_seed"]) == 2
     assert any("batch = 16" in d for d in t["deviations"])  # deviations from App. B are recorded
     assert main(["--task", "modp", "--period", "2", *TINY, "--out", str(tmp_path / "a")]) == 2
