@@ -42,19 +42,81 @@ from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
+class Plateau:
+    """Per-model ReduceLROnPlateau: every ``every`` steps (an epoch) the model's mean loss over those steps is
+    compared with its best; after ``patience`` consecutive epochs without an improvement of more than
+    ``threshold`` (absolute), that model's learning rate is multiplied by ``factor`` (not below ``min_lr``),
+    then ``cooldown`` epochs pass before counting again (torch's ReduceLROnPlateau, mode 'min', threshold_mode
+    'abs', with torch's ``patience`` = ours - 1).  Batching keeps S optimizers in one: model s's update is
+    scaled by its own factor after the optimizer step (Adam's step is proportional to the learning rate)."""
+
+    every: int = 100
+    factor: float = 0.8
+    patience: int = 1
+    threshold: float = 1e-6
+    cooldown: int = 1
+    min_lr: float = 1e-7
+
+    def __post_init__(self):
+        if self.every < 1 or not 0 < self.factor < 1:
+            raise ValueError(f"plateau needs every >= 1 and 0 < factor < 1, got {self.every}, {self.factor}")
+
+
+@dataclass(frozen=True)
 class Adam:
     """Adam settings: base ``lr``; parameter ``name`` (as in ``named_parameters``) gets ``lr * lr_scale(name)``;
-    ``schedule`` is ``"constant"`` or ``"cosine"`` (decay to 0 over ``StopRule.max_steps``)."""
+    ``schedule`` is ``"constant"``, ``"cosine"`` (decay to 0 over ``StopRule.max_steps``) or ``"plateau"``
+    (per model, see :class:`Plateau`); ``weight_decay`` > 0 is decoupled (AdamW); ``betas``, ``eps`` as in
+    torch."""
 
     lr: float = 1e-2
     lr_scale: Callable[[str], float] | None = None
     schedule: str = "constant"
+    weight_decay: float = 0.0
+    betas: tuple = (0.9, 0.999)
+    eps: float = 1e-8
+    plateau: Plateau = field(default_factory=Plateau)
 
     def __post_init__(self):
-        if self.schedule not in ("constant", "cosine"):
-            raise ValueError(f"unknown schedule {self.schedule!r}; use 'constant' or 'cosine'")
+        if self.schedule not in ("constant", "cosine", "plateau"):
+            raise ValueError(f"unknown schedule {self.schedule!r}; use 'constant', 'cosine' or 'plateau'")
         if not self.lr > 0:
             raise ValueError(f"lr must be positive, got {self.lr}")
+        if self.weight_decay < 0:
+            raise ValueError(f"weight_decay must be >= 0, got {self.weight_decay}")
+
+
+class _PerModelPlateau:
+    """The state of :class:`Plateau` for S models; ``factor`` (S,) multiplies each model's update."""
+
+    def __init__(self, cfg: Plateau, lr: float, S: int, device):
+        import torch
+
+        self.cfg, self.floor = cfg, cfg.min_lr / lr
+        self.factor = torch.ones(S, device=device)
+        self.best = torch.full((S,), float("inf"), device=device)
+        self.bad = torch.zeros(S, device=device)
+        self.cool = torch.zeros(S, device=device)
+        self.acc = torch.zeros(S, device=device)
+        self.n = 0
+
+    def observe(self, losses) -> None:
+        import torch
+
+        self.acc += losses
+        self.n += 1
+        if self.n < self.cfg.every:
+            return
+        mean, self.acc, self.n = self.acc / self.n, torch.zeros_like(self.acc), 0
+        better = mean < self.best - self.cfg.threshold
+        self.best = torch.where(better, mean, self.best)
+        cooling = self.cool > 0
+        self.cool = torch.where(cooling, self.cool - 1, self.cool)
+        self.bad = torch.where(better | cooling, torch.zeros_like(self.bad), self.bad + 1)
+        cut = self.bad > self.cfg.patience - 1
+        self.factor = torch.where(cut, torch.clamp(self.factor * self.cfg.factor, min=self.floor), self.factor)
+        self.cool = torch.where(cut, torch.full_like(self.cool, self.cfg.cooldown), self.cool)
+        self.bad = torch.where(cut, torch.zeros_like(self.bad), self.bad)
 
 
 @dataclass(frozen=True)
@@ -85,6 +147,7 @@ class TrainResult:
     seconds: float
     device: str
     seeds: list[int] = field(default_factory=list)
+    lr_factor: list[float] = field(default_factory=list)  # plateau schedule: each model's final lr / base lr
 
     @property
     def n_models(self) -> int:
@@ -140,7 +203,9 @@ def train_models(factory: Callable[[int], object], seeds: Sequence[int], sample:
     forward = _vmapped(base)
     scale = optim.lr_scale or (lambda name: 1.0)
     groups = [{"params": [p], "lr": optim.lr * scale(name)} for name, p in params.items()]
-    opt = torch.optim.Adam(groups)
+    opt_cls = torch.optim.AdamW if optim.weight_decay > 0 else torch.optim.Adam
+    opt = opt_cls(groups, betas=tuple(optim.betas), eps=optim.eps, weight_decay=optim.weight_decay)
+    plateau = _PerModelPlateau(optim.plateau, optim.lr, S, device) if optim.schedule == "plateau" else None
     base_lrs = [g["lr"] for g in opt.param_groups]
     running = torch.full((S,), float("nan"), device=device)
     done = torch.zeros(S, dtype=torch.bool, device=device)
@@ -158,7 +223,13 @@ def train_models(factory: Callable[[int], object], seeds: Sequence[int], sample:
             f = 0.5 * (1 + math.cos(math.pi * step / stop.max_steps))
             for g, b in zip(opt.param_groups, base_lrs, strict=True):
                 g["lr"] = b * f
+        before = {k: v.detach().clone() for k, v in params.items()} if plateau is not None else None
         opt.step()
+        if plateau is not None:  # model s moves by factor_s times Adam's step: a per-model learning rate
+            with torch.no_grad():
+                for k, v in params.items():
+                    v.copy_(before[k] + _expand(plateau.factor, v) * (v - before[k]))
+            plateau.observe(losses.detach())
         step += 1
         with torch.no_grad():
             lv = losses.detach()
@@ -186,7 +257,8 @@ def train_models(factory: Callable[[int], object], seeds: Sequence[int], sample:
             progress(step, run_list, done.tolist())
     return TrainResult(base=base, params={k: v.detach() for k, v in params.items()}, buffers=buffers,
                        steps=steps, final_loss=running.tolist(), reached_target=done.tolist(), history=history,
-                       seconds=time.perf_counter() - t0, device=device, seeds=list(seeds))
+                       seconds=time.perf_counter() - t0, device=device, seeds=list(seeds),
+                       lr_factor=plateau.factor.tolist() if plateau is not None else [1.0] * S)
 
 
 def _expand(mask, like):
