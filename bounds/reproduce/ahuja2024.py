@@ -1,0 +1,261 @@
+"""``python -m bounds.reproduce ahuja2024 --table 1|2|3 --preset quick|paper [--json]`` (Ahuja & Mansouri sec. 4.5,
+App. B): Tables 1-3 and Figures 2-4, printed beside the paper's numbers.
+
+Protocols, data and measurements are in :mod:`bounds.experiments.ahuja2024`; runs go through the shared engine
+(:mod:`bounds.training`): one run per (architecture, class), all seeds batched, one JSON record per run written
+atomically into ``--runs`` the moment it finishes, so an interrupted command (even SIGKILL) resumes where it
+stopped when rerun with the same arguments; a progress bar shows runs and steps.  The summary (one record per
+architecture with its test loss at every length, R^2, the settings and the machine's load) goes to
+``--results`` (default ``docs/results/ahuja2024-table<k>-<preset>.json``) and the plot of test loss against
+length per architecture to the same stem with ``.png`` and ``.svg``.
+
+Tables 1 and 2 run two learner classes: ``paper`` (App. B: 2-hidden-layer sigmoid MLP heads, deep-set phi
+too) and ``theorem`` (a single sigmoid layer, the perceptron heads of Assumptions 1, 5 and the RNN of eq. (28):
+the classes the identification theorems are about).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+from bounds.cli import OneLineParser
+
+PROG = "python -m bounds.reproduce ahuja2024"
+
+PAPER_NUMBERS = {
+    1: {"deepset": {"r2_20": "0.97 ± 0.01", "r2_100": "0.97 ± 0.01"},
+        "transformer": {"r2_20": "0.99 ± 0.01", "r2_100": "0.99 ± 0.01"},
+        "ssm": {"r2_20": "0.99 ± 0.01", "r2_100": "0.99 ± 0.01"},
+        "rnn": {"r2_20": "0.99 ± 0.01", "r2_100": "0.99 ± 0.01"},
+        "fig2": "test loss 1e-4 .. 1e-7 at every length up to 100"},
+    2: {"deepset": {"loss_x1e6": "0.08 ± 0.02", "r2": "0.96 ± 0.01"},
+        "transformer": {"loss_x1e6": "3.06 ± 1.11", "r2": "1.00 ± 0.00"},
+        "ssm": {"loss_x1e6": "5.92 ± 2.47", "r2": "1.00 ± 0.00"},
+        "rnn": {"loss_x1e6": "0.35 ± 0.17", "r2": "0.96 ± 0.01"}},
+    3: {"deepset": {"long": {"lt": "0.001 ± 1e-4", "ge": "0.002 ± 3e-4"},
+                    "short": {"lt": "0.0007 ± 1e-4", "ge": "0.007 ± 0.001"}},
+        "transformer": {"long": {"lt": "0.0006 ± 1e-4", "ge": "0.006 ± 3e-3"},
+                        "short": {"lt": "1e-5 ± 1e-6", "ge": "0.01 ± 0.003"}}},
+}
+CLASSES = {"paper": 2, "theorem": 0}  # hidden layers of rho (and of the deep set's phi)
+
+
+class ReproduceError(ValueError):
+    """A request the command cannot run (bad sizes, unwritable paths)."""
+
+
+def specs(table: int, preset: str, seeds: int | None = None, steps: int | None = None) -> list:
+    """The runs of one table (``RunSpec`` per architecture and class / regime)."""
+    import hashlib
+
+    from bounds.experiments.ahuja2024 import ARCHS, CAPACITY_ARCHS, PRESETS, preset_config
+    from bounds.training.executor import RunSpec
+
+    S = seeds or PRESETS[preset]["seeds"]
+    out = []
+    if table in (1, 2):
+        experiment = "length" if table == 1 else "compositional"
+        cells = [(a, c, None) for c in CLASSES for a in ARCHS]
+    else:
+        experiment = "capacity"
+        cells = [(a, None, r) for a in CAPACITY_ARCHS for r in ("short", "long")]
+    for arch, cls, regime in cells:
+        cfg = preset_config(preset, experiment, arch, regime)
+        if cls is not None:
+            cfg["layers"], cfg["learner_class"] = CLASSES[cls], cls
+        if steps:
+            cfg["steps"] = steps
+        digest = hashlib.sha256(json.dumps(cfg, sort_keys=True).encode()).hexdigest()[:10]
+        name = "/".join(x for x in (experiment, arch, cls, regime) if x)
+        out.append(RunSpec(f"ahuja2024/{name}/seeds={S}/cfg={digest}", "bounds.experiments.ahuja2024:run_one",
+                           {"experiment": experiment, "arch": arch, "seeds": list(range(S)), "config": cfg}))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- summary
+def _ms(xs):
+    from bounds.experiments.ahuja2024 import mean_sd
+
+    m, s = mean_sd(xs)
+    return {"mean": m, "sd": s}
+
+
+def summarize_run(full: dict) -> dict:
+    """One table row (per architecture and class / regime) from an executor record."""
+    import numpy as np
+
+    r = full["record"]
+    loss = np.array(r["test_loss"])  # (S, test_len)
+    var = np.array(r["label_var"])
+    row = {"key": full["key"], "arch": r["arch"], "experiment": r["experiment"],
+           "learner_class": r["config"].get("learner_class"), "regime": r["config"].get("capacity_regime"),
+           "seeds": len(r["seeds"]), "train_len": r["train_len"], "test_len": r["test_len"],
+           "train_seconds": r["train_seconds"], "wall_seconds": full["wall_seconds"],
+           "final_train_loss": _ms(r["final_train_loss"]), "lr_factor": r["lr_factor"],
+           "test_loss_by_length": loss.mean(axis=0).tolist(), "test_loss_per_seed": r["test_loss"],
+           "label_var_by_length": var.mean(axis=0).tolist(), "settings": r["config"]}
+    if "identification" in r:
+        row["identification"] = {t: {k: _ms(v) for k, v in d.items()} for t, d in r["identification"].items()}
+        row["normalised_loss"] = {str(t): _ms(loss[:, t - 1] / var[:, t - 1]) for t in map(int, r["identification"])}
+        last = r["test_len"]
+        row["normalised_loss"].setdefault(str(last), _ms(loss[:, last - 1] / var[:, last - 1]))
+    if "permutation" in r:
+        row["permutation"] = {"distance": _ms([p["distance"] for p in r["permutation"]]),
+                              "distance_identity": _ms([p["distance_identity"] for p in r["permutation"]]),
+                              "weights_and_states_agree": sum(p["weights_and_states_agree"] for p in r["permutation"]),
+                              "per_seed": r["permutation"]}
+    if "threshold" in r:
+        row["threshold"] = r["threshold"][0]
+        row["loss_le_T0"], row["loss_gt_T0"] = _ms(r["loss_le_T0"]), _ms(r["loss_gt_T0"])
+        row["reference_c2"] = r["reference_c2"]
+    return row
+
+
+def _f(d, fmt=".3f"):
+    return f"{d['mean']:{fmt}} ± {d['sd']:{fmt}}"
+
+
+def format_table(table: int, rows: list) -> str:
+    P = PAPER_NUMBERS[table]
+    lines = []
+    if table == 1:
+        lines.append("Table 1 / Fig. 2: R^2 (affine map learned -> true hidden states, pooled over positions <= t), "
+                     "test loss and loss / Var(y_t); mean ± sd over seeds")
+        lines.append(f"{'class':8} {'model':12} {'R2 t=20':>15} {'R2 t=100':>15} {'paper':>13} {'R2 init':>7} "
+                     f"{'R2/pos t=100':>12} {'loss t=20':>10} {'loss t=100':>10} {'Var t=100':>10} {'loss/Var':>9}")
+        for r in rows:
+            i = r["identification"]
+            lt, v = r["test_loss_by_length"], r["label_var_by_length"]
+            lines.append(f"{r['learner_class']:8} {r['arch']:12} {_f(i['20']['r2']):>15} {_f(i['100']['r2']):>15} "
+                         f"{P[r['arch']]['r2_20']:>13} {i['100']['r2_at_init']['mean']:7.3f} "
+                         f"{i['100']['r2_per_position']['mean']:12.3f} {lt[19]:10.2e} {lt[99]:10.2e} {v[99]:10.2e} "
+                         f"{r['normalised_loss']['100']['mean']:9.3f}")
+        lines.append(f"paper Fig. 2: {P['fig2']}")
+    elif table == 2:
+        lines.append("Table 2: compositional generalization at t = 10 (corner test support); mean ± sd over seeds")
+        lines.append(f"{'class':8} {'model':12} {'loss x1e6':>17} {'paper':>12} {'R2':>15} {'paper':>11} "
+                     f"{'R2 init':>7} {'loss/Var':>9}")
+        for r in rows:
+            t = str(r["test_len"])
+            per_seed = [s[-1] * 1e6 for s in r["test_loss_per_seed"]]
+            lines.append(f"{r['learner_class']:8} {r['arch']:12} {_f(_ms(per_seed), '.2f'):>17} "
+                         f"{P[r['arch']]['loss_x1e6']:>12} {_f(r['identification'][t]['r2']):>15} "
+                         f"{P[r['arch']]['r2']:>11} {r['identification'][t]['r2_at_init']['mean']:7.3f} "
+                         f"{r['normalised_loss'][t]['mean']:9.3f}")
+    else:
+        lines.append("Table 3 / Fig. 4: high capacity, teacher f + c[t > T0] (exact, in the class); T0 by "
+                     "Theorem 10's exact threshold; mean ± sd over seeds")
+        lines.append(f"{'model':12} {'trained on':>12} {'T0':>3} {'loss t<=T0':>19} {'paper t<T0':>15} "
+                     f"{'loss t>T0':>19} {'paper t>=T0':>15} {'c^2':>6}")
+        for r in rows:
+            reg = r["regime"]
+            p = P[r["arch"]][reg]
+            lines.append(f"{r['arch']:12} {'t <= ' + str(r['train_len']):>12} {r['threshold']['paper_T0']:3d} "
+                         f"{_f(r['loss_le_T0'], '.2e'):>19} {p['lt']:>15} {_f(r['loss_gt_T0'], '.2e'):>19} "
+                         f"{p['ge']:>15} {r['reference_c2']:6.3f}")
+    return "\n".join(lines)
+
+
+def plot(table: int, rows: list, stem: str) -> list:
+    """Test loss against length per architecture (PNG + SVG); label variance dashed (the mean predictor)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    groups = sorted({r["learner_class"] or r["regime"] for r in rows})
+    fig, axes = plt.subplots(1, len(groups), figsize=(5.5 * len(groups), 4), squeeze=False)
+    for ax, g in zip(axes[0], groups, strict=True):
+        for r in rows:
+            if (r["learner_class"] or r["regime"]) != g:
+                continue
+            t = list(range(1, len(r["test_loss_by_length"]) + 1))
+            (line,) = ax.semilogy(t, r["test_loss_by_length"], label=f"{r['arch']} test loss")
+            ax.semilogy(t, r["label_var_by_length"], "--", color=line.get_color(), alpha=0.6,
+                        label=f"{r['arch']} Var(y_t)")
+            if "threshold" in r:
+                ax.axvline(r["threshold"]["paper_T0"] + 0.5, color=line.get_color(), ls=":")
+        ax.axvline(rows[0]["train_len"] + 0.5, color="grey", lw=0.8)
+        ax.set_xlabel("sequence length t")
+        ax.set_ylabel("test MSE")
+        ax.set_title(f"ahuja2024 table {table}: {g}")
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    paths = [f"{stem}.png", f"{stem}.svg"]
+    for p in paths:
+        fig.savefig(p)
+    plt.close(fig)
+    return paths
+
+
+# ------------------------------------------------------------------------------------------------- CLI
+def _parser() -> OneLineParser:
+    p = OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    p.add_argument("--table", type=int, choices=(1, 2, 3), required=True)
+    p.add_argument("--preset", choices=("quick", "paper", "tiny"), default="quick",
+                   help="quick: this CPU (minutes); paper: App. B settings (hours on a CPU); tiny: seconds (tests)")
+    p.add_argument("--seeds", type=int, help="seeds per run (default: the preset's)")
+    p.add_argument("--steps", type=int, help="optimizer steps per run (default: the preset's)")
+    p.add_argument("--runs", help="folder of per-run records (default runs/ahuja2024/<preset>/table<k>)")
+    p.add_argument("--results", help="summary JSON (default docs/results/ahuja2024-table<k>-<preset>.json)")
+    p.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
+    p.add_argument("--executor", choices=("local", "ray"), default="local")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON instead of the table")
+    return p
+
+
+MAX_SEEDS, MAX_STEPS = 64, 1_000_000
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = _parser()
+    a = p.parse_args(argv)
+    if a.seeds is not None and not 1 <= a.seeds <= MAX_SEEDS:
+        p.error(f"--seeds must be in 1..{MAX_SEEDS}, got {a.seeds}")
+    if a.steps is not None and not 1 <= a.steps <= MAX_STEPS:
+        p.error(f"--steps must be in 1..{MAX_STEPS}, got {a.steps}")
+    if a.workers < 1:
+        p.error(f"--workers must be >= 1, got {a.workers}")
+    runs = a.runs or os.path.join("runs", "ahuja2024", a.preset, f"table{a.table}")
+    results = a.results or os.path.join("docs", "results", f"ahuja2024-table{a.table}-{a.preset}.json")
+    if os.path.dirname(results) and not os.path.isdir(os.path.dirname(results)):
+        p.error(f"the folder of --results does not exist: {os.path.dirname(results)}")
+    from bounds.training.executor import SweepError, load_records, record_path, run_specs
+    from bounds.training.progress import SweepProgress
+
+    todo = specs(a.table, a.preset, a.seeds, a.steps)
+    already = sum(os.path.exists(record_path(runs, s)) for s in todo)
+    progress = SweepProgress(len(todo), already, desc=f"ahuja2024 table {a.table} ({a.preset})")
+    load0, t0 = os.getloadavg(), time.time()
+    try:
+        run_specs(todo, runs, executor=a.executor, workers=a.workers, on_record=progress.record_done,
+                  on_steps=progress.steps)
+    except SweepError as e:
+        progress.close()
+        p.error(str(e))
+    progress.close()
+    rows = [summarize_run(r) for r in load_records(runs, todo)]
+    order = {s.key: i for i, s in enumerate(todo)}
+    rows.sort(key=lambda r: order[r["key"]])
+    stem = os.path.splitext(results)[0]
+    summary = {"paper": "ahuja2024", "table": a.table, "preset": a.preset, "runs": runs,
+               "command": f"{PROG} --table {a.table} --preset {a.preset}",
+               "machine": {"cpus": os.cpu_count(), "loadavg_start": load0, "loadavg_end": os.getloadavg()},
+               "wall_seconds_this_call": round(time.time() - t0, 1),
+               "wall_seconds_runs": round(sum(r["wall_seconds"] for r in rows), 1),
+               "paper_numbers": PAPER_NUMBERS[a.table], "records": rows,
+               "plots": [os.path.basename(x) for x in plot(a.table, rows, stem)]}
+    from bounds.training.executor import write_atomic
+
+    write_atomic(results, summary)
+    if a.json:
+        json.dump(summary, sys.stdout)
+        print()
+    else:
+        print(format_table(a.table, rows))
+        print(f"wall time of the runs: {summary['wall_seconds_runs']:.0f} s; results: {results}; "
+              f"plots: {', '.join(summary['plots'])}")
+    return 0
