@@ -216,6 +216,9 @@ def run_one(experiment: str, arch: str, seeds: list, config: dict, progress=None
             "r2_at_init": [linear_fit(h_init[s, :, :t], h_true[s, :, :t]).r2 for s in range(S)],
         }
     rec["identification"] = ident
+    if experiment == "length":  # Fig. 3: one test sequence, label coordinate 0, teacher vs student (seed 0)
+        rec["exemplar"] = {"seed": seeds[0], "coordinate": 0, "true": y_true[0, 0, :, 0].tolist(),
+                           "pred": y_pred[0, 0, :, 0].tolist()}
     if arch == "rnn":
         rec["permutation"] = _rnn_permutation(res, teachers, h_pred, h_true)
     return rec

@@ -58,18 +58,22 @@ def specs(table: int, preset: str, seeds: int | None = None, steps: int | None =
     out = []
     if table in (1, 2):
         experiment = "length" if table == 1 else "compositional"
-        cells = [(a, c, None) for c in CLASSES for a in ARCHS]
+        cells = [(a, c, None, None) for c in CLASSES for a in ARCHS]
+        if table == 1:  # Fig. 3: the softmax-attention transformer with the paper's 2-hidden-layer head
+            cells.append(("transformer", "paper", None, "softmax"))
     else:
         experiment = "capacity"
-        cells = [(a, None, r) for a in CAPACITY_ARCHS for r in ("short", "long")]
-    for arch, cls, regime in cells:
+        cells = [(a, None, r, None) for a in CAPACITY_ARCHS for r in ("short", "long")]
+    for arch, cls, regime, score in cells:
         cfg = preset_config(preset, experiment, arch, regime)
         if cls is not None:
             cfg["layers"], cfg["learner_class"] = CLASSES[cls], cls
+        if score:
+            cfg["score"] = score
         if steps:
             cfg["steps"] = steps
         digest = hashlib.sha256(json.dumps(cfg, sort_keys=True).encode()).hexdigest()[:10]
-        name = "/".join(x for x in (experiment, arch, cls, regime) if x)
+        name = "/".join(x for x in (experiment, arch, cls, regime, score) if x)
         out.append(RunSpec(f"ahuja2024/{name}/seeds={S}/cfg={digest}", "bounds.experiments.ahuja2024:run_one",
                            {"experiment": experiment, "arch": arch, "seeds": list(range(S)), "config": cfg}))
     return out
@@ -90,7 +94,8 @@ def summarize_run(full: dict) -> dict:
     r = full["record"]
     loss = np.array(r["test_loss"])  # (S, test_len)
     var = np.array(r["label_var"])
-    row = {"key": full["key"], "arch": r["arch"], "experiment": r["experiment"],
+    model = r["arch"] + ("-softmax" if r["arch"] == "transformer" and r["config"].get("score") == "softmax" else "")
+    row = {"key": full["key"], "arch": r["arch"], "model": model, "experiment": r["experiment"],
            "learner_class": r["config"].get("learner_class"), "regime": r["config"].get("capacity_regime"),
            "seeds": len(r["seeds"]), "train_len": r["train_len"], "test_len": r["test_len"],
            "train_seconds": r["train_seconds"], "wall_seconds": full["wall_seconds"],
@@ -107,6 +112,8 @@ def summarize_run(full: dict) -> dict:
                               "distance_identity": _ms([p["distance_identity"] for p in r["permutation"]]),
                               "weights_and_states_agree": sum(p["weights_and_states_agree"] for p in r["permutation"]),
                               "per_seed": r["permutation"]}
+    if "exemplar" in r:
+        row["exemplar"] = r["exemplar"]
     if "threshold" in r:
         row["threshold"] = r["threshold"][0]
         row["loss_le_T0"], row["loss_gt_T0"] = _ms(r["loss_le_T0"]), _ms(r["loss_gt_T0"])
@@ -129,8 +136,9 @@ def format_table(table: int, rows: list) -> str:
         for r in rows:
             i = r["identification"]
             lt, v = r["test_loss_by_length"], r["label_var_by_length"]
-            lines.append(f"{r['learner_class']:8} {r['arch']:12} {_f(i['20']['r2']):>15} {_f(i['100']['r2']):>15} "
-                         f"{P[r['arch']]['r2_20']:>13} {i['100']['r2_at_init']['mean']:7.3f} "
+            paper = P.get(r["model"], {}).get("r2_20", "(Fig. 3)")
+            lines.append(f"{r['learner_class']:8} {r['model']:12} {_f(i['20']['r2']):>15} {_f(i['100']['r2']):>15} "
+                         f"{paper:>13} {i['100']['r2_at_init']['mean']:7.3f} "
                          f"{i['100']['r2_per_position']['mean']:12.3f} {lt[19]:10.2e} {lt[99]:10.2e} {v[99]:10.2e} "
                          f"{r['normalised_loss']['100']['mean']:9.3f}")
         lines.append(f"paper Fig. 2: {P['fig2']}")
@@ -173,9 +181,9 @@ def plot(table: int, rows: list, stem: str) -> list:
             if (r["learner_class"] or r["regime"]) != g:
                 continue
             t = list(range(1, len(r["test_loss_by_length"]) + 1))
-            (line,) = ax.semilogy(t, r["test_loss_by_length"], label=f"{r['arch']} test loss")
+            (line,) = ax.semilogy(t, r["test_loss_by_length"], label=f"{r['model']} test loss")
             ax.semilogy(t, r["label_var_by_length"], "--", color=line.get_color(), alpha=0.6,
-                        label=f"{r['arch']} Var(y_t)")
+                        label=f"{r['model']} Var(y_t)")
             if "threshold" in r:
                 ax.axvline(r["threshold"]["paper_T0"] + 0.5, color=line.get_color(), ls=":")
         ax.axvline(rows[0]["train_len"] + 0.5, color="grey", lw=0.8)
@@ -183,6 +191,26 @@ def plot(table: int, rows: list, stem: str) -> list:
         ax.set_ylabel("test MSE")
         ax.set_title(f"ahuja2024 table {table}: {g}")
         ax.legend(fontsize=7)
+    paths = _save(fig, stem)
+    ex = [r for r in rows if r.get("model") == "transformer-softmax" and "exemplar" in r]
+    if ex:  # Fig. 3: the softmax transformer tracking one test sequence up to the longest length
+        e = ex[0]["exemplar"]
+        fig, ax = plt.subplots(figsize=(6, 3.5))
+        t = list(range(1, len(e["true"]) + 1))
+        ax.plot(t, e["true"], label="teacher f (true label)")
+        ax.plot(t, e["pred"], "--", label="student h (softmax transformer)")
+        ax.axvline(ex[0]["train_len"] + 0.5, color="grey", lw=0.8)
+        ax.set_xlabel("position t")
+        ax.set_ylabel(f"label coordinate {e['coordinate']}")
+        ax.set_title(f"ahuja2024 Fig. 3: one test sequence (trained on t <= {ex[0]['train_len']})")
+        ax.legend(fontsize=8)
+        paths += _save(fig, f"{stem}-fig3")
+    return paths
+
+
+def _save(fig, stem: str) -> list:
+    import matplotlib.pyplot as plt
+
     fig.tight_layout()
     paths = [f"{stem}.png", f"{stem}.svg"]
     for p in paths:

@@ -26,14 +26,17 @@ def test_tiny_table1_end_to_end_then_resume(tmp_path, capsys):
             "--results", str(tmp_path / "t1.json"), "--json"]
     assert _main(args) == 0
     out = json.loads(capsys.readouterr().out)
-    assert len(out["records"]) == 8  # 4 architectures x 2 learner classes
+    assert len(out["records"]) == 9  # 4 architectures x 2 learner classes + the softmax transformer (Fig. 3)
     for r in out["records"]:
         assert len(r["test_loss_by_length"]) == 12 and all(np.isfinite(r["test_loss_by_length"]))
         assert set(r["identification"]) == {"6", "12"}
         assert -1 < r["identification"]["12"]["r2"]["mean"] <= 1
     rnn = [r for r in out["records"] if r["arch"] == "rnn"]
     assert all(len(r["permutation"]["per_seed"]) == 2 for r in rnn)
-    assert (tmp_path / "t1.png").exists() and (tmp_path / "t1.svg").exists()
+    for name in ("t1.png", "t1.svg", "t1-fig3.png", "t1-fig3.svg"):
+        assert (tmp_path / name).exists()
+    soft = [r for r in out["records"] if r["model"] == "transformer-softmax"]
+    assert len(soft) == 1 and len(soft[0]["exemplar"]["true"]) == 12
     saved = json.loads((tmp_path / "t1.json").read_text())
     assert saved["records"] == out["records"]
     # resume: every run is recorded, so nothing retrains; a lost record is redone, and only that one
