@@ -47,8 +47,9 @@ class ReproduceError(ValueError):
     """A request the command cannot run (bad sizes, unwritable paths)."""
 
 
-def specs(table: int, preset: str, seeds: int | None = None, steps: int | None = None) -> list:
-    """The runs of one table (``RunSpec`` per architecture and class / regime)."""
+def specs(table: int, preset: str, seeds: int | None = None, steps: int | None = None,
+          archs: tuple | None = None) -> list:
+    """The runs of one table (``RunSpec`` per architecture and class / regime), only ``archs`` if given."""
     import hashlib
 
     from bounds.experiments.ahuja2024 import ARCHS, CAPACITY_ARCHS, PRESETS, preset_config
@@ -65,6 +66,8 @@ def specs(table: int, preset: str, seeds: int | None = None, steps: int | None =
         experiment = "capacity"
         cells = [(a, None, r, None) for a in CAPACITY_ARCHS for r in ("short", "long")]
     for arch, cls, regime, score in cells:
+        if archs and arch not in archs:
+            continue
         cfg = preset_config(preset, experiment, arch, regime)
         if cls is not None:
             cfg["layers"], cfg["learner_class"] = CLASSES[cls], cls
@@ -84,7 +87,7 @@ def _ms(xs):
     from bounds.experiments.ahuja2024 import mean_sd
 
     m, s = mean_sd(xs)
-    return {"mean": m, "sd": s}
+    return {"mean": m, "sd": s, "per_seed": [float(x) for x in xs]}
 
 
 def summarize_run(full: dict) -> dict:
@@ -140,7 +143,7 @@ def format_table(table: int, rows: list) -> str:
             lines.append(f"{r['learner_class']:8} {r['model']:12} {_f(i['20']['r2']):>15} {_f(i['100']['r2']):>15} "
                          f"{paper:>13} {i['100']['r2_at_init']['mean']:7.3f} "
                          f"{i['100']['r2_per_position']['mean']:12.3f} {lt[19]:10.2e} {lt[99]:10.2e} {v[99]:10.2e} "
-                         f"{r['normalised_loss']['100']['mean']:9.3f}")
+                         f"{r['normalised_loss']['100']['mean']:9.3g}")
         lines.append(f"paper Fig. 2: {P['fig2']}")
     elif table == 2:
         lines.append("Table 2: compositional generalization at t = 10 (corner test support); mean ± sd over seeds")
@@ -152,7 +155,7 @@ def format_table(table: int, rows: list) -> str:
             lines.append(f"{r['learner_class']:8} {r['arch']:12} {_f(_ms(per_seed), '.2f'):>17} "
                          f"{P[r['arch']]['loss_x1e6']:>12} {_f(r['identification'][t]['r2']):>15} "
                          f"{P[r['arch']]['r2']:>11} {r['identification'][t]['r2_at_init']['mean']:7.3f} "
-                         f"{r['normalised_loss'][t]['mean']:9.3f}")
+                         f"{r['normalised_loss'][t]['mean']:9.3g}")
     else:
         lines.append("Table 3 / Fig. 4: high capacity, teacher f + c[t > T0] (exact, in the class); T0 by "
                      "Theorem 10's exact threshold; mean ± sd over seeds")
@@ -227,6 +230,7 @@ def _parser() -> OneLineParser:
                    help="quick: this CPU (minutes); paper: App. B settings (hours on a CPU); tiny: seconds (tests)")
     p.add_argument("--seeds", type=int, help="seeds per run (default: the preset's)")
     p.add_argument("--steps", type=int, help="optimizer steps per run (default: the preset's)")
+    p.add_argument("--archs", help="comma-separated subset of the architectures (default: all of the table's)")
     p.add_argument("--runs", help="folder of per-run records (default runs/ahuja2024/<preset>/table<k>)")
     p.add_argument("--results", help="summary JSON (default docs/results/ahuja2024-table<k>-<preset>.json)")
     p.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
@@ -247,6 +251,11 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"--steps must be in 1..{MAX_STEPS}, got {a.steps}")
     if a.workers < 1:
         p.error(f"--workers must be >= 1, got {a.workers}")
+    from bounds.experiments.ahuja2024 import ARCHS
+
+    archs = tuple(a.archs.split(",")) if a.archs else None
+    if archs and not set(archs) <= set(ARCHS):
+        p.error(f"--archs must name architectures among {', '.join(ARCHS)}, got {a.archs!r}")
     runs = a.runs or os.path.join("runs", "ahuja2024", a.preset, f"table{a.table}")
     results = a.results or os.path.join("docs", "results", f"ahuja2024-table{a.table}-{a.preset}.json")
     if os.path.dirname(results) and not os.path.isdir(os.path.dirname(results)):
@@ -254,7 +263,9 @@ def main(argv: list[str] | None = None) -> int:
     from bounds.training.executor import SweepError, load_records, record_path, run_specs
     from bounds.training.progress import SweepProgress
 
-    todo = specs(a.table, a.preset, a.seeds, a.steps)
+    todo = specs(a.table, a.preset, a.seeds, a.steps, archs)
+    if not todo:
+        p.error(f"table {a.table} has none of the architectures {a.archs!r}")
     already = sum(os.path.exists(record_path(runs, s)) for s in todo)
     progress = SweepProgress(len(todo), already, desc=f"ahuja2024 table {a.table} ({a.preset})")
     load0, t0 = os.getloadavg(), time.time()
