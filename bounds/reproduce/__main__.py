@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import pkgutil
 import sys
 
 import bounds.reproduce as _pkg
-
-PROG = "bounds.reproduce"
+from lengthgen_cli import Parser, command
 
 
 def papers() -> list[str]:
@@ -16,16 +16,13 @@ def papers() -> list[str]:
     return sorted(m.name for m in pkgutil.iter_modules(_pkg.__path__) if not m.name.startswith("_"))
 
 
+@command
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    known = papers()
-    if not argv or argv[0] in ("-h", "--help"):
-        print(f"usage: python -m {PROG} {{{','.join(known)}}} [options]  (options: python -m {PROG} PAPER --help)")
-        return 0 if argv else 2
-    if argv[0] not in known:
-        print(f"{PROG}: error: unknown paper {argv[0]!r}; choose from {', '.join(known)}", file=sys.stderr)
-        return 2
-    return importlib.import_module(f"{_pkg.__name__}.{argv[0]}").main(argv[1:])
+    ap = Parser(module="bounds.reproduce", description="Reproductions of the papers' experiments, one per paper.")
+    ap.add_argument("paper", choices=papers(), help="the paper; its options: python -m bounds.reproduce PAPER --help")
+    ap.add_argument("options", nargs=argparse.REMAINDER, help="options of the paper's reproduction")
+    a = ap.parse_args(sys.argv[1:] if argv is None else argv)
+    return importlib.import_module(f"{_pkg.__name__}.{a.paper}").main(a.options)
 
 
 if __name__ == "__main__":

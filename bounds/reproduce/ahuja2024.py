@@ -3,8 +3,9 @@ App. B): Tables 1-3 and Figures 2-4, printed beside the paper's numbers.
 
 Protocols, data and measurements are in :mod:`bounds.experiments.ahuja2024`; runs go through the shared engine
 (:mod:`bounds.training`): one run per (architecture, class), all seeds batched, one JSON record per run written
-atomically into ``--runs`` the moment it finishes, so an interrupted command (even SIGKILL) resumes where it
-stopped when rerun with the same arguments; a progress bar shows runs and steps.  The summary (one record per
+atomically into the run folder ``--out`` the moment it finishes, so an interrupted command (even SIGKILL) resumes where it
+stopped when rerun with the same arguments and ``--resume`` (a run folder with records is refused without it);
+a progress bar shows runs and steps.  The summary (one record per
 architecture with its test loss at every length, R^2, the settings and the machine's load) goes to
 ``--results`` (default ``docs/results/ahuja2024-table<k>-<preset>.json``) and the plot of test loss against
 length per architecture to the same stem with ``.png`` and ``.svg``.
@@ -21,7 +22,7 @@ import os
 import sys
 import time
 
-from bounds.cli import OneLineParser
+from lengthgen_cli import Parser, UsageError, bounded_int, command, usage_errors
 
 PROG = "python -m bounds.reproduce ahuja2024"
 
@@ -41,10 +42,6 @@ PAPER_NUMBERS = {
                         "short": {"lt": "1e-5 ± 1e-6", "ge": "0.01 ± 0.003"}}},
 }
 CLASSES = {"paper": 2, "theorem": 0}  # hidden layers of rho (and of the deep set's phi)
-
-
-class ReproduceError(ValueError):
-    """A request the command cannot run (bad sizes, unwritable paths)."""
 
 
 def specs(table: int, preset: str, seeds: int | None = None, steps: int | None = None,
@@ -223,59 +220,70 @@ def _save(fig, stem: str) -> list:
 
 
 # ------------------------------------------------------------------------------------------------- CLI
-def _parser() -> OneLineParser:
-    p = OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
-    p.add_argument("--table", type=int, choices=(1, 2, 3), required=True)
+MAX_SEEDS, MAX_STEPS, MAX_WORKERS = 64, 10**6, 256
+
+
+def _parser() -> Parser:
+    p = Parser(module="bounds.reproduce ahuja2024", description=__doc__.split("\n\n")[0])
+    p.add_argument("--table", type=int, choices=(1, 2, 3), required=True, help="the paper's table (1, 2 or 3)")
     p.add_argument("--preset", choices=("quick", "paper", "tiny"), default="quick",
                    help="quick: this CPU (minutes); paper: App. B settings (hours on a CPU); tiny: seconds (tests)")
-    p.add_argument("--seeds", type=int, help="seeds per run (default: the preset's)")
-    p.add_argument("--steps", type=int, help="optimizer steps per run (default: the preset's)")
+    p.add_argument("--seeds", type=bounded_int(1, MAX_SEEDS, "MAX_SEEDS"), help="seeds per run (default: the preset's)")
+    p.add_argument("--steps", type=bounded_int(1, MAX_STEPS, "MAX_STEPS"),
+                   help="optimizer steps per run (default: the preset's)")
     p.add_argument("--archs", help="comma-separated subset of the architectures (default: all of the table's)")
-    p.add_argument("--runs", help="folder of per-run records (default runs/ahuja2024/<preset>/table<k>)")
-    p.add_argument("--results", help="summary JSON (default docs/results/ahuja2024-table<k>-<preset>.json)")
-    p.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
-    p.add_argument("--executor", choices=("local", "ray"), default="local")
+    p.add_argument("--out", help="run folder, one JSON record per run (default runs/ahuja2024/<preset>/table<k>)")
+    p.add_argument("--resume", action="store_true", help="continue a run folder that already has records")
+    p.add_argument("--results", help="summary JSON, replaced (default docs/results/ahuja2024-table<k>-<preset>.json); "
+                                     "the plots go beside it")
+    p.add_argument("--workers", type=bounded_int(1, MAX_WORKERS, "MAX_WORKERS"), default=1,
+                   help="local worker processes (default 1)")
+    p.add_argument("--executor", choices=("local", "ray"), default="local", help="local processes or Ray tasks")
     p.add_argument("--json", action="store_true", help="print the summary as JSON instead of the table")
     return p
 
 
-MAX_SEEDS, MAX_STEPS = 64, 1_000_000
+def _check_paths(runs: str, resume: bool, results: str) -> None:
+    """Refuse bad paths before any work: the run folder (a file; records without --resume) and --results."""
+    if os.path.exists(runs) and not os.path.isdir(runs):
+        raise UsageError(f"--out {runs!r} is a file, not a run folder")
+    if os.path.isdir(runs) and not resume and any(f.endswith(".json") for f in os.listdir(runs)):
+        raise UsageError(f"the run folder {runs!r} already has records; add --resume to continue it")
+    folder = os.path.dirname(results) or "."
+    if not os.path.isdir(folder):
+        raise UsageError(f"the folder of --results does not exist: {folder}")
+    if os.path.isdir(results):
+        raise UsageError(f"--results {results!r} is a directory")
 
 
+@command
 def main(argv: list[str] | None = None) -> int:
     p = _parser()
     a = p.parse_args(argv)
-    if a.seeds is not None and not 1 <= a.seeds <= MAX_SEEDS:
-        p.error(f"--seeds must be in 1..{MAX_SEEDS}, got {a.seeds}")
-    if a.steps is not None and not 1 <= a.steps <= MAX_STEPS:
-        p.error(f"--steps must be in 1..{MAX_STEPS}, got {a.steps}")
-    if a.workers < 1:
-        p.error(f"--workers must be >= 1, got {a.workers}")
-    from bounds.experiments.ahuja2024 import ARCHS
+    from bounds.experiments.ahuja2024 import ARCHS, ExperimentError
 
-    archs = tuple(a.archs.split(",")) if a.archs else None
-    if archs and not set(archs) <= set(ARCHS):
-        p.error(f"--archs must name architectures among {', '.join(ARCHS)}, got {a.archs!r}")
-    runs = a.runs or os.path.join("runs", "ahuja2024", a.preset, f"table{a.table}")
-    results = a.results or os.path.join("docs", "results", f"ahuja2024-table{a.table}-{a.preset}.json")
-    if os.path.dirname(results) and not os.path.isdir(os.path.dirname(results)):
-        p.error(f"the folder of --results does not exist: {os.path.dirname(results)}")
+    with usage_errors(p, ExperimentError):
+        archs = tuple(a.archs.split(",")) if a.archs else None
+        if archs and not set(archs) <= set(ARCHS):
+            raise UsageError(f"--archs must name architectures among {', '.join(ARCHS)}, got {a.archs!r}")
+        runs = a.out or os.path.join("runs", "ahuja2024", a.preset, f"table{a.table}")
+        results = a.results or os.path.join("docs", "results", f"ahuja2024-table{a.table}-{a.preset}.json")
+        _check_paths(runs, a.resume, results)
+        todo = specs(a.table, a.preset, a.seeds, a.steps, archs)
+        if not todo:
+            raise UsageError(f"table {a.table} has none of the architectures {a.archs!r}")
     from bounds.training.executor import SweepError, load_records, record_path, run_specs
     from bounds.training.progress import SweepProgress
 
-    todo = specs(a.table, a.preset, a.seeds, a.steps, archs)
-    if not todo:
-        p.error(f"table {a.table} has none of the architectures {a.archs!r}")
     already = sum(os.path.exists(record_path(runs, s)) for s in todo)
     progress = SweepProgress(len(todo), already, desc=f"ahuja2024 table {a.table} ({a.preset})")
     load0, t0 = os.getloadavg(), time.time()
     try:
-        run_specs(todo, runs, executor=a.executor, workers=a.workers, on_record=progress.record_done,
-                  on_steps=progress.steps)
-    except SweepError as e:
+        with usage_errors(p, SweepError):
+            run_specs(todo, runs, executor=a.executor, workers=a.workers, on_record=progress.record_done,
+                      on_steps=progress.steps)
+    finally:
         progress.close()
-        p.error(str(e))
-    progress.close()
     rows = [summarize_run(r) for r in load_records(runs, todo)]
     order = {s.key: i for i, s in enumerate(todo)}
     rows.sort(key=lambda r: order[r["key"]])

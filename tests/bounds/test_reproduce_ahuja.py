@@ -22,7 +22,7 @@ def _main(argv):
 
 
 def test_tiny_table1_end_to_end_then_resume(tmp_path, capsys):
-    args = ["ahuja2024", "--table", "1", "--preset", "tiny", "--runs", str(tmp_path / "runs"),
+    args = ["ahuja2024", "--table", "1", "--preset", "tiny", "--out", str(tmp_path / "runs"),
             "--results", str(tmp_path / "t1.json"), "--json"]
     assert _main(args) == 0
     out = json.loads(capsys.readouterr().out)
@@ -43,7 +43,8 @@ def test_tiny_table1_end_to_end_then_resume(tmp_path, capsys):
     files = sorted(os.listdir(tmp_path / "runs"))
     mtimes = {f: os.path.getmtime(tmp_path / "runs" / f) for f in files}
     os.unlink(tmp_path / "runs" / files[0])
-    assert _main(args) == 0
+    assert _main(args) == 2 and "--resume" in capsys.readouterr().err  # a folder with records needs --resume
+    assert _main([*args, "--resume"]) == 0
     again = json.loads(capsys.readouterr().out)
     assert sorted(os.listdir(tmp_path / "runs")) == files
     assert all(os.path.getmtime(tmp_path / "runs" / f) == mtimes[f] for f in files[1:])
@@ -51,7 +52,7 @@ def test_tiny_table1_end_to_end_then_resume(tmp_path, capsys):
 
 
 def test_tiny_table3_uses_theorem10_threshold(tmp_path, capsys):
-    assert _main(["ahuja2024", "--table", "3", "--preset", "tiny", "--runs", str(tmp_path / "r"),
+    assert _main(["ahuja2024", "--table", "3", "--preset", "tiny", "--out", str(tmp_path / "r"),
                   "--results", str(tmp_path / "t3.json")]) == 0
     text = capsys.readouterr().out
     assert "Table 3" in text and "0.0007" in text  # the paper's numbers are printed beside ours
@@ -64,12 +65,17 @@ def test_tiny_table3_uses_theorem10_threshold(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv, needle", [
-    (["nosuchpaper"], "unknown paper"),
+    (["nosuchpaper"], "invalid choice"),
     (["ahuja2024", "--table", "4"], "invalid choice"),
-    (["ahuja2024", "--table", "1", "--seeds", "0"], "--seeds must be"),
+    (["ahuja2024", "--table", "1", "--seeds", "0"], "--seeds"),
+    (["ahuja2024", "--table", "1", "--seeds", "1000"], "MAX_SEEDS"),
+    (["ahuja2024", "--table", "3", "--archs", "rnn"], "none of the architectures"),
+    (["ahuja2024", "--table", "1", "--archs", "lstm"], "--archs"),
     (["ahuja2024", "--table", "1", "--results", "/no/such/dir/x.json"], "does not exist"),
 ])
-def test_cli_errors_are_one_line_exit_2(argv, needle):
+def test_cli_errors_are_one_line_exit_2(argv, needle, tmp_path):
+    if argv[0] == "ahuja2024" and "--table" in argv:
+        argv = [*argv, "--out", str(tmp_path / "fresh")]
     r = subprocess.run([sys.executable, "-m", "bounds.reproduce", *argv], capture_output=True, text=True)
     assert r.returncode == 2 and needle in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
 
