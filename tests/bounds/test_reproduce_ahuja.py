@@ -89,3 +89,26 @@ def test_compositional_supports_are_disjoint_and_exact():
     # every token marginal still covers [0, 1] (the theorems' full-marginal support), negative control: corners
     assert inside.min() < 0.05 and inside.max() > 0.95
     assert 0.2 < s_in.mean() < 0.3 and s_out.mean() > 0.9
+
+
+@pytest.mark.slow
+def test_sigkill_mid_sweep_then_resume_loses_and_duplicates_nothing(tmp_path, capsys):
+    """A SIGKILL while the sweep runs leaves whole records only; --resume completes it, each run once (~30 s)."""
+    import signal
+    import time
+
+    runs = tmp_path / "runs"
+    base = ["--table", "1", "--preset", "tiny", "--out", str(runs), "--results", str(tmp_path / "k.json"), "--json"]
+    proc = subprocess.Popen([sys.executable, "-m", "bounds.reproduce", "ahuja2024", *base],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while time.time() < deadline and not (runs.is_dir() and any(f.endswith(".json") for f in os.listdir(runs))):
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    done_before = sorted(f for f in os.listdir(runs) if f.endswith(".json"))
+    assert done_before and not any(f.startswith(".tmp-") for f in done_before)
+    assert _main(["ahuja2024", *base, "--resume"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert len(out["records"]) == 9 and len({r["key"] for r in out["records"]}) == 9
+    assert set(done_before) <= set(os.listdir(runs))
