@@ -102,13 +102,19 @@ def test_sigkill_mid_sweep_then_resume_loses_and_duplicates_nothing(tmp_path, ca
     proc = subprocess.Popen([sys.executable, "-m", "bounds.reproduce", "ahuja2024", *base],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 120
-    while time.time() < deadline and not (runs.is_dir() and any(f.endswith(".json") for f in os.listdir(runs))):
+
+    def records():
+        return sorted(f for f in os.listdir(runs) if f.endswith(".json") and not f.startswith(".tmp-"))
+
+    while time.time() < deadline and not (runs.is_dir() and records()):
         time.sleep(0.02)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
-    done_before = sorted(f for f in os.listdir(runs) if f.endswith(".json"))
-    assert done_before and not any(f.startswith(".tmp-") for f in done_before)
+    done_before = records()
+    assert done_before  # the kill came after at least one record; a torn temporary file is no record
+    for f in done_before:
+        assert json.loads((runs / f).read_text())["record"]["test_loss"]
     assert _main(["ahuja2024", *base, "--resume"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert len(out["records"]) == 9 and len({r["key"] for r in out["records"]}) == 9
-    assert set(done_before) <= set(os.listdir(runs))
+    assert set(done_before) <= set(records()) and len(records()) == 9
