@@ -139,6 +139,19 @@ def test_table1_quick_results():
     assert table1_facts(_load(1)) == []
 
 
+@checks("ahuja2024:table1")
+def test_budget_check_four_times_the_steps_moves_r2_by_less_than_001():
+    """docs/gaps.md: under App. B's plateau rule 4x the steps change R^2 by < 0.01 (the rate is at its floor)."""
+    quick = _rows(_load(1))
+    long = _rows(json.loads((RESULTS / "ahuja2024-table1-quick-steps8000.json").read_text()))
+    assert len(long) == 4
+    for key, r in long.items():
+        assert r["settings"]["steps"] == 8000 and max(r["lr_factor"]) < 1e-3
+        assert abs(np.mean(_r2(r, 100)) - np.mean(_r2(quick[key], 100))) < 0.01, key
+    lr = [f for (cls, m), r in quick.items() if (cls, m) != ("paper", "ssm") for f in r["lr_factor"]]
+    assert 0.02 < min(lr) and max(lr) < 0.27
+
+
 @checks("ahuja2024:fig3")
 def test_fig3_quick_results():
     assert fig3_facts(_load(1)) == []
