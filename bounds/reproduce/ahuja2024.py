@@ -45,7 +45,7 @@ CLASSES = {"paper": 2, "theorem": 0}  # hidden layers of rho (and of the deep se
 
 
 def specs(table: int, preset: str, seeds: int | None = None, steps: int | None = None,
-          archs: tuple | None = None) -> list:
+          archs: tuple | None = None, schedule: str | None = None) -> list:
     """The runs of one table (``RunSpec`` per architecture and class / regime), only ``archs`` if given."""
     import hashlib
 
@@ -72,6 +72,8 @@ def specs(table: int, preset: str, seeds: int | None = None, steps: int | None =
             cfg["score"] = score
         if steps:
             cfg["steps"] = steps
+        if schedule:
+            cfg["schedule"] = schedule
         digest = hashlib.sha256(json.dumps(cfg, sort_keys=True).encode()).hexdigest()[:10]
         name = "/".join(x for x in (experiment, arch, cls, regime, score) if x)
         out.append(RunSpec(f"ahuja2024/{name}/seeds={S}/cfg={digest}", "bounds.experiments.ahuja2024:run_one",
@@ -231,6 +233,8 @@ def _parser() -> Parser:
     p.add_argument("--seeds", type=bounded_int(1, MAX_SEEDS, "MAX_SEEDS"), help="seeds per run (default: the preset's)")
     p.add_argument("--steps", type=bounded_int(1, MAX_STEPS, "MAX_STEPS"),
                    help="optimizer steps per run (default: the preset's)")
+    p.add_argument("--schedule", choices=("plateau", "constant", "cosine"),
+                   help="learning-rate schedule (default: the preset's, App. B's ReduceLROnPlateau)")
     p.add_argument("--archs", help="comma-separated subset of the architectures (default: all of the table's)")
     p.add_argument("--out", help="run folder, one JSON record per run (default runs/ahuja2024/<preset>/table<k>)")
     p.add_argument("--resume", action="store_true", help="continue a run folder that already has records")
@@ -269,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
         runs = a.out or os.path.join("runs", "ahuja2024", a.preset, f"table{a.table}")
         results = a.results or os.path.join("docs", "results", f"ahuja2024-table{a.table}-{a.preset}.json")
         _check_paths(runs, a.resume, results)
-        todo = specs(a.table, a.preset, a.seeds, a.steps, archs)
+        todo = specs(a.table, a.preset, a.seeds, a.steps, archs, a.schedule)
         if not todo:
             raise UsageError(f"table {a.table} has none of the architectures {a.archs!r}")
     from bounds.training.executor import SweepError, load_records, record_path, run_specs
