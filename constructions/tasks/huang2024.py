@@ -23,6 +23,7 @@ position before each), as in the paper's masked cross-entropy.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -143,6 +144,9 @@ class LanguageTask:
         self.classes = [frozenset(c) for r in range(len(symbols) + 1) for c in itertools.combinations(symbols, r)]
         self.input_vocab = [SOS, *self.alphabet]
 
+    def max_tokens(self, n: int) -> int:
+        return n + 1
+
     def lengths(self, lo: int, hi: int) -> list[int]:
         """The lengths in ``[lo, hi]`` that have at least one word."""
         return [n for n in range(lo, hi + 1) if self.count[n][self.dfa.start] > 0]
@@ -158,11 +162,9 @@ class LanguageTask:
         q, word = self.dfa.start, []
         for r in range(n, 0, -1):
             weights = [self.count[r - 1][self.dfa.delta[q][s]] for s in self.alphabet]
-            pick = int(rng.integers(sum(weights)))
-            for s, w in zip(self.alphabet, weights, strict=True):
-                if pick < w:
-                    break
-                pick -= w
+            total = sum(weights)  # exact integers (up to |alphabet|^150): draw with Python ints
+            pick = int(rng.integers(1 << 62)) * total >> 62
+            s = self.alphabet[bisect.bisect_right(list(itertools.accumulate(weights)), pick)]
             word.append(s)
             q = self.dfa.delta[q][s]
         states = [self.dfa.start]
@@ -243,20 +245,22 @@ class AlgorithmicSpec:
     generate: Callable  # (n, rng) -> (input tokens, output tokens)
     min_len: int
     vocab: tuple[str, ...]
+    max_output: Callable[[int], int]  # the longest output for input length n
     sep: str = SEP
     length_step: int = 1  # BMI: the input length is a multiple of 3
 
 
 _NUMBERS = tuple(str(i) for i in range(NUMBER_TOKENS))
 ALGORITHMIC = {s.name: s for s in [
-    AlgorithmicSpec("binary_majority", _binary_majority, 1, ("0", "1")),
-    AlgorithmicSpec("binary_majority_interleave", _binary_majority_interleave, 3, ("0", "1"), length_step=3),
-    AlgorithmicSpec("majority_letters", _majority, 1, tuple(LETTERS)),
-    AlgorithmicSpec("sort", _sort, 1, _NUMBERS),
-    AlgorithmicSpec("copy_unique", _copy_unique, 1, _NUMBERS),
-    AlgorithmicSpec("copy_repeat", _copy_repeat, 1, ("a", "b")),
-    AlgorithmicSpec("parity", _parity, 1, ("0", "1", "e", "o")),
-    AlgorithmicSpec("addition", _addition, 4, ("0", "1", "+"), sep="="),
+    AlgorithmicSpec("binary_majority", _binary_majority, 1, ("0", "1"), lambda n: 1),
+    AlgorithmicSpec("binary_majority_interleave", _binary_majority_interleave, 3, ("0", "1"), lambda n: 3,
+                    length_step=3),
+    AlgorithmicSpec("majority_letters", _majority, 1, tuple(LETTERS), lambda n: 1),
+    AlgorithmicSpec("sort", _sort, 1, _NUMBERS, lambda n: n),
+    AlgorithmicSpec("copy_unique", _copy_unique, 1, _NUMBERS, lambda n: n),
+    AlgorithmicSpec("copy_repeat", _copy_repeat, 1, ("a", "b"), lambda n: n),
+    AlgorithmicSpec("parity", _parity, 1, ("0", "1", "e", "o"), lambda n: 1),
+    AlgorithmicSpec("addition", _addition, 4, ("0", "1", "+"), lambda n: n - 2, sep="="),
 ]}
 
 
@@ -269,7 +273,11 @@ class AlgorithmicTask:
         self.spec = ALGORITHMIC[name]
         self.name = name
         self.input_vocab = [SOS, *self.spec.vocab, self.spec.sep, EOS]
-        self.classes = [*self.spec.vocab, EOS]
+        self.classes = self.input_vocab  # targets are next tokens
+
+    def max_tokens(self, n: int) -> int:
+        """The longest example (tokens) for input length ``n``: ``$ input SEP output EOS``."""
+        return n + 3 + self.spec.max_output(n)
 
     def lengths(self, lo: int, hi: int) -> list[int]:
         step = self.spec.length_step

@@ -1,0 +1,366 @@
+"""Huang et al. Figure 1 reproduced: APE and NoPE transformers on the C-RASP benchmark, beside the prediction.
+
+``python -m bounds.reproduce huang2024 --figure 1 --preset quick|paper [--tasks a,b] [--seeds S] ...``
+
+Protocol (reference §5.1, App. E): train on lengths ``[l_min, 50]`` (online batches, random APE offsets so every
+position is trained), test on 2,000 (paper) / ``test_samples`` (quick) fixed examples per bin ``[l_min, 50]``,
+``[51, 100]``, ``[101, 150]`` at offset 0; metric per-sequence exact match; data and targets from
+:mod:`constructions.tasks.huang2024` (next-symbol sets for languages, masked output tokens for algorithmic
+tasks).  Models: :mod:`bounds.training.decoders` (GPT-2 APE / NoPE).  Training: the shared loop via
+:mod:`bounds.training.sequences` (Adam, cosine schedule, stop when the running loss is below the target).
+
+Prediction per cell (:func:`prediction`), from the package's certificates (``constructions.crasp.programs``):
+APE is predicted to generalize iff the benchmark has a program (any C-RASP[periodic,local] fragment), NoPE
+iff that program uses no positional relation (fragment ``C-RASP``); tasks in ``NO_PROGRAM`` are predicted to
+fail for both.  A seed counts as *trained* if its in-distribution accuracy is at least ``fit`` (the paper
+reports only runs at 100%); a cell *generalizes* if the mean over trained seeds is at least ``generalizes``
+on both longer bins (our criterion: the paper states none).  Agreement is counted over cells with a trained
+seed.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+
+BINS = ((None, 50), (51, 100), (101, 150))  # None: the task's minimal length
+TRAIN_MAX = 50
+POSITIONS = ("ape", "nope")
+
+
+class UsageError(ValueError):
+    """A bad command line (one line, exit 2)."""
+
+
+# ------------------------------------------------------------------------------------------- predictions
+def prediction(task: str) -> dict:
+    """``{"ape": bool, "nope": bool, "fragment": str | None, "basis": str}`` from the certificates."""
+    from constructions.crasp.programs import BENCHMARKS, NO_PROGRAM
+
+    if task in BENCHMARKS:
+        frag = BENCHMARKS[task].program().fragment
+        nope = frag == "C-RASP"
+        basis = f"program {task!r} in {frag} (exhaustively certified against its oracle)"
+        if not nope:
+            basis += "; no position-free C-RASP program in the package (NoPE predicted to fail)"
+        return {"ape": True, "nope": nope, "fragment": frag, "basis": basis}
+    if task in NO_PROGRAM:
+        n = NO_PROGRAM[task]
+        return {"ape": False, "nope": False, "fragment": None,
+                "basis": f"no program: {n.claim} ({n.argument})"}
+    raise UsageError(f"no certificate for task {task!r}")
+
+
+# ------------------------------------------------------------------------------------------------ presets
+@dataclass(frozen=True)
+class Arch:
+    n_layer: int
+    n_head: int
+    d_model: int
+    lr: float
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    description: str
+    tasks: dict  # task -> {"ape": Arch, "nope": Arch}
+    seeds: int
+    batch: int
+    max_steps: int
+    loss_target: float
+    test_samples: int
+    fit: float = 0.99
+    generalizes: float = 0.8
+    extra: dict = field(default_factory=dict)
+
+
+def _same(a: Arch) -> dict:
+    return {"ape": a, "nope": a}
+
+
+_SMALL = Arch(2, 2, 64, 1e-3)
+QUICK = Preset(
+    "quick", "nine short-sequence tasks of Figure 1 (1-layer rows of App. E.3 and cheap contrasts: "
+    "APE-only programs, no program) with 2-layer, 2-head, d = 64 models, 3 seeds, 300 steps (CPU, < 30 min)",
+    {t: _same(_SMALL) for t in ("binary_majority", "majority_letters", "parity", "tomita1", "tomita2",
+                                 "tomita4", "tomita5", "aa_star", "d2")},
+    seeds=3, batch=32, max_steps=300, loss_target=1e-3, test_samples=100)
+
+# App. E.3 final configurations (reference §5.5); formal languages whose row names were stripped get the
+# 4-layer setting of their row group (UNCERTAIN in the reference).
+_A = Arch
+_PAPER_TASKS = {
+    "binary_majority": _same(_A(1, 1, 16, 1e-3)),
+    "binary_majority_interleave": {"ape": _A(2, 4, 256, 1e-4), "nope": _A(12, 12, 768, 1e-4)},
+    "majority_letters": {"ape": _A(1, 2, 256, 1e-3), "nope": _A(1, 1, 64, 1e-3)},
+    "sort": {"ape": _A(1, 2, 256, 1e-4), "nope": _A(1, 1, 256, 1e-3)},
+    "copy_unique": {"ape": _A(2, 1, 64, 1e-3), "nope": _A(4, 4, 256, 1e-3)},
+    "copy_repeat": _same(_A(4, 4, 256, 1e-3)),
+    "parity": {"ape": _A(4, 2, 256, 1e-4), "nope": _A(12, 12, 768, 3e-5)},
+    "addition": _same(_A(12, 12, 768, 1e-4)),
+    "tomita1": _same(_A(1, 1, 16, 1e-3)), "tomita2": _same(_A(1, 1, 16, 1e-3)),
+    "tomita4": {"ape": _A(4, 2, 64, 1e-3), "nope": _A(4, 2, 128, 1e-3)},
+    "tomita7": {"ape": _A(4, 2, 64, 1e-3), "nope": _A(4, 2, 128, 1e-3)},
+    **{t: {"ape": _A(6, 4, 256, 1e-4), "nope": _A(6, 4, 128, 1e-3)} for t in ("tomita3", "tomita5", "tomita6")},
+    **{t: _same(_A(4, 4, 128, 1e-4)) for t in ("d2", "d3", "d4", "d12", "aa_star", "aaaa_star", "abab_star",
+                                               "a_b_c_d_e", "ab_d_bc", "zero_two_star")},
+}
+PAPER = Preset("paper", "App. E.3 sizes, 5 seeds, batch 64, 30k steps, 2,000 test samples per bin (GPU)",
+               _PAPER_TASKS, seeds=5, batch=64, max_steps=30000, loss_target=1e-4, test_samples=2000)
+PRESETS = {"quick": QUICK, "paper": PAPER}
+
+
+# ------------------------------------------------------------------------------------------------ one run
+def _encode(task, ex, offset: int):
+    tok = {t: i for i, t in enumerate(task.input_vocab)}
+    cls = {c: i for i, c in enumerate(task.classes)}
+    tokens = [tok[t] for t in ex.tokens]
+    targets = [cls[c] if c is not None else -1 for c in ex.targets]
+    return tokens, list(range(offset, offset + len(tokens))), targets
+
+
+def _bins(task):
+    lo = min(task.lengths(0, TRAIN_MAX))
+    return [(lo if a is None else a, b) for a, b in BINS]
+
+
+def run_cell(task: str, positions: str, arch: dict, seeds: list[int], config: dict, device: str = "auto",
+             threads: int | None = 1, progress=None) -> dict:
+    """Train ``len(seeds)`` models on one (task, APE/NoPE) cell and test them on the three bins."""
+    import numpy as np
+    import torch
+
+    from bounds.training.decoders import ModelSpec, build_model
+    from bounds.training.loop import default_device
+    from bounds.training.sequences import collate, exact_match, train_sequences
+    from constructions.tasks.huang2024 import make_task
+
+    if threads:
+        torch.set_num_threads(threads)
+    device = default_device() if device == "auto" else device
+    t0 = time.perf_counter()
+    T = make_task(task, max_len=BINS[-1][1])
+    bins = _bins(T)
+    n_positions = max(T.max_tokens(n) for n in T.lengths(bins[-1][0], bins[-1][1]))
+    spec = ModelSpec(positions, arch["n_layer"], arch["n_head"], arch["d_model"],
+                     max(len(T.input_vocab), len(T.classes)), n_positions)
+    train_lengths = T.lengths(bins[0][0], TRAIN_MAX)
+
+    def draw(rng):
+        ex = T.sample(int(rng.choice(train_lengths)), rng)
+        offset = int(rng.integers(0, n_positions - len(ex.tokens) + 1)) if positions == "ape" else 0
+        return _encode(T, ex, offset)
+
+    result = train_sequences(lambda: build_model(spec), draw, seeds, config["batch"], arch["lr"],
+                             config["max_steps"], config["loss_target"], device, progress=progress)
+    test_rng = np.random.default_rng([12345, 2])  # the same fixed test sets for every cell and seed
+    acc = []
+    for lo, hi in bins:
+        lengths = T.lengths(lo, hi)
+        examples = [_encode(T, T.sample(int(test_rng.choice(lengths)), test_rng), 0)
+                    for _ in range(config["test_samples"])]
+        examples.sort(key=lambda e: len(e[0]))
+        per_seed = np.zeros(len(seeds))
+        for i in range(0, len(examples), 64):  # length-sorted chunks: little padding
+            part = examples[i:i + 64]
+            x, y = collate(part)
+            per_seed += np.array(exact_match(result, x, y)) * len(part)
+        acc.append((per_seed / len(examples)).tolist())
+    return {"task": task, "positions": positions, "arch": arch, "seeds": list(seeds), "bins": bins,
+            "accuracy": [[acc[b][s] for b in range(len(bins))] for s in range(len(seeds))],
+            "steps": result.steps, "final_loss": result.final_loss, "reached_target": result.reached_target,
+            "train_seconds": round(result.seconds, 2), "seconds": round(time.perf_counter() - t0, 2),
+            "device": result.device, "n_positions": n_positions, "parameters": spec.to_json()}
+
+
+# ------------------------------------------------------------------------------------------------ summary
+def summarize(records: list[dict], preset: Preset) -> dict:
+    """One row per (task, positions): mean accuracy per bin over trained seeds, prediction and agreement."""
+    import numpy as np
+
+    rows = []
+    for rec in sorted(records, key=lambda r: (list(preset.tasks).index(r["task"]) if r["task"] in preset.tasks
+                                              else 99, r["positions"])):
+        acc = np.array(rec["accuracy"])
+        trained = acc[:, 0] >= preset.fit
+        pred = prediction(rec["task"])
+        row = {"task": rec["task"], "positions": rec["positions"], "bins": rec["bins"],
+               "predicted": pred[rec["positions"]], "basis": pred["basis"], "fragment": pred["fragment"],
+               "seeds": len(acc), "trained_seeds": int(trained.sum()),
+               "accuracy_all": acc.mean(axis=0).round(4).tolist(),
+               "accuracy_trained": acc[trained].mean(axis=0).round(4).tolist() if trained.any() else None,
+               "per_seed": acc.round(4).tolist(), "seconds": rec["seconds"], "steps": rec["steps"]}
+        if trained.any():
+            row["generalizes"] = bool(min(row["accuracy_trained"][1:]) >= preset.generalizes)
+            row["agrees"] = row["generalizes"] == row["predicted"]
+        else:
+            row["generalizes"] = row["agrees"] = None
+        rows.append(row)
+    judged = [r for r in rows if r["agrees"] is not None]
+    return {"experiment": "huang2024:fig1", "preset": preset.name, "description": preset.description,
+            "criteria": {"trained": f"in-distribution accuracy >= {preset.fit}",
+                         "generalizes": f"mean accuracy over trained seeds >= {preset.generalizes} on both "
+                                        "longer bins"},
+            "config": {"seeds": preset.seeds, "batch": preset.batch, "max_steps": preset.max_steps,
+                       "loss_target": preset.loss_target, "test_samples": preset.test_samples},
+            "rows": rows, "judged": len(judged), "agree": sum(r["agrees"] for r in judged),
+            "agreement_rate": round(sum(r["agrees"] for r in judged) / len(judged), 4) if judged else None,
+            "wall_seconds": round(sum(r["seconds"] for r in rows), 1)}
+
+
+def _pct(v):
+    return "-" if v is None else " / ".join(f"{100 * a:.1f}" for a in v)
+
+
+def table(summary: dict) -> str:
+    """Markdown: measured accuracy (trained seeds) per bin beside the prediction."""
+    lines = ["| task | PE | pred. | trained seeds | accuracy % (trained seeds) | all seeds | generalizes | agrees |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in summary["rows"]:
+        mark = {True: "yes", False: "no", None: "-"}
+        lines.append(f"| {r['task']} | {r['positions'].upper()} | {'✓' if r['predicted'] else '✗'} | "
+                     f"{r['trained_seeds']}/{r['seeds']} | {_pct(r['accuracy_trained'])} | {_pct(r['accuracy_all'])} | "
+                     f"{mark[r['generalizes']]} | {mark[r['agrees']]} |")
+    lines.append(f"\nagreement: {summary['agree']} of {summary['judged']} judged cells "
+                 f"({summary['agreement_rate']}); bins {summary['rows'][0]['bins'] if summary['rows'] else ''}")
+    return "\n".join(lines)
+
+
+def plot(summary: dict, out_dir: str) -> list[str]:
+    """Figure 1 style: per task, accuracy per bin for APE and NoPE, with the prediction marked."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    tasks = list(dict.fromkeys(r["task"] for r in summary["rows"]))
+    fig, axes = plt.subplots(1, 2, figsize=(max(8, 0.9 * len(tasks) + 3), 4), sharey=True)
+    for ax, pe in zip(axes, POSITIONS, strict=True):
+        rows = {r["task"]: r for r in summary["rows"] if r["positions"] == pe}
+        for b, color in zip(range(3), ("#999999", "#4477aa", "#cc6677"), strict=True):
+            vals = [100 * ((rows[t]["accuracy_trained"] or rows[t]["accuracy_all"])[b]) if t in rows else 0
+                    for t in tasks]
+            ax.bar([i + (b - 1) * 0.27 for i in range(len(tasks))], vals, 0.27, color=color,
+                   label=["in-dist", "51-100", "101-150"][b])
+        for i, t in enumerate(tasks):
+            if t in rows:
+                ax.text(i, 103, "✓" if rows[t]["predicted"] else "✗", ha="center", fontsize=11,
+                        color="green" if rows[t]["predicted"] else "red")
+        ax.set_xticks(range(len(tasks)), tasks, rotation=60, ha="right", fontsize=8)
+        ax.set_ylim(0, 112)
+        ax.set_title(f"{pe.upper()} (mark: C-RASP prediction)")
+    axes[0].set_ylabel("exact-match accuracy %")
+    axes[0].legend(fontsize=8, loc="lower left")
+    fig.tight_layout()
+    os.makedirs(out_dir, exist_ok=True)
+    paths = []
+    for ext in ("png", "svg"):
+        p = os.path.join(out_dir, f"huang2024-fig1-{summary['preset']}.{ext}")
+        fig.savefig(p, dpi=120)
+        paths.append(p)
+    plt.close(fig)
+    return paths
+
+
+# -------------------------------------------------------------------------------------------------- CLI
+def specs(preset: Preset, tasks: list[str], seeds: int, device: str, threads: int | None):
+    from bounds.training.executor import RunSpec
+
+    cfg = {"batch": preset.batch, "max_steps": preset.max_steps, "loss_target": preset.loss_target,
+           "test_samples": preset.test_samples}
+    out = []
+    for t in tasks:
+        for pe in POSITIONS:
+            arch = preset.tasks[t][pe].__dict__
+            key = f"huang2024-fig1/{preset.name}/{t}/{pe}/L{arch['n_layer']}H{arch['n_head']}d{arch['d_model']}" \
+                  f"lr{arch['lr']}/seeds={seeds}/steps={cfg['max_steps']}/batch={cfg['batch']}/test={cfg['test_samples']}"
+            out.append(RunSpec(key, "bounds.reproduce.huang2024:run_cell",
+                               {"task": t, "positions": pe, "arch": dict(arch), "seeds": list(range(seeds)),
+                                "config": cfg, "device": device, "threads": threads}))
+    return out
+
+
+PROG = "bounds.reproduce huang2024"
+
+
+def _parser():
+    from bounds.cli import OneLineParser
+
+    ap = OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    ap.add_argument("--figure", type=int, required=True, help="the figure to reproduce (1)")
+    ap.add_argument("--preset", choices=tuple(PRESETS), default="quick")
+    ap.add_argument("--tasks", help="comma-separated subset of the preset's tasks")
+    ap.add_argument("--seeds", type=int, help="seeds per cell (default: the preset's)")
+    ap.add_argument("--steps", type=int, help="step budget per run (default: the preset's)")
+    ap.add_argument("--test-samples", type=int, help="test examples per bin (default: the preset's)")
+    ap.add_argument("--runs", help="run folder (one JSON per run; reruns resume); default runs/huang2024-fig1-<preset>")
+    ap.add_argument("--results-dir", default="docs/results", help="where the summary JSON, table and plots go")
+    ap.add_argument("--executor", choices=("local", "ray"), default="local")
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"))
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--no-plot", action="store_true")
+    return ap
+
+
+def main(argv=None) -> int:
+    ap = _parser()
+    args = ap.parse_args(argv)
+    try:
+        return run(args)
+    except UsageError as e:
+        ap.error(str(e))
+
+
+def run(args) -> int:
+    import dataclasses
+
+    from bounds.training.executor import SweepError, load_records, record_path, run_specs, write_atomic
+    from bounds.training.progress import SweepProgress
+
+    if args.figure != 1:
+        raise UsageError(f"only Figure 1 is a training experiment in huang2024, not figure {args.figure}")
+    preset = PRESETS[args.preset]
+    changes = {k: v for k, v in (("seeds", args.seeds), ("max_steps", args.steps),
+                                 ("test_samples", args.test_samples)) if v is not None}
+    for k, v in changes.items():
+        if v < 1:
+            raise UsageError(f"--{k.replace('_', '-')} must be positive, not {v}")
+    preset = dataclasses.replace(preset, **changes)
+    tasks = list(preset.tasks)
+    if args.tasks:
+        tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]
+        unknown = [t for t in tasks if t not in PAPER.tasks]
+        if unknown:
+            raise UsageError(f"unknown task(s) {', '.join(unknown)}; known: {', '.join(PAPER.tasks)}")
+        preset = dataclasses.replace(preset, tasks={t: preset.tasks.get(t, PAPER.tasks[t]) for t in tasks})
+    if args.workers < 1 or args.threads < 1:
+        raise UsageError("--workers and --threads must be positive")
+    runs_dir = args.runs or os.path.join("runs", f"huang2024-fig1-{preset.name}")
+    todo_specs = specs(preset, tasks, preset.seeds, args.device, args.threads)
+    left = [s for s in todo_specs if not os.path.exists(record_path(runs_dir, s))]
+    prog = SweepProgress(len(todo_specs), len(todo_specs) - len(left), desc=f"huang2024 fig1 {preset.name}")
+    try:
+        run_specs(todo_specs, runs_dir, executor=args.executor, workers=args.workers,
+                  on_record=prog.record_done, on_steps=prog.steps)
+    except SweepError as e:
+        raise UsageError(str(e)) from None
+    finally:
+        prog.close()
+    records = [r["record"] for r in load_records(runs_dir, todo_specs)]
+    summary = summarize(records, preset)
+    os.makedirs(args.results_dir, exist_ok=True)
+    path = os.path.join(args.results_dir, f"huang2024-fig1-{preset.name}.json")
+    write_atomic(path, summary)
+    text = table(summary)
+    with open(os.path.join(args.results_dir, f"huang2024-fig1-{preset.name}.md"), "w", encoding="utf-8") as fh:
+        fh.write(text + "\n")
+    print(text)
+    if not args.no_plot:
+        for p in plot(summary, args.results_dir):
+            print(f"wrote {p}")
+    print(f"wrote {path}")
+    return 0
+

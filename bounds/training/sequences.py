@@ -1,0 +1,88 @@
+"""Token-sequence training for the reproductions, on the shared loop :mod:`bounds.training.loop`.
+
+An experiment supplies a ``draw(rng) -> (tokens, position_ids, targets)`` per example (targets: class index or
+-1 where not supervised).  :func:`train_sequences` trains one model per seed with
+:func:`bounds.training.loop.train_models` (all seeds batched), with online batches (a fresh sample every step,
+Huang et al. §5.1 / Golowich et al. App. E), masked cross-entropy on the supervised positions, and the loop's
+stop rule on the running loss.  :func:`exact_match` is the papers' metric: a sequence counts iff the argmax is
+right at every supervised position.
+
+Batches are right-padded: with causal attention a padded position never influences an earlier one, and padded
+positions are unsupervised (target -1), so padding changes no loss or prediction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+IGNORE = -1
+
+
+def collate(examples: list[tuple], pad_id: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """``(x, y)``: x ``(B, 2, T)`` token and position ids, y ``(B, T)`` targets (-1 = not supervised)."""
+    T = max(len(t) for t, _, _ in examples)
+    x = np.full((len(examples), 2, T), pad_id, dtype=np.int64)
+    y = np.full((len(examples), T), IGNORE, dtype=np.int64)
+    for b, (tokens, positions, targets) in enumerate(examples):
+        n = len(tokens)
+        x[b, 0, :n] = tokens
+        x[b, 1, :n] = positions
+        x[b, 1, n:] = positions[-1]
+        y[b, :n] = targets
+    return x, y
+
+
+def masked_loss(out, x, y):
+    """Per-model mean cross-entropy over supervised positions; ``out`` (S, B, T, V) or a (tokens, ...) tuple."""
+    import torch
+
+    logits = out[0] if isinstance(out, tuple) else out
+    mask = y >= 0
+    ce = torch.nn.functional.cross_entropy(logits.flatten(0, 2), y.clamp(min=0).flatten(), reduction="none")
+    ce = ce.view(y.shape) * mask
+    return ce.sum(dim=(1, 2)) / mask.sum(dim=(1, 2)).clamp(min=1)
+
+
+def train_sequences(build: Callable[[], object], draw: Callable, seeds: list[int], batch: int, lr: float,
+                    max_steps: int, loss_target: float, device: str, loss: Callable = masked_loss,
+                    progress: Callable | None = None, schedule: str = "cosine", collate_fn=collate):
+    """Train ``len(seeds)`` models (shared loop); model s draws its batches from ``np.random.default_rng``
+    seeded by (seed, 1).  Returns the loop's :class:`~bounds.training.loop.TrainResult`."""
+    from bounds.training.loop import Adam, StopRule, train_models
+
+    rngs = [np.random.default_rng([s, 1]) for s in seeds]
+
+    def sample(step):
+        xs, ys = [], []
+        for rng in rngs:
+            x, y = collate_fn([draw(rng) for _ in range(batch)])
+            xs.append(x)
+            ys.append(y)
+        T = max(x.shape[-1] for x in xs)
+        xs = [np.pad(x, ((0, 0), (0, 0), (0, T - x.shape[-1])), mode="edge") for x in xs]
+        ys = [np.pad(y, ((0, 0), (0, T - y.shape[-1])), constant_values=IGNORE) for y in ys]
+        return np.stack(xs), np.stack(ys)
+
+    report = (lambda step, losses, done: progress(step, max_steps)) if progress else None
+    return train_models(factory=lambda i: build(), seeds=seeds, sample=sample, loss=loss,
+                        optim=Adam(lr=lr, schedule=schedule), stop=StopRule(max_steps=max_steps, loss_target=loss_target),
+                        device=device, progress=report)
+
+
+def exact_match(result, x: np.ndarray, y: np.ndarray, chunk: int = 64) -> list[float]:
+    """Per-model fraction of sequences whose argmax is right at every supervised position (same x, y for all)."""
+    from bounds.training.loop import stacked_forward
+
+    S = result.n_models
+    correct = np.zeros(S)
+    for i in range(0, len(x), chunk):
+        xb = np.broadcast_to(x[i:i + chunk], (S, *x[i:i + chunk].shape)).copy()
+        out = stacked_forward(result, xb)
+        logits = out[0] if isinstance(out, tuple) else out
+        pred = logits.argmax(-1).cpu().numpy()
+        yb = y[i:i + chunk]
+        ok = (pred == yb[None]) | (yb[None] < 0)
+        correct += ok.all(axis=-1).sum(axis=-1)
+    return [float(c / len(x)) for c in correct]
