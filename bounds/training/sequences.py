@@ -49,21 +49,20 @@ def train_sequences(build: Callable[[], object], draw: Callable, seeds: list[int
                     max_steps: int, loss_target: float, device: str, loss: Callable = masked_loss,
                     progress: Callable | None = None, schedule: str = "cosine", collate_fn=collate):
     """Train ``len(seeds)`` models (shared loop); model s draws its batches from ``np.random.default_rng``
-    seeded by (seed, 1).  Returns the loop's :class:`~bounds.training.loop.TrainResult`."""
+    seeded by (seed, 1).  ``collate_fn`` turns a list of draws into ``(x, y, ...)`` (x as :func:`collate`;
+    every further array is a target, padded with -1) and ``loss(out, x, y, ...)`` reads them.  Returns the
+    loop's :class:`~bounds.training.loop.TrainResult`."""
     from bounds.training.loop import Adam, StopRule, train_models
 
     rngs = [np.random.default_rng([s, 1]) for s in seeds]
 
     def sample(step):
-        xs, ys = [], []
-        for rng in rngs:
-            x, y = collate_fn([draw(rng) for _ in range(batch)])
-            xs.append(x)
-            ys.append(y)
-        T = max(x.shape[-1] for x in xs)
-        xs = [np.pad(x, ((0, 0), (0, 0), (0, T - x.shape[-1])), mode="edge") for x in xs]
-        ys = [np.pad(y, ((0, 0), (0, T - y.shape[-1])), constant_values=IGNORE) for y in ys]
-        return np.stack(xs), np.stack(ys)
+        parts = [collate_fn([draw(rng) for _ in range(batch)]) for rng in rngs]  # per model: (x, y, ...)
+        T = max(p[0].shape[-1] for p in parts)
+        x = np.stack([np.pad(p[0], ((0, 0), (0, 0), (0, T - p[0].shape[-1])), mode="edge") for p in parts])
+        targets = [np.stack([np.pad(p[j], ((0, 0), (0, T - p[j].shape[-1])), constant_values=IGNORE)
+                             for p in parts]) for j in range(1, len(parts[0]))]
+        return (x, *targets)
 
     report = (lambda step, losses, done: progress(step, max_steps)) if progress else None
     return train_models(factory=lambda i: build(), seeds=seeds, sample=sample, loss=loss,
@@ -71,8 +70,9 @@ def train_sequences(build: Callable[[], object], draw: Callable, seeds: list[int
                         device=device, progress=report)
 
 
-def exact_match(result, x: np.ndarray, y: np.ndarray, chunk: int = 64) -> list[float]:
-    """Per-model fraction of sequences whose argmax is right at every supervised position (same x, y for all)."""
+def exact_match(result, x: np.ndarray, y: np.ndarray, y_pos: np.ndarray | None = None, chunk: int = 64) -> list[float]:
+    """Per-model fraction of sequences whose argmax is right at every supervised position (same x, y for all);
+    with ``y_pos`` the model returns ``(token, next-position)`` logits and both argmaxes must be right."""
     from bounds.training.loop import stacked_forward
 
     S = result.n_models
@@ -80,9 +80,11 @@ def exact_match(result, x: np.ndarray, y: np.ndarray, chunk: int = 64) -> list[f
     for i in range(0, len(x), chunk):
         xb = np.broadcast_to(x[i:i + chunk], (S, *x[i:i + chunk].shape)).copy()
         out = stacked_forward(result, xb)
-        logits = out[0] if isinstance(out, tuple) else out
-        pred = logits.argmax(-1).cpu().numpy()
-        yb = y[i:i + chunk]
-        ok = (pred == yb[None]) | (yb[None] < 0)
-        correct += ok.all(axis=-1).sum(axis=-1)
+        heads = (out if isinstance(out, tuple) else (out,))[: 1 if y_pos is None else 2]
+        ok = np.ones(xb.shape[:2], dtype=bool)
+        for logits, target in zip(heads, (y, y_pos), strict=False):
+            pred = logits.argmax(-1).cpu().numpy()
+            yb = target[i:i + chunk][None]
+            ok &= ((pred == yb) | (yb < 0)).all(axis=-1)
+        correct += ok.sum(axis=-1)
     return [float(c / len(x)) for c in correct]
