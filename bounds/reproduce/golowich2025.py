@@ -342,6 +342,8 @@ def _parser():
     ap = OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
     ap.add_argument("--experiment", choices=EXPERIMENTS, required=True)
     ap.add_argument("--preset", choices=("quick", "paper"), default="quick")
+    ap.add_argument("--cells", help="subset of the preset's cells: K_train values (sparse-parity, e.g. 2,4) or "
+                                    "jump:scheme pairs (scratchpad, e.g. 1:coupled,2:shifted-ape)")
     ap.add_argument("--seeds", type=int, help="seeds per cell (default: the preset's)")
     ap.add_argument("--steps", type=int, help="step budget per run (default: the preset's)")
     ap.add_argument("--test-samples", type=int, help="test examples per point (default: the preset's)")
@@ -353,6 +355,26 @@ def _parser():
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--no-plot", action="store_true")
     return ap
+
+
+def _cells(experiment: str, text: str) -> tuple:
+    out = []
+    for part in (p.strip() for p in text.split(",") if p.strip()):
+        try:
+            if experiment == "sparse-parity":
+                cell = int(part)
+                ok = cell >= 1
+            else:
+                jump, scheme = part.split(":")
+                cell = (int(jump), scheme)
+                ok = cell[0] >= 1 and scheme in ("coupled", "shifted-ape")
+        except ValueError:
+            ok = False
+        if not ok:
+            form = "a positive K_train" if experiment == "sparse-parity" else "jump:coupled or jump:shifted-ape"
+            raise UsageError(f"bad cell {part!r}: expected {form}")
+        out.append(cell)
+    return tuple(out)
 
 
 def run(args) -> int:
@@ -367,6 +389,8 @@ def run(args) -> int:
             raise UsageError(f"--{k.replace('max_', '').replace('_', '-')} must be positive, not {v}")
     if args.workers < 1 or args.threads < 1:
         raise UsageError("--workers and --threads must be positive")
+    if args.cells:
+        changes["cells"] = _cells(args.experiment, args.cells)
     preset = dataclasses.replace(preset, **changes)
     name = f"golowich2025-{args.experiment}-{preset.name}"
     runs_dir = args.runs or os.path.join("runs", name)

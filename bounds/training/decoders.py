@@ -149,10 +149,10 @@ def pose_position_ids(lengths, max_position: int, rng, chunks: int = 2):
     for n in lengths:
         if n > max_position:
             raise ModelConfigError(f"sequence length {n} exceeds the position range {max_position}")
-        cuts = sorted(int(c) for c in rng.integers(1, max(n, 2), size=chunks - 1)) if n > 1 else []
+        pieces = max(1, min(chunks, n))
+        cuts = sorted(int(c) for c in rng.integers(1, n, size=pieces - 1)) if pieces > 1 else []
         bounds = [0, *cuts, n]
-        slack = max_position - n
-        skips = sorted(int(s) for s in rng.integers(0, slack + 1, size=chunks))
+        skips = sorted(int(s) for s in rng.integers(0, max_position - n + 1, size=pieces))
         ids = []
         for piece, skip in enumerate(skips):
             ids.extend(range(bounds[piece] + skip, bounds[piece + 1] + skip))
