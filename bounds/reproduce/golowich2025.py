@@ -76,8 +76,8 @@ _SMALL = {"n_layer": 2, "n_head": 2, "d_model": 64}
 _PAPER_ARCH = {"n_layer": 12, "n_head": 16, "d_model": 1024}
 PRESETS = {
     "sparse-parity": {
-        "quick": Preset("quick", "K_train in {2, 4, 8}, 2-layer d = 64 RoPE+PoSE, 3 seeds, 600 steps (CPU)",
-                        (2, 4, 8), _SMALL, 3, 32, 600, 1e-3, 1e-3, 100, (20, 50, 100, 200),
+        "quick": Preset("quick", "K_train in {1, 2, 4}, 2-layer d = 64 RoPE+PoSE, 3 seeds, 600 steps (CPU)",
+                        (1, 2, 4), _SMALL, 3, 32, 600, 1e-3, 1e-3, 100, (20, 50, 100, 200),
                         k_test=(1, 2, 4, 6, 8)),
         "paper": Preset("paper", "Table 2: K_train in {4..12}, 12L/16H/d1024, 50k steps, 512 test points (GPU)",
                         (4, 6, 8, 10, 12), _PAPER_ARCH, 1, 64, 50000, 5e-5, 0.0, 512,
@@ -237,6 +237,8 @@ def summarize(experiment: str, records: list[dict], preset: Preset) -> dict:
            "name": experiment, "preset": preset.name, "description": preset.description,
            "config": {k: v for k, v in dataclasses.asdict(preset).items() if k not in ("name", "description")},
            "rows": rows, "wall_seconds": round(sum(r["seconds"] for r in rows), 1)}
+    done = {r["K_train"] if experiment == "sparse-parity" else (r["jump"], r["scheme"]) for r in rows}
+    out["missing"] = [str(c) for c in preset.cells if (c if experiment == "sparse-parity" else tuple(c)) not in done]
     if experiment == "sparse-parity":
         out["theory"] = {"max_train_length_tokens": L, "thm43_max_k": theorem43_max_k(L),
                          "paper_reading_K_le_L_over_4": L // 4,
@@ -264,12 +266,15 @@ def table(summary: dict) -> str:
                              + " | ".join("-" if v is None else f"{100 * v:.1f}" for v in vals) + " |")
     else:
         lengths = sorted({int(c) for c in cols})
-        lines = ["| scheme | jump k | " + " | ".join(f"l={n}" for n in lengths) + " |",
-                 "|---" * (2 + len(lengths)) + "|"]
+        lines = []
+        lines += ["| scheme | jump k | " + " | ".join(f"l={n}" for n in lengths) + " |",
+                  "|---" * (2 + len(lengths)) + "|"]
         for r in rows:
             vals = [r["accuracy_mean"].get(str(n)) for n in lengths]
             lines.append(f"| {r['scheme']} | {r['jump']} | "
                          + " | ".join("-" if v is None else f"{100 * v:.1f}" for v in vals) + " |")
+    if summary["missing"]:
+        lines.append(f"\nnot run (no record): {', '.join(summary['missing'])}")
     return "\n".join(lines)
 
 
@@ -280,6 +285,8 @@ def plot(summary: dict, out_dir: str) -> list[str]:
     import matplotlib.pyplot as plt
 
     rows = summary["rows"]
+    if not rows:
+        return []
     fig, axes = plt.subplots(1, len(rows), figsize=(4 * len(rows), 3.4), sharey=True, squeeze=False)
     for ax, r in zip(axes[0], rows, strict=True):
         if summary["name"] == "sparse-parity":
@@ -355,6 +362,8 @@ def _parser():
     ap.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"))
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--no-plot", action="store_true")
+    ap.add_argument("--summarize-only", action="store_true",
+                    help="train nothing: summarize the runs already recorded (cells without a record are listed as missing)")
     return ap
 
 
@@ -397,15 +406,17 @@ def run(args) -> int:
     runs_dir = args.runs or os.path.join("runs", name)
     todo = specs(args.experiment, preset, args.device, args.threads)
     left = [s for s in todo if not os.path.exists(record_path(runs_dir, s))]
-    prog = SweepProgress(len(todo), len(todo) - len(left), desc=f"golowich2025 {args.experiment} {preset.name}")
-    try:
-        run_specs(todo, runs_dir, executor=args.executor, workers=args.workers, on_record=prog.record_done,
-                  on_steps=prog.steps)
-    except SweepError as e:
-        raise UsageError(str(e)) from None
-    finally:
-        prog.close()
-    summary = summarize(args.experiment, [r["record"] for r in load_records(runs_dir, todo)], preset)
+    if not args.summarize_only:
+        prog = SweepProgress(len(todo), len(todo) - len(left), desc=f"golowich2025 {args.experiment} {preset.name}")
+        try:
+            run_specs(todo, runs_dir, executor=args.executor, workers=args.workers, on_record=prog.record_done,
+                      on_steps=prog.steps)
+        except SweepError as e:
+            raise UsageError(str(e)) from None
+        finally:
+            prog.close()
+    records = [r["record"] for r in load_records(runs_dir, todo)] if os.path.isdir(runs_dir) else []
+    summary = summarize(args.experiment, records, preset)
     os.makedirs(args.results_dir, exist_ok=True)
     path = os.path.join(args.results_dir, f"{name}.json")
     write_atomic(path, summary)

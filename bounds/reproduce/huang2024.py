@@ -206,7 +206,9 @@ def summarize(records: list[dict], preset: Preset) -> dict:
                                         "longer bins"},
             "config": {"seeds": preset.seeds, "batch": preset.batch, "max_steps": preset.max_steps,
                        "loss_target": preset.loss_target, "test_samples": preset.test_samples},
-            "rows": rows, "judged": len(judged), "agree": sum(r["agrees"] for r in judged),
+            "rows": rows, "missing": [f"{t}/{pe}" for t in preset.tasks for pe in POSITIONS
+                                      if not any(r["task"] == t and r["positions"] == pe for r in rows)],
+            "judged": len(judged), "agree": sum(r["agrees"] for r in judged),
             "agreement_rate": round(sum(r["agrees"] for r in judged) / len(judged), 4) if judged else None,
             "wall_seconds": round(sum(r["seconds"] for r in rows), 1)}
 
@@ -224,6 +226,8 @@ def table(summary: dict) -> str:
         lines.append(f"| {r['task']} | {r['positions'].upper()} | {'✓' if r['predicted'] else '✗'} | "
                      f"{r['trained_seeds']}/{r['seeds']} | {_pct(r['accuracy_trained'])} | {_pct(r['accuracy_all'])} | "
                      f"{mark[r['generalizes']]} | {mark[r['agrees']]} |")
+    if summary["missing"]:
+        lines.append(f"\nnot run (no record): {', '.join(summary['missing'])}")
     lines.append(f"\nagreement: {summary['agree']} of {summary['judged']} judged cells "
                  f"({summary['agreement_rate']}); bins {summary['rows'][0]['bins'] if summary['rows'] else ''}")
     return "\n".join(lines)
@@ -303,6 +307,8 @@ def _parser():
     ap.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"))
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--no-plot", action="store_true")
+    ap.add_argument("--summarize-only", action="store_true",
+                    help="train nothing: summarize the runs already recorded (cells without a record are listed as missing)")
     return ap
 
 
@@ -342,15 +348,16 @@ def run(args) -> int:
     runs_dir = args.runs or os.path.join("runs", f"huang2024-fig1-{preset.name}")
     todo_specs = specs(preset, tasks, preset.seeds, args.device, args.threads)
     left = [s for s in todo_specs if not os.path.exists(record_path(runs_dir, s))]
-    prog = SweepProgress(len(todo_specs), len(todo_specs) - len(left), desc=f"huang2024 fig1 {preset.name}")
-    try:
-        run_specs(todo_specs, runs_dir, executor=args.executor, workers=args.workers,
-                  on_record=prog.record_done, on_steps=prog.steps)
-    except SweepError as e:
-        raise UsageError(str(e)) from None
-    finally:
-        prog.close()
-    records = [r["record"] for r in load_records(runs_dir, todo_specs)]
+    if not args.summarize_only:
+        prog = SweepProgress(len(todo_specs), len(todo_specs) - len(left), desc=f"huang2024 fig1 {preset.name}")
+        try:
+            run_specs(todo_specs, runs_dir, executor=args.executor, workers=args.workers,
+                      on_record=prog.record_done, on_steps=prog.steps)
+        except SweepError as e:
+            raise UsageError(str(e)) from None
+        finally:
+            prog.close()
+    records = [r["record"] for r in load_records(runs_dir, todo_specs)] if os.path.isdir(runs_dir) else []
     summary = summarize(records, preset)
     os.makedirs(args.results_dir, exist_ok=True)
     path = os.path.join(args.results_dir, f"huang2024-fig1-{preset.name}.json")
