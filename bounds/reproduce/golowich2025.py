@@ -31,8 +31,13 @@ import os
 import time
 from dataclasses import dataclass, field
 
+from lengthgen_cli import command
+
 EXPERIMENTS = ("sparse-parity", "scratchpad")
 PROG = "bounds.reproduce golowich2025"
+
+
+MAX_SEEDS, MAX_STEPS, MAX_TEST_SAMPLES, MAX_WORKERS = 64, 1_000_000, 100_000, 256
 
 
 class UsageError(ValueError):
@@ -345,23 +350,28 @@ def specs(experiment: str, preset: Preset, device: str, threads: int | None):
 
 
 def _parser():
-    from bounds.cli import OneLineParser
+    from lengthgen_cli import Parser, bounded_int
 
-    ap = OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
-    ap.add_argument("--experiment", choices=EXPERIMENTS, required=True)
-    ap.add_argument("--preset", choices=("quick", "paper"), default="quick")
+    ap = Parser(prog=f"python -m {PROG}", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--experiment", choices=EXPERIMENTS, required=True, help="Figures 1/7 or Figures 2/8")
+    ap.add_argument("--preset", choices=("quick", "paper"), default="quick",
+                    help="quick: small CPU models; paper: the paper's sizes (GPU)")
     ap.add_argument("--cells", help="subset of the preset's cells: K_train values (sparse-parity, e.g. 2,4) or "
                                     "jump:scheme pairs (scratchpad, e.g. 1:coupled,2:shifted-ape)")
-    ap.add_argument("--seeds", type=int, help="seeds per cell (default: the preset's)")
-    ap.add_argument("--steps", type=int, help="step budget per run (default: the preset's)")
-    ap.add_argument("--test-samples", type=int, help="test examples per point (default: the preset's)")
+    ap.add_argument("--seeds", type=bounded_int(1, MAX_SEEDS, "MAX_SEEDS"), help="seeds per cell (default: the preset's)")
+    ap.add_argument("--steps", type=bounded_int(1, MAX_STEPS, "MAX_STEPS"), help="step budget per run (default: the preset's)")
+    ap.add_argument("--test-samples", type=bounded_int(1, MAX_TEST_SAMPLES, "MAX_TEST_SAMPLES"), help="test examples per point (default: the preset's)")
     ap.add_argument("--runs", help="run folder (one JSON per run; reruns resume)")
-    ap.add_argument("--results-dir", default="docs/results")
-    ap.add_argument("--executor", choices=("local", "ray"), default="local")
-    ap.add_argument("--workers", type=int, default=1)
-    ap.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"))
-    ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--no-plot", action="store_true")
+    ap.add_argument("--results-dir", default="docs/results", help="where the summary JSON, table and plots go")
+    ap.add_argument("--executor", choices=("local", "ray"), default="local",
+                    help="local processes (default) or Ray tasks (pip install '.[ray]')")
+    ap.add_argument("--workers", type=bounded_int(1, MAX_WORKERS, "MAX_WORKERS"), default=1,
+                    help="local worker processes (default 1: in this process)")
+    ap.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"),
+                    help="torch device (auto: cuda if visible, else cpu)")
+    ap.add_argument("--threads", type=bounded_int(1, MAX_WORKERS, "MAX_WORKERS"), default=1,
+                    help="torch CPU threads per run (default 1)")
+    ap.add_argument("--no-plot", action="store_true", help="skip the PNG/SVG figure")
     ap.add_argument("--summarize-only", action="store_true",
                     help="train nothing: summarize the runs already recorded (cells without a record are listed as missing)")
     return ap
@@ -394,11 +404,6 @@ def run(args) -> int:
     preset = PRESETS[args.experiment][args.preset]
     changes = {k: v for k, v in (("seeds", args.seeds), ("max_steps", args.steps),
                                  ("test_samples", args.test_samples)) if v is not None}
-    for k, v in changes.items():
-        if v < 1:
-            raise UsageError(f"--{k.replace('max_', '').replace('_', '-')} must be positive, not {v}")
-    if args.workers < 1 or args.threads < 1:
-        raise UsageError("--workers and --threads must be positive")
     if args.cells:
         changes["cells"] = _cells(args.experiment, args.cells)
     preset = dataclasses.replace(preset, **changes)
@@ -431,10 +436,12 @@ def run(args) -> int:
     return 0
 
 
+@command
 def main(argv=None) -> int:
+    from constructions.tasks.errors import TaskError
+    from lengthgen_cli import usage_errors
+
     ap = _parser()
     args = ap.parse_args(argv)
-    try:
+    with usage_errors(ap, UsageError, TaskError):
         return run(args)
-    except UsageError as e:
-        ap.error(str(e))

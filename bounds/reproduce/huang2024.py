@@ -24,9 +24,14 @@ import os
 import time
 from dataclasses import dataclass, field
 
+from lengthgen_cli import command
+
 BINS = ((None, 50), (51, 100), (101, 150))  # None: the task's minimal length
 TRAIN_MAX = 50
 POSITIONS = ("ape", "nope")
+
+
+MAX_SEEDS, MAX_STEPS, MAX_TEST_SAMPLES, MAX_WORKERS = 64, 1_000_000, 100_000, 256
 
 
 class UsageError(ValueError):
@@ -291,34 +296,41 @@ PROG = "bounds.reproduce huang2024"
 
 
 def _parser():
-    from bounds.cli import OneLineParser
+    from lengthgen_cli import Parser, bounded_int
 
-    ap = OneLineParser(prog=PROG, description=__doc__.split("\n\n")[0])
-    ap.add_argument("--figure", type=int, required=True, help="the figure to reproduce (1)")
-    ap.add_argument("--preset", choices=tuple(PRESETS), default="quick")
+    ap = Parser(prog=f"python -m {PROG}", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--figure", type=bounded_int(1, 99), required=True, help="the figure to reproduce (1)")
+    ap.add_argument("--preset", choices=tuple(PRESETS), default="quick",
+                    help="quick: small CPU models; paper: App. E.3 sizes (GPU)")
     ap.add_argument("--tasks", help="comma-separated subset of the preset's tasks")
-    ap.add_argument("--seeds", type=int, help="seeds per cell (default: the preset's)")
-    ap.add_argument("--steps", type=int, help="step budget per run (default: the preset's)")
-    ap.add_argument("--test-samples", type=int, help="test examples per bin (default: the preset's)")
+    ap.add_argument("--seeds", type=bounded_int(1, MAX_SEEDS, "MAX_SEEDS"), help="seeds per cell (default: the preset's)")
+    ap.add_argument("--steps", type=bounded_int(1, MAX_STEPS, "MAX_STEPS"), help="step budget per run (default: the preset's)")
+    ap.add_argument("--test-samples", type=bounded_int(1, MAX_TEST_SAMPLES, "MAX_TEST_SAMPLES"), help="test examples per bin (default: the preset's)")
     ap.add_argument("--runs", help="run folder (one JSON per run; reruns resume); default runs/huang2024-fig1-<preset>")
     ap.add_argument("--results-dir", default="docs/results", help="where the summary JSON, table and plots go")
-    ap.add_argument("--executor", choices=("local", "ray"), default="local")
-    ap.add_argument("--workers", type=int, default=1)
-    ap.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"))
-    ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--no-plot", action="store_true")
+    ap.add_argument("--executor", choices=("local", "ray"), default="local",
+                    help="local processes (default) or Ray tasks (pip install '.[ray]')")
+    ap.add_argument("--workers", type=bounded_int(1, MAX_WORKERS, "MAX_WORKERS"), default=1,
+                    help="local worker processes (default 1: in this process)")
+    ap.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"),
+                    help="torch device (auto: cuda if visible, else cpu)")
+    ap.add_argument("--threads", type=bounded_int(1, MAX_WORKERS, "MAX_WORKERS"), default=1,
+                    help="torch CPU threads per run (default 1)")
+    ap.add_argument("--no-plot", action="store_true", help="skip the PNG/SVG figure")
     ap.add_argument("--summarize-only", action="store_true",
                     help="train nothing: summarize the runs already recorded (cells without a record are listed as missing)")
     return ap
 
 
+@command
 def main(argv=None) -> int:
+    from constructions.tasks.errors import TaskError
+    from lengthgen_cli import usage_errors
+
     ap = _parser()
     args = ap.parse_args(argv)
-    try:
+    with usage_errors(ap, UsageError, TaskError):
         return run(args)
-    except UsageError as e:
-        ap.error(str(e))
 
 
 def run(args) -> int:
@@ -332,9 +344,6 @@ def run(args) -> int:
     preset = PRESETS[args.preset]
     changes = {k: v for k, v in (("seeds", args.seeds), ("max_steps", args.steps),
                                  ("test_samples", args.test_samples)) if v is not None}
-    for k, v in changes.items():
-        if v < 1:
-            raise UsageError(f"--{k.replace('_', '-')} must be positive, not {v}")
     preset = dataclasses.replace(preset, **changes)
     tasks = list(preset.tasks)
     if args.tasks:
@@ -343,8 +352,6 @@ def run(args) -> int:
         if unknown:
             raise UsageError(f"unknown task(s) {', '.join(unknown)}; known: {', '.join(PAPER.tasks)}")
         preset = dataclasses.replace(preset, tasks={t: preset.tasks.get(t, PAPER.tasks[t]) for t in tasks})
-    if args.workers < 1 or args.threads < 1:
-        raise UsageError("--workers and --threads must be positive")
     runs_dir = args.runs or os.path.join("runs", f"huang2024-fig1-{preset.name}")
     todo_specs = specs(preset, tasks, preset.seeds, args.device, args.threads)
     left = [s for s in todo_specs if not os.path.exists(record_path(runs_dir, s))]
