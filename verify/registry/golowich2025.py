@@ -133,10 +133,17 @@ _CLAIMS = [
      "unchecked", "settings; the budget statements derived from it are golowich2025:app-f"),
     ("fig1", "Figures 1 and 7 (sparse parity length generalization)",
      "K_train <= 8 generalizes to length 500 for k_test <= K_train; larger k degrades",
-     "unchecked", "training experiment, not reproduced"),
+     "unchecked", "harness: python -m bounds.reproduce golowich2025 --experiment sparse-parity (RoPE+PoSE, "
+     "Theorem 4.3 threshold k <= 6 at L = 50 printed beside it); the quick CPU preset (2 layers, d = 64, 600 "
+     "steps) stays at chance (about 50%) for every K_train and k_test, so it neither supports nor contradicts the "
+     "figure; the paper preset needs a GPU (docs/reproduce_trained.md, docs/results/golowich2025-sparse-parity-quick.json; "
+     "golowich2025/test_sec5_reproduction.py)"),
     ("fig2", "Figures 2 and 8 (parity with scratchpad, PPC and ablations)",
      "PPC near-perfect in distribution, OOD accuracy decreasing in k; ablations worse",
-     "unchecked", "training experiment, not reproduced"),
+     "unchecked", "harness: python -m bounds.reproduce golowich2025 --experiment scratchpad (predictive position "
+     "coupling vs shifted APE); the quick CPU preset does not learn the task (0% whole-scratchpad accuracy even in "
+     "distribution), so it neither supports nor contradicts the figure; the paper preset needs a GPU "
+     "(docs/results/golowich2025-scratchpad-quick.json; golowich2025/test_sec5_reproduction.py)"),
     ("fig3", "Figure 3 (variable assignment with PPC and ablations)",
      "PPC generalizes to ~3x the training length for d = 2..5; baselines worse",
      "unchecked", "training experiment, not reproduced"),
