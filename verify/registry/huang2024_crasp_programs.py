@@ -214,5 +214,10 @@ register(
     "APE transformers length-generalize where a C-RASP[periodic,local] program exists and NoPE where a C-RASP program "
     "exists; they fail otherwise.",
     "unchecked",
-    "no training is run here; docs/crasp.md puts each task's certificate next to the reported accuracies "
-    "(reference section 5.6) and records the exceptions visible in the numbers.")
+    "docs/crasp.md puts each task's certificate next to the reported accuracies (reference section 5.6). "
+    "python -m bounds.reproduce huang2024 --figure 1 trains APE/NoPE GPT-2 models with the prediction per cell "
+    "from the certificates; its CPU quick preset (7 tasks, 2-layer d = 64, 300 steps, 3 seeds; "
+    "docs/results/huang2024-fig1-quick.json): 2 of 4 judged cells agree (Binary Majority APE/NoPE generalize as "
+    "predicted; D_2 fits but drops to 36-50% on [101,150] against a predicted success), the other 10 cells never "
+    "fit in distribution, so they judge nothing; too small to support or refute the figure "
+    "(huang2024/test_fig1_reproduction.py, docs/reproduce_trained.md)")
