@@ -289,6 +289,8 @@ def plot(summary: dict, out_dir: str) -> list[str]:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    plt.rcParams["svg.hashsalt"] = "lengthgen"  # stable SVG ids: reruns give identical files
+
     rows = summary["rows"]
     if not rows:
         return []
@@ -317,7 +319,7 @@ def plot(summary: dict, out_dir: str) -> list[str]:
     paths = []
     for ext in ("png", "svg"):
         p = os.path.join(out_dir, f"golowich2025-{summary['name']}-{summary['preset']}.{ext}")
-        fig.savefig(p, dpi=110)
+        fig.savefig(p, dpi=110, metadata={"Date": None} if ext == "svg" else None)
         paths.append(p)
     plt.close(fig)
     return paths
