@@ -85,11 +85,11 @@ def _same(a: Arch) -> dict:
     return {"ape": a, "nope": a}
 
 
-_SMALL = Arch(2, 2, 64, 1e-3)
+_SMALL = Arch(2, 2, 64, 1e-2)  # 300 CPU steps: lr 1e-2 (at 1e-3 only Binary Majority and D_2 fit)
 QUICK = Preset(
     "quick", "seven short-sequence tasks of Figure 1: both-predicted (Binary Majority, Majority, D_2), "
     "APE-only programs ((aa)*, Tomita 4) and no program (Tomita 5, Parity); 2-layer, 2-head, d = 64 models, "
-    "3 seeds, 300 steps (CPU)",
+    "3 seeds, 300 steps, lr 1e-2 (CPU)",
     {t: _same(_SMALL) for t in ("binary_majority", "majority_letters", "aa_star", "tomita4", "d2", "tomita5",
                                  "parity")},
     seeds=3, batch=32, max_steps=300, loss_target=1e-3, test_samples=100)
@@ -300,7 +300,7 @@ PROG = "bounds.reproduce huang2024"
 
 
 def _parser():
-    from lengthgen_cli import Parser, bounded_int
+    from lengthgen_cli import Parser, bounded_int, finite_real
 
     ap = Parser(prog=f"python -m {PROG}", description=__doc__.split("\n\n")[0])
     ap.add_argument("--figure", type=bounded_int(1, 99), required=True, help="the figure to reproduce (1)")
@@ -309,6 +309,7 @@ def _parser():
     ap.add_argument("--tasks", help="comma-separated subset of the preset's tasks")
     ap.add_argument("--seeds", type=bounded_int(1, MAX_SEEDS, "MAX_SEEDS"), help="seeds per cell (default: the preset's)")
     ap.add_argument("--steps", type=bounded_int(1, MAX_STEPS, "MAX_STEPS"), help="step budget per run (default: the preset's)")
+    ap.add_argument("--lr", type=finite_real(positive=True, high=1.0), help="learning rate of every cell (default: the preset's)")
     ap.add_argument("--test-samples", type=bounded_int(1, MAX_TEST_SAMPLES, "MAX_TEST_SAMPLES"), help="test examples per bin (default: the preset's)")
     ap.add_argument("--runs", help="run folder (one JSON per run; reruns resume); default runs/huang2024-fig1-<preset>")
     ap.add_argument("--results-dir", default="docs/results", help="where the summary JSON, table and plots go")
@@ -356,6 +357,9 @@ def run(args) -> int:
         if unknown:
             raise UsageError(f"unknown task(s) {', '.join(unknown)}; known: {', '.join(PAPER.tasks)}")
         preset = dataclasses.replace(preset, tasks={t: preset.tasks.get(t, PAPER.tasks[t]) for t in tasks})
+    if args.lr is not None:
+        preset = dataclasses.replace(preset, tasks={t: {pe: dataclasses.replace(a, lr=args.lr) for pe, a in arch.items()}
+                                                    for t, arch in preset.tasks.items()})
     runs_dir = args.runs or os.path.join("runs", f"huang2024-fig1-{preset.name}")
     todo_specs = specs(preset, tasks, preset.seeds, args.device, args.threads)
     left = [s for s in todo_specs if not os.path.exists(record_path(runs_dir, s))]

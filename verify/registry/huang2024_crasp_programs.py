@@ -216,8 +216,8 @@ register(
     "unchecked",
     "docs/crasp.md puts each task's certificate next to the reported accuracies (reference section 5.6). "
     "python -m bounds.reproduce huang2024 --figure 1 trains APE/NoPE GPT-2 models with the prediction per cell "
-    "from the certificates; its CPU quick preset (7 tasks, 2-layer d = 64, 300 steps, 3 seeds; "
-    "docs/results/huang2024-fig1-quick.json): 2 of 4 judged cells agree (Binary Majority APE/NoPE generalize as "
-    "predicted; D_2 fits but drops to 36-50% on [101,150] against a predicted success), the other 10 cells never "
-    "fit in distribution, so they judge nothing; too small to support or refute the figure "
-    "(huang2024/test_fig1_reproduction.py, docs/reproduce_trained.md)")
+    "from the certificates; its CPU quick preset (7 tasks, 2-layer d = 64, 300 steps, lr 1e-2, 3 seeds; "
+    "docs/results/huang2024-fig1-quick.json): 3 of 3 judged cells agree (Binary Majority APE/NoPE and (aa)* APE "
+    "generalize as predicted; (aa)* NoPE never fits), the other 11 cells never fit in distribution; with lr 1e-3 "
+    "2 of 4 agree (D_2 fits but drops to 36-50% on [101,150] against a predicted success); too small to support "
+    "or refute the figure "(huang2024/test_fig1_reproduction.py, docs/reproduce_trained.md)")
