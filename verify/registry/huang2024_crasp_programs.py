@@ -220,4 +220,4 @@ register(
     "docs/results/huang2024-fig1-quick.json): 3 of 3 judged cells agree (Binary Majority APE/NoPE and (aa)* APE "
     "generalize as predicted; (aa)* NoPE never fits), the other 11 cells never fit in distribution; with lr 1e-3 "
     "2 of 4 agree (D_2 fits but drops to 36-50% on [101,150] against a predicted success); too small to support "
-    "or refute the figure "(huang2024/test_fig1_reproduction.py, docs/reproduce_trained.md)")
+    "or refute the figure (huang2024/test_fig1_reproduction.py, docs/reproduce_trained.md)")
