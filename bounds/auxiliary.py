@@ -374,14 +374,17 @@ def string_of(counts: dict, window: tuple, delta: int, alphabet: tuple) -> str:
     for c, k in sorted(counts.items()):
         by_res[c % delta] += [c // delta] * k
     M = sum(counts.values())
-    toks = []
-    for i in range(1, M + 1):
+    if counts.get(0) != 1 or by_res[0].count(0) != 1:
+        raise NotApplicableError("a string has exactly one $, at position 1 (class ($, 0))")
+    by_res[0].remove(0)
+    toks = [0]
+    for i in range(2, M + 1):
         r = (i - 1) % delta
         if not by_res[r]:
             raise NotApplicableError(f"no key of residue {r} left for position {i}")
         toks.append(by_res[r].pop())
-    if any(by_res) or toks[:1] != [0]:
-        raise NotApplicableError("the class counts do not fit one string with $ at position 1")
+    if any(by_res):
+        raise NotApplicableError("the class counts do not fit one string: residues left over")
     for s, c in enumerate(window):
         if (c % delta) != (M + s) % delta:
             raise NotApplicableError(f"window slot {s} has residue {c % delta}, position {M + s + 1} needs "

@@ -167,3 +167,37 @@ register(
     "exhaustive exact evaluation to length 7): breaks of the printed formula and of the earlier estimate "
     "(search_pair(2, 66): N = 2 for every eps, |f - g| = 20 at length 7); no break of the corrected bound "
     "(bounds/corrected.py) in the pairs searched (docs/gaps.md lists sizes and times).")
+
+register(
+    "izzo2025:app-a1.z", "Appendix A.1 (the auxiliary string z, executed)",
+    "Given f, g and x, the string z of App. A.1 (two cases on |A_f cap A_g|/|A_g|, m_s = floor(n_s/|A_f| tau/eps), "
+    "the tau-suffix) has |z| = O(tau/eps^2), ||f(x) - f(z)|| = O(L eps) and ||g(x) - g(z)|| = O(L eps), every "
+    "intermediate inequality with its printed constant.",
+    "gap",
+    "bounds.auxiliary builds z on (token, residue) classes, exactly as written, and returns every explicit inequality; "
+    "verify/tests/izzo2025/test_auxiliary.py checks them on random small pairs and long inputs (Hypothesis, exact) "
+    "and f(z), g(z) against exact evaluation. Holds: the floor and sum bounds, the |z| bounds, f(x) = f(z) in the copy "
+    "case, the Lipschitz step with Lambda = ||U||_F (1 + ||A||_F ||B||_F). Fails as written: the |Sigma| constants "
+    "after the class reduction (izzo2025:app-a1.classes), z below the hardmax threshold (izzo2025:app-a1.hardmax-z), "
+    "and a string z needs residue balancing the reduction skips (done by bounds.auxiliary.realize). The O(.) steps have "
+    "no constants; measured max |m(x) - m(z)| / (K eps) = 1.29 (docs/gaps.md).")
+
+register(
+    "izzo2025:app-a1.classes", "Appendix A.1 ('Including positional embedding vectors': the reduction to classes)",
+    "Treating each (token, position mod Delta) as a token reduces the positional case to the NoPE case with the same "
+    "constants (|S_f| <= |Sigma| in eq. (1) and in the case-2 ratio bounds).",
+    "refuted",
+    "after the reduction |S_f| counts classes (up to (|Sigma| + 1) Delta): eq. (1) with 2|Sigma| eps/tau fails on "
+    "counterexamples.izzo.auxiliary_breaks.eq1_classes_witness (|Sigma| = 2, Delta = 6, eps = 1/14: difference 1/3 > "
+    "2/7) and the case-2 bound m_s/m_s* >= n_s/n_s* - |Sigma| eps/tau on ratio_classes_witness (|Sigma| = 1, "
+    "Delta = 2, x = a^23, eps = 1/10); both hold with the number of classes in place of |Sigma| (Hypothesis property). "
+    "verify/tests/izzo2025/test_auxiliary.py; docs/gaps.md.")
+
+register(
+    "izzo2025:app-a1.hardmax-z", "Appendix A.1 (f(z) and g(z) are hardmax computations)",
+    "The proof evaluates f(z), g(z) as uniform averages over the argmax keys, with |z| = O(tau/eps^2).",
+    "gap",
+    "the hardmax holds only from length 2^{p/gamma}; z is shorter when p is large: "
+    "counterexamples.izzo.auxiliary_breaks.hardmax_z_witness (p = 20, |x| = 2^22 + 2, |z| = 12 < 2^20). "
+    "N = max{2^{p/gamma}, ...} covers x, and z must be padded to the threshold too (bounds/corrected.py adds H). "
+    "verify/tests/izzo2025/test_auxiliary.py.")
