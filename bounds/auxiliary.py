@@ -79,18 +79,15 @@ def agree_up_to(f: LimitTransformer, g: LimitTransformer, N: int, delta=0) -> bo
 # ------------------------------------------------------------------------------------ class-level model
 @dataclass(frozen=True)
 class ClassModel:
-    """Exact per-class quantities of a one-layer, single-head model on classes (token id, residue mod Delta)."""
+    """Exact per-class quantities of a one-layer model on classes (token id, residue mod Delta), per head."""
 
     model: LimitTransformer
     delta: int  # the pair's period (a multiple of the model's)
-    logits: np.ndarray  # [query class, key class]
-    values: np.ndarray  # [key class] -> V y_c
     inputs: np.ndarray  # [class] -> y_c
-    phi: tuple
+    heads: tuple  # per head: (logits [query class, key class], values [key class] -> V y_c, phi values)
 
     @classmethod
     def of(cls, model: LimitTransformer, delta: int) -> ClassModel:
-        (head,) = model.layers[0].heads
         V = len(model.alphabet) + 1
         rows = []
         for t in range(V):
@@ -100,9 +97,12 @@ class ClassModel:
                     v = v + model.positions.table[r % model.period]
                 rows.append(v)
         x = np.array(rows, dtype=object)
-        keys, queries = x.dot(head.key.T), x.dot(head.query.T)
-        phi = head.phi.values if head.phi is not None else (Fraction(0),)
-        return cls(model, delta, queries.dot(keys.T), x.dot(head.value.T), x, tuple(phi))
+        heads = []
+        for head in model.layers[0].heads:
+            keys, queries = x.dot(head.key.T), x.dot(head.query.T)
+            phi = head.phi.values if head.phi is not None else (Fraction(0),)
+            heads.append((queries.dot(keys.T), x.dot(head.value.T), tuple(phi)))
+        return cls(model, delta, x, tuple(heads))
 
 
 @dataclass
@@ -115,20 +115,21 @@ class Attention:
     min_gap: Fraction | None  # smallest positive gap below the top (None: all keys tie)
 
 
-def attend(cm: ClassModel, counts: dict, window: tuple) -> Attention:
+def attend(cm: ClassModel, counts: dict, window: tuple, head: int = 0) -> Attention:
     """Hardmax attention of the last position: keys outside the window by class count, window slots by offset."""
+    logits, values, phi = cm.heads[head]
     q = window[-1]
     w = len(window)
-    entries = [(cm.logits[q, c], ("c", c), k) for c, k in counts.items() if k]
+    entries = [(logits[q, c], ("c", c), k) for c, k in counts.items() if k]
     for s, c in enumerate(window):
         off = w - 1 - s
-        entries.append((cm.logits[q, c] + (cm.phi[off] if off < len(cm.phi) else 0), ("w", s), 1))
+        entries.append((logits[q, c] + (phi[off] if off < len(phi) else 0), ("w", s), 1))
     top = max(e[0] for e in entries)
     gaps = [top - e[0] for e in entries if e[0] != top]
     att = [e for e in entries if e[0] == top]
     total = sum(k for _, _, k in att)
-    acc = sum((cm.values[c if kind == "c" else window[c]] * k for _, (kind, c), k in att),
-              np.zeros(cm.values.shape[1], dtype=object) + Fraction(0))
+    acc = sum((values[c if kind == "c" else window[c]] * k for _, (kind, c), k in att),
+              np.zeros(values.shape[1], dtype=object) + Fraction(0))
     return Attention(top, frozenset(c for _, (kind, c), _ in att if kind == "c"),
                      sum(k for _, (kind, _), k in att if kind == "c"), tuple(c for _, (kind, c), _ in att if kind == "w"),
                      acc / total, min(gaps) if gaps else None)
@@ -136,16 +137,17 @@ def attend(cm: ClassModel, counts: dict, window: tuple) -> Attention:
 
 def hardmax_output(cm: ClassModel, counts: dict, window: tuple) -> np.ndarray:
     """The model's last-position output in the hardmax regime, from class counts and window (exact)."""
-    a = attend(cm, counts, window)
-    Y = cm.inputs[window[-1]] + a.output
+    Y = cm.inputs[window[-1]] + sum(attend(cm, counts, window, h).output for h in range(len(cm.heads)))
     return exact_mlp(Y[None, :], cm.model.layers[0].mlp)[0].dot(cm.model.unembedding.T)
 
 
 def in_hardmax(cm: ClassModel, counts: dict, window: tuple) -> bool:
-    """Every sub-maximal term is flushed at this length (izzo model, n^gap >= 2^p)."""
-    a = attend(cm, counts, window)
+    """Every sub-maximal term of every head is flushed at this length (izzo model, n^gap >= 2^p)."""
     n = sum(counts.values()) + len(window)
-    return cm.model.precision == "izzo" and (a.min_gap is None or flushes(a.min_gap, n, cm.model.precision_bits))
+    if cm.model.precision != "izzo":
+        return False
+    gaps = [attend(cm, counts, window, h).min_gap for h in range(len(cm.heads))]
+    return all(g is None or flushes(g, n, cm.model.precision_bits) for g in gaps)
 
 
 # ------------------------------------------------------------------------------------------ the claims
@@ -324,14 +326,14 @@ def realize(cms, atts, m: dict, window: tuple, delta: int, n_x: int) -> tuple[di
             break
         M += 1
     balancing = "none"
-    n_tokens = cms[0].logits.shape[0] // delta
+    n_tokens = cms[0].inputs.shape[0] // delta
     q = window[-1]
     for r in range(delta):
         need = have[r] - per[r]
         if not need:
             continue
         below = [t * delta + r for t in range(1, n_tokens)
-                 if all(cm.logits[q, t * delta + r] < a.top for cm, a in zip(cms, atts, strict=True))]
+                 if all(cm.heads[0][0][q, t * delta + r] < a.top for cm, a in zip(cms, atts, strict=True))]
         if below:
             c, balancing = below[0], "filler" if balancing != "attended" else balancing
         else:
