@@ -135,10 +135,19 @@ def attend(cm: ClassModel, counts: dict, window: tuple, head: int = 0) -> Attent
                      acc / total, min(gaps) if gaps else None)
 
 
+def residual_input(cm: ClassModel, counts: dict, window: tuple) -> np.ndarray:
+    """Y = y_query + sum over heads of the hardmax attention output (exact), the MLP's input."""
+    return cm.inputs[window[-1]] + sum(attend(cm, counts, window, h).output for h in range(len(cm.heads)))
+
+
+def readout(cm: ClassModel, Y: np.ndarray) -> np.ndarray:
+    """U (Y + B psi(A Y + b)) for each row of Y (exact)."""
+    return exact_mlp(Y, cm.model.layers[0].mlp).dot(cm.model.unembedding.T)
+
+
 def hardmax_output(cm: ClassModel, counts: dict, window: tuple) -> np.ndarray:
     """The model's last-position output in the hardmax regime, from class counts and window (exact)."""
-    Y = cm.inputs[window[-1]] + sum(attend(cm, counts, window, h).output for h in range(len(cm.heads)))
-    return exact_mlp(Y[None, :], cm.model.layers[0].mlp)[0].dot(cm.model.unembedding.T)
+    return readout(cm, residual_input(cm, counts, window)[None, :])[0]
 
 
 def in_hardmax(cm: ClassModel, counts: dict, window: tuple) -> bool:

@@ -31,6 +31,7 @@ from bounds.cli import OneLineParser, fraction_arg
 from bounds.corrected import NoBoundError, corrected_bound, published_bound
 from bounds.lengths import Length
 from bounds.margin import INF, BoundsError, Ingredients, combine, ingredients, interval_ingredients
+from bounds.true_threshold import MAX_CONFIGS
 from constructions.limit_transformer.hardmax import hardmax_float
 from lengthgen_cli.parser import command
 
@@ -164,6 +165,9 @@ def _parser() -> argparse.ArgumentParser:
                     help="arithmetic: exact rationals, certified intervals, or auto (exact while small)")
     ap.add_argument("--measured", metavar="RESULTS",
                     help="a bounds.measure summary: print predicted N, measured N_min and their ratio per task")
+    ap.add_argument("--true-max-length", type=int, default=10,
+                    help="pair mode: enumerate every input up to this length for the pair's true threshold "
+                         f"(default 10; refused above {MAX_CONFIGS} input configurations)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     return ap
 
@@ -245,8 +249,29 @@ def run(argv=None) -> dict:
     out["source"] = ", ".join(args.model + ([args.against] if args.against else [])) if args.model \
         else (args.task or "modp")
     out["definition"] = args.definition
+    if len(models) == 2:
+        out["true_threshold"] = _true(models, args, out)
     out["_json"] = args.json
     return out
+
+
+def _true(models, args, out) -> dict:
+    """The pair's true threshold (bounds/true_threshold.py) and the ratio bound / true when it is determined."""
+    from bounds.true_threshold import true_threshold
+
+    if args.true_max_length < 1:
+        raise UsageError(f"--true-max-length must be >= 1, got {args.true_max_length}")
+    try:
+        t = true_threshold(*models, args.delta, args.eps, args.true_max_length)
+    except (BoundsError, AttributeError, TypeError) as e:  # interval models have no exact class evaluation
+        return {"value": None, "text": f"not computed: {str(e).splitlines()[0] if str(e) else type(e).__name__}"}
+    res = {"value": t.exact, "text": t.describe(), "max_length": t.max_length,
+           "first_above_delta": t.first_above_delta}
+    N = out.get("N")
+    if t.exact is not None and isinstance(N, int):
+        res["ratio"] = str(Fraction(N, t.exact))
+        res["ratio_float"] = N / t.exact
+    return res
 
 
 def _text(r: dict) -> str:
@@ -281,6 +306,12 @@ def _text(r: dict) -> str:
     lines.append(f"  proof count (earlier estimate, L = {r['L']:.6g}): hardmax_length = {_len(pc['hardmax_length'])}, "
                  f"sample_length = {pc['sample_length']}, N = {_len(pc['N'])}   [refuted, docs/gaps.md]")
     lines.append(f"  N = {_len(r['N'])}   ({r['bound']})")
+    tt = r.get("true_threshold")
+    if tt is not None:
+        lines.append(f"  true threshold of the pair (every input up to length {tt.get('max_length', '?')}, exact): "
+                     f"{tt['text']}")
+        if tt.get("ratio") is not None:
+            lines.append(f"  bound / true = {tt['ratio_float']:.6g}")
     if r["heaviside_warning"]:
         lines.append("  warning: the MLP has Heaviside units; Lip(MLP) <= ||A||_F ||B||_F fails for them")
     return "\n".join(lines)

@@ -1,0 +1,189 @@
+"""The true threshold of a pair (issue 10 item 3): the smallest N for which agreement up to N is enough.
+
+For a fixed pair (f, g), agreement error delta and tolerance eps, a training length N *suffices* when
+``|f - g| <= delta`` on every input of length <= N implies ``|f - g| <= delta + eps`` on every input.  With
+``T = the first length with max |f - g| > delta`` and ``D* = sup over all inputs of |f - g|``:
+
+* ``D* > delta + eps``: N suffices iff N >= T (below T the premise holds and the conclusion fails; from T on the
+  premise fails), so the true threshold is exactly T and every sound bound must be >= T;
+* ``D* <= delta + eps``: every N suffices; the true threshold is 1.
+
+Method (exact, no floats).  One-layer models under the izzo precision model in the hardmax regime depend on an
+input only through the (token, residue) class counts outside the tau-window and the window
+(:func:`bounds.auxiliary.hardmax_output`); :func:`max_disagreement` enumerates, for each model length n, every
+such configuration (per residue the compositions of its positions over the alphabet, times every window), which
+is exactly the set of inputs of length n up to the order of keys outside the window, and evaluates both models
+in Fractions.  Up to ``max_length`` this gives ``max |f - g|`` per length exactly, hence T when T <= max_length,
+and a witness with ``|f - g| > delta + eps`` decides the first case exactly.  What it does NOT give: ``D*`` over
+lengths beyond ``max_length`` (the supremum over the closure of the class proportions is a difference of two
+linear-fractional functions with different denominators, piecewise by ReLU pattern, a non-convex program that is
+not implemented), so when no such witness is found the result is an interval: ``1`` if ``D* <= delta + eps``,
+else ``> max_length`` (or <= T when T was seen), reported as undetermined.  Lengths below the hardmax threshold
+are refused (the izzo softmax there has irrational weights), as are enumerations above ``max_configs``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import comb
+
+import numpy as np
+
+from bounds.auxiliary import ClassModel, in_hardmax, pair_period, readout, residual_input
+from bounds.margin import BoundsError
+from constructions.limit_transformer.precision import flushes
+
+MAX_CONFIGS = 200_000  # configurations evaluated in one call (about 10 s on one core); larger is refused
+
+
+def _compositions(total: int, parts: int):
+    """Every tuple of ``parts`` nonnegative integers summing to ``total``."""
+    for cuts in itertools.combinations(range(total + parts - 1), parts - 1):
+        prev, out = -1, []
+        for c in (*cuts, total + parts - 1):
+            out.append(c - prev - 1)
+            prev = c
+        yield tuple(out)
+
+
+def _layout(n: int, delta: int, tau: int):
+    """(prefix positions per residue available to symbols, window residues, whether the window holds $)."""
+    w = min(n, tau + 1)
+    M = n - w
+    per = [len(range(r, M, delta)) - (1 if r == 0 and M >= 1 else 0) for r in range(delta)]
+    window_res = [(M + s) % delta for s in range(w)]
+    return per, window_res, M == 0
+
+
+def count_configurations(n: int, sigma: int, delta: int, tau: int) -> int:
+    per, window_res, has_bos = _layout(n, delta, tau)
+    total = sigma ** (len(window_res) - (1 if has_bos else 0))
+    for p in per:
+        total *= comb(p + sigma - 1, sigma - 1)
+    return total
+
+
+def configurations(n: int, sigma: int, delta: int, tau: int):
+    """Every (counts, window) of model length n (classes c = token id * Delta + residue, ``$`` = token 0)."""
+    per, window_res, has_bos = _layout(n, delta, tau)
+    for comps in itertools.product(*(list(_compositions(p, sigma)) for p in per)):
+        counts = {} if has_bos else {0: 1}
+        for r, comp in enumerate(comps):
+            for t, k in enumerate(comp, 1):
+                if k:
+                    counts[t * delta + r] = k
+        free = window_res[1:] if has_bos else window_res
+        for toks in itertools.product(range(1, sigma + 1), repeat=len(free)):
+            window = ((0,) if has_bos else ()) + tuple(t * delta + r for t, r in zip(toks, free, strict=True))
+            yield counts, window
+
+
+def witness_string(counts: dict, window: tuple, delta: int, alphabet: tuple) -> str:
+    """A string (without ``$``) with these class counts outside the window and this window."""
+    pools = {r: [c // delta for c in sorted(counts) if c % delta == r and c for _ in range(counts[c])]
+             for r in range(delta)}
+    M = sum(counts.values())
+    toks = [pools[(i - 1) % delta].pop() for i in range(2, M + 1)]
+    toks += [c // delta for c in window if c]
+    return "".join(alphabet[t - 1] for t in toks)
+
+
+@dataclass
+class LengthRow:
+    length: int
+    configurations: int
+    max_disagreement: Fraction
+    witness: str
+
+
+@dataclass
+class TrueThreshold:
+    delta: Fraction
+    eps: Fraction
+    max_length: int
+    rows: list = field(default_factory=list)
+    first_above_delta: int | None = None  # T, when seen
+    violation: LengthRow | None = None  # a length with max |f - g| > delta + eps
+
+    @property
+    def exact(self) -> int | None:
+        """The true threshold when it is determined by the enumeration (T, with a violation seen)."""
+        return self.first_above_delta if self.violation is not None else None
+
+    def describe(self) -> str:
+        if self.exact is not None:
+            v = self.violation
+            return (f"{self.exact} (exact: |f - g| <= {self.delta} up to length {self.exact - 1}, and "
+                    f"|f - g| = {v.max_disagreement} > delta + eps at length {v.length}, string {v.witness!r})")
+        if self.first_above_delta is not None:
+            return (f"undetermined: 1 if sup |f - g| <= delta + eps, else {self.first_above_delta} "
+                    f"(no |f - g| > delta + eps up to length {self.max_length})")
+        return (f"undetermined: 1 if sup |f - g| <= delta + eps, else > {self.max_length} "
+                f"(|f - g| <= delta on every input up to length {self.max_length})")
+
+
+def smallest_gap(cm: ClassModel) -> Fraction | None:
+    """The smallest positive difference of two logits any query class can see (every key class, every phi
+    offset, phi = 0 beyond the window), over every head: if ``n^gap >= 2^p`` for it, every input of length n is in
+    the hardmax regime."""
+    best = None
+    for logits, _, phi in cm.heads:
+        offsets = sorted(set(phi) | {Fraction(0)})
+        for row in logits:
+            vals = sorted({a + o for a in row for o in offsets})
+            for a, b in itertools.pairwise(vals):
+                best = b - a if best is None or b - a < best else best
+    return best
+
+
+def max_disagreement(f, g, n: int, cms=None) -> LengthRow:
+    """max |f - g| (every output coordinate, last position) over every input of model length n, exactly."""
+    delta = pair_period(f, g)
+    tau = max(f.tau, g.tau)
+    cms = cms or (ClassModel.of(f, delta), ClassModel.of(g, delta))
+    sure = [flushes(g, n, cm.model.precision_bits) if g is not None else True
+            for cm, g in ((cm, smallest_gap(cm)) for cm in cms)]
+    configs, Ys = [], ([], [])
+    for counts, window in configurations(n, len(f.alphabet), delta, tau):
+        for cm, ok, ys in zip(cms, sure, Ys, strict=True):
+            if not ok and not in_hardmax(cm, counts, window):
+                raise BoundsError(f"length {n} is below the hardmax threshold of {cm.model.name or 'a model'} "
+                                  "(irrational softmax weights): the true threshold is computed in the hardmax "
+                                  "regime only")
+            ys.append(residual_input(cm, counts, window))
+        configs.append((counts, window))
+    outs = [readout(cm, np.array(ys, dtype=object)) for cm, ys in zip(cms, Ys, strict=True)]
+    diffs = [max(abs(a - b) for a, b in zip(x, y, strict=True)) for x, y in zip(*outs, strict=True)]
+    i = max(range(len(diffs)), key=diffs.__getitem__)
+    best, arg, k = diffs[i], configs[i], len(configs)
+    return LengthRow(n, k, best, witness_string(*arg, delta, f.alphabet))
+
+
+def true_threshold(f, g, delta=0, eps=Fraction(1, 10), max_length: int = 10,
+                   max_configs: int = MAX_CONFIGS) -> TrueThreshold:
+    """Enumerate lengths 1..max_length (module docstring); stops at the first violation of delta + eps."""
+    from bounds.auxiliary import hypotheses
+
+    delta, eps = Fraction(delta), Fraction(eps)
+    hyp = hypotheses(f, g)
+    for name in ("one_layer", "periodic", "local_translation_invariant", "same_alphabet", "hardmax_regime_exists"):
+        if not hyp[name]:
+            raise BoundsError(f"the true threshold needs {name.replace('_', ' ')}; the pair fails it")
+    D, tau = pair_period(f, g), max(f.tau, g.tau)
+    total = sum(count_configurations(n, len(f.alphabet), D, tau) for n in range(1, max_length + 1))
+    if total > max_configs:
+        raise BoundsError(f"lengths up to {max_length} have {total} input configurations, above the limit "
+                          f"{max_configs}; lower the maximum length")
+    out = TrueThreshold(delta, eps, max_length)
+    cms = (ClassModel.of(f, D), ClassModel.of(g, D))
+    for n in range(1, max_length + 1):
+        row = max_disagreement(f, g, n, cms)
+        out.rows.append(row)
+        if out.first_above_delta is None and row.max_disagreement > delta:
+            out.first_above_delta = n
+        if row.max_disagreement > delta + eps:
+            out.violation = row
+            break
+    return out
