@@ -4,7 +4,11 @@ Models: one layer, one head, rng.normal weights (seed 0) written as save_model w
 strings), tau = 2, MLP width = d, at three sizes up to d = 512, |Sigma| = 100, Delta = 64; plus an exact-mode pair
 with |Sigma| Delta = 12 classes and tau = 2.  Each is timed as a fresh subprocess (wall clock, best of
 ``--repeat``), next to the baseline of the same run: a subprocess that only imports numpy and json and reads the
-file.  Targets (issue 10): < 1 s per float model, < 5 s for the exact pair.  Prints a markdown table.
+file.  Targets (issue 10): < 1 s per float model, < 5 s for the exact pair.  Last rows: the exact true threshold
+(bounds/true_threshold.py) of an integer pair of the search family with |Sigma| Delta = 3 x 4 = 12 classes, tau = 2,
+p = 1 (hardmax from length 2), every input up to length L enumerated (f against a perturbed copy, delta = 0,
+eps = 1/10 and, as the worst case, f against itself: nothing to stop at, every configuration evaluated).
+Prints a markdown table.
 """
 
 from __future__ import annotations
@@ -86,6 +90,20 @@ def main():
     r = json.loads(out)
     rows.append(("pair, |Sigma| Delta = 12 classes, tau = 2, d = 8 (exact mode)", r["mode"], t, base,
                  r["N"] if isinstance(r["N"], int) else f"2^{r['N']['pow2_exponent_float']:.4g}"))
+    true_code = ("import random, sys; from counterexamples.izzo.search import Spec, GROUPS, build, draw_group, "
+                 "perturb; from bounds.true_threshold import true_threshold; rng = random.Random(0); "
+                 "draw = lambda lo, hi: rng.randint(lo, hi); s = Spec(3, 4, 2); "
+                 "s.params = {k: draw_group(draw, s, k) for k in GROUPS}; f = build(s, 'f'); "
+                 "g = f if sys.argv[2] == 'self' else build(perturb(draw, s), 'g'); "
+                 "t = true_threshold(f, g, 0, 1/10, int(sys.argv[1])); "
+                 "print(sum(r.configurations for r in t.rows), t.exact)")
+    base, _ = wall([sys.executable, "-c", "import numpy"], args.repeat)
+    for L, which in ((9, "self"), (10, "self"), (10, "pair")):
+        t, out = wall([sys.executable, "-c", true_code, str(L), which], args.repeat)
+        configs, exact = out.split()
+        rows.append((f"true threshold, 12 classes, tau = 2, every input up to length {L} "
+                     f"({configs} configurations, {'f vs f' if which == 'self' else 'f vs g'})", "exact", t, base,
+                     f"true = {exact}"))
     print(f"| model | mode | estimate wall / CPU (s, best of {args.repeat}) | baseline python + numpy + json.load "
           "wall / CPU (s) | CPU ratio | N |")
     print("|---|---|---|---|---|---|")
