@@ -14,11 +14,13 @@ import json
 import sys
 from fractions import Fraction
 
-from bounds.cli import OneLineParser
 from bounds.margin import BoundsError
 from constructions.limit_transformer import exact_forward
 from constructions.limit_transformer.errors import NotExactError
-from lengthgen_cli.parser import command
+from lengthgen_cli import Parser, add_json_option, bounded_int, command
+
+MAX_LENGTH = 4096  # model lengths beyond this are refused by the command line
+MAX_STRINGS = 1 << 24  # the largest --max-strings accepted
 
 
 def exhaustive_disagreement(f, g, length: int) -> tuple[Fraction, str | None]:
@@ -53,13 +55,15 @@ def compare(f, g, lengths, max_strings: int = 1 << 14) -> list[dict]:
 
 
 def _parser():
-    ap = OneLineParser(prog="python -m bounds.compare",
-                       description="Largest exact disagreement |f - g| of two Limit Transformers per input length.")
+    ap = Parser(module="bounds.compare",
+                description="Largest exact disagreement |f - g| of two Limit Transformers per input length.")
     ap.add_argument("f", help="model file f.json")
     ap.add_argument("g", help="model file g.json")
-    ap.add_argument("--lengths", type=int, nargs="+", required=True, help="model lengths ($ included)")
-    ap.add_argument("--max-strings", type=int, default=1 << 14, help="refuse lengths with more strings (16384)")
-    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument("--lengths", type=bounded_int(1, MAX_LENGTH, f"MAX_LENGTH = {MAX_LENGTH}"), nargs="+",
+                    required=True, help="model lengths ($ included)")
+    ap.add_argument("--max-strings", type=bounded_int(1, MAX_STRINGS, f"MAX_STRINGS = {MAX_STRINGS}"),
+                    default=1 << 14, help="refuse lengths with more strings (default 16384)")
+    add_json_option(ap)
     return ap
 
 

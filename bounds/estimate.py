@@ -27,13 +27,23 @@ import math
 import sys
 from fractions import Fraction
 
-from bounds.cli import OneLineParser, fraction_arg
 from bounds.corrected import NoBoundError, corrected_bound, published_bound
 from bounds.lengths import Length
 from bounds.margin import INF, BoundsError, Ingredients, combine, ingredients, interval_ingredients
 from bounds.true_threshold import MAX_CONFIGS
 from constructions.limit_transformer.hardmax import hardmax_float
-from lengthgen_cli.parser import command
+from lengthgen_cli import (
+    Parser,
+    add_delta_option,
+    add_eps_option,
+    add_period_option,
+    add_precision_bits_option,
+    bounded_int,
+    command,
+    finite_real,
+    rational,
+)
+from lengthgen_cli.options import MAX_PERIOD
 
 CONSTANT_NOTE = ("constant: 1 x the token count of the auxiliary string z in the proof of App. A.1 "
                  "((tau+1) suffix + (tau+1)/eps' f-prefix + (tau+1)/eps'^2 g tokens, eps' = eps/L, times Delta "
@@ -135,24 +145,25 @@ FAST_LOAD_BYTES = 1 << 20  # model files larger than this are read straight into
 
 
 def _parser() -> argparse.ArgumentParser:
-    ap = OneLineParser(prog="python -m bounds.estimate",
-                       description="Minimum training length for one-layer Limit Transformers (izzo precision "
-                                   "model): the corrected bound by default (bounds/corrected.py), the paper's "
-                                   "Theorem 4.1 formula with --as-published.")
+    ap = Parser(module="bounds.estimate",
+                description="Minimum training length for one-layer Limit Transformers (izzo precision "
+                            "model): the corrected bound by default (bounds/corrected.py), the paper's "
+                            "Theorem 4.1 formula with --as-published.")
     src = ap.add_mutually_exclusive_group()
     src.add_argument("--task", help="modp or simple (the App. A.2 construction); default modp")
     src.add_argument("--model", action="append", metavar="FILE.json",
                      help="a model file (give twice, or use --against, for the pair f, g)")
     ap.add_argument("--against", metavar="G.json", help="the second model g of the pair (with --model f.json)")
-    ap.add_argument("--period", type=int, default=5, help="ModPTask period p (default 5)")
-    ap.add_argument("--index", type=int, default=0, help="ModPTask index k (default 0)")
-    ap.add_argument("--omega", type=fraction_arg, default=Fraction(1), help="SimpleTask frequency (default 1)")
-    ap.add_argument("--mlp-error", type=float, default=1e-2,
+    add_period_option(ap, default=5, help="ModPTask period p")
+    ap.add_argument("--index", type=bounded_int(0, MAX_PERIOD - 1, f"MAX_PERIOD - 1 = {MAX_PERIOD - 1}"), default=0,
+                    help="ModPTask index k (default 0)")
+    ap.add_argument("--omega", type=rational(positive=True), default=Fraction(1),
+                    help="SimpleTask frequency (default 1)")
+    ap.add_argument("--mlp-error", type=finite_real(positive=True), default=1e-2,
                     help="SimpleTask: certified sup-error of the sine MLP (default 0.01)")
-    ap.add_argument("--eps", type=fraction_arg, default=Fraction(1, 10), help="error eps > 0 (default 0.1)")
-    ap.add_argument("--delta", type=fraction_arg, default=Fraction(0),
-                    help="agreement delta on training lengths (echoed; the corrected conclusion is delta + eps)")
-    ap.add_argument("--precision-bits", type=int, default=None, help="p (default: the model's, 8 for tasks)")
+    add_eps_option(ap)
+    add_delta_option(ap, help="agreement delta on training lengths (the corrected conclusion is delta + eps)")
+    add_precision_bits_option(ap, help="p (default: the model's, 8 for tasks)")
     which = ap.add_mutually_exclusive_group()
     which.add_argument("--as-published", action="store_true",
                        help="the paper's max{2^(p/gamma), tau Delta L^2/eps^2} with printed gamma, L and tau "
@@ -165,7 +176,7 @@ def _parser() -> argparse.ArgumentParser:
                     help="arithmetic: exact rationals, certified intervals, or auto (exact while small)")
     ap.add_argument("--measured", metavar="RESULTS",
                     help="a bounds.measure summary: print predicted N, measured N_min and their ratio per task")
-    ap.add_argument("--true-max-length", type=int, default=10,
+    ap.add_argument("--true-max-length", type=bounded_int(1, 1000, "1000"), default=10,
                     help="pair mode: enumerate every input up to this length for the pair's true threshold "
                          f"(default 10; refused above {MAX_CONFIGS} input configurations)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
@@ -223,16 +234,6 @@ def run(argv=None) -> dict:
         from bounds.measured import compare
 
         return {**compare(args.measured, (args.task or "modp").lower(), construction_prediction), "_json": args.json}
-    if args.eps <= 0:
-        raise UsageError(f"--eps must be positive, got {args.eps}")
-    if args.delta < 0:
-        raise UsageError(f"--delta must be >= 0, got {args.delta}")
-    if args.precision_bits is not None and args.precision_bits < 1:
-        raise UsageError(f"--precision-bits must be a positive integer, got {args.precision_bits}")
-    if args.mlp_error <= 0:
-        raise UsageError(f"--mlp-error must be positive, got {args.mlp_error}")
-    if args.period < 1:
-        raise UsageError(f"--period must be >= 1, got {args.period}")
     models = _models(args)
     for m in models:
         if m.precision != "izzo":
@@ -259,8 +260,6 @@ def _true(models, args, out) -> dict:
     """The pair's true threshold (bounds/true_threshold.py) and the ratio bound / true when it is determined."""
     from bounds.true_threshold import true_threshold
 
-    if args.true_max_length < 1:
-        raise UsageError(f"--true-max-length must be >= 1, got {args.true_max_length}")
     try:
         t = true_threshold(*models, args.delta, args.eps, args.true_max_length)
     except (BoundsError, AttributeError, TypeError) as e:  # interval models have no exact class evaluation

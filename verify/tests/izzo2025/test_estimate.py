@@ -81,11 +81,15 @@ def test_sample_length_formula():
 # ------------------------------------------------------------------------------------------ errors
 @pytest.mark.parametrize("argv,needle", [
     (["--task", "nope"], "unknown task"),
-    (["--eps", "0"], "--eps must be positive"),
-    (["--eps=-1/2"], "--eps must be positive"),
+    (["--eps", "0"], "--eps: '0' must be positive"),
+    (["--eps=-1/2"], "--eps: '-1/2' must be positive"),
     (["--eps", "x"], "not a number"),
-    (["--precision-bits", "0"], "positive integer"),
+    (["--precision-bits", "0"], "--precision-bits: '0' must be >= 1"),
+    (["--precision-bits", "1000000000"], "beyond the limit 4096"),  # was a hang
     (["--period", "0"], "--period"),
+    (["--period", "1000000000"], "beyond the limit 64"),  # was a hang
+    (["--mlp-error", "nan"], "not a finite number"),  # was a traceback
+    (["--true-max-length", "0"], "--true-max-length"),
     (["--bogus"], "unrecognized"),
     (["--against", "g.json"], "--against needs --model"),
     (["--as-published", "--proof-count"], "not allowed"),
