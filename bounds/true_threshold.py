@@ -14,11 +14,13 @@ input only through the (token, residue) class counts outside the tau-window and 
 such configuration (per residue the compositions of its positions over the alphabet, times every window), which
 is exactly the set of inputs of length n up to the order of keys outside the window, and evaluates both models
 in Fractions.  Up to ``max_length`` this gives ``max |f - g|`` per length exactly, hence T when T <= max_length,
-and a witness with ``|f - g| > delta + eps`` decides the first case exactly.  What it does NOT give: ``D*`` over
-lengths beyond ``max_length`` (the supremum over the closure of the class proportions is a difference of two
-linear-fractional functions with different denominators, piecewise by ReLU pattern, a non-convex program that is
-not implemented), so when no such witness is found the result is an interval: ``1`` if ``D* <= delta + eps``,
-else ``> max_length`` (or <= T when T was seen), reported as undetermined.  Lengths below the hardmax threshold
+and a witness with ``|f - g| > delta + eps`` decides the first case exactly.  The second case is decided by
+:func:`certified_sup`, a certified upper bound of ``D*`` over every length (interval arithmetic over the convex hull
+of the value vectors): when it is <= delta + eps the true threshold is exactly 1.  What it does NOT give: ``D*``
+itself over lengths beyond ``max_length`` (the supremum over the closure of the class proportions is a difference of
+two linear-fractional functions with different denominators, piecewise by ReLU pattern, a non-convex program that
+is not implemented), so when neither test decides, the result is reported as undetermined (``1`` if
+``D* <= delta + eps``, else ``> max_length``, or ``T`` when T was seen).  Lengths below the hardmax threshold
 are refused (the izzo softmax there has irrational weights), as are enumerations above ``max_configs``.
 """
 
@@ -107,12 +109,22 @@ class TrueThreshold:
     first_above_delta: int | None = None  # T, when seen
     violation: LengthRow | None = None  # a length with max |f - g| > delta + eps
 
+    sup_upper: Fraction | None = None  # certified upper bound of sup |f - g| over every length (certified_sup)
+
     @property
     def exact(self) -> int | None:
-        """The true threshold when it is determined by the enumeration (T, with a violation seen)."""
-        return self.first_above_delta if self.violation is not None else None
+        """The true threshold when it is determined: T with a violation seen, 1 when the certified supremum is
+        within delta + eps."""
+        if self.violation is not None:
+            return self.first_above_delta
+        if self.sup_upper is not None and self.sup_upper <= self.delta + self.eps:
+            return 1
+        return None
 
     def describe(self) -> str:
+        if self.exact == 1 and self.violation is None:
+            return (f"1 (exact: sup |f - g| over every length <= {self.sup_upper} <= delta + eps, certified by "
+                    "interval bounds over the convex hull of the value vectors)")
         if self.exact is not None:
             v = self.violation
             return (f"{self.exact} (exact: |f - g| <= {self.delta} up to length {self.exact - 1}, and "
@@ -135,6 +147,51 @@ def smallest_gap(cm: ClassModel) -> Fraction | None:
             vals = sorted({a + o for a in row for o in offsets})
             for a, b in itertools.pairwise(vals):
                 best = b - a if best is None or b - a < best else best
+    return best
+
+
+def _interval_mlp_readout(model, lo: np.ndarray, hi: np.ndarray):
+    """Exact rational interval bounds of U (Y + B psi(A Y + b)) for Y in the box [lo, hi] (ReLU or Heaviside)."""
+    def affine(M, lo, hi, bias=None):
+        pos = np.where(M > 0, M, 0)
+        neg = np.where(M < 0, M, 0)
+        a, b = pos.dot(lo) + neg.dot(hi), pos.dot(hi) + neg.dot(lo)
+        return (a + bias, b + bias) if bias is not None else (a, b)
+
+    mlp = model.layers[0].mlp
+    if mlp is not None:
+        plo, phi = affine(mlp.A, lo, hi, mlp.b)
+        heav = mlp.heaviside_mask
+        alo = np.array([Fraction(int(x >= 0)) if h else max(x, Fraction(0)) for x, h in zip(plo, heav, strict=True)],
+                       dtype=object)
+        ahi = np.array([Fraction(int(x >= 0)) if h else max(x, Fraction(0)) for x, h in zip(phi, heav, strict=True)],
+                       dtype=object)
+        blo, bhi = affine(mlp.B, alo, ahi)
+        lo, hi = lo + blo, hi + bhi
+    return affine(model.unembedding, lo, hi)
+
+
+def certified_sup(f, g) -> Fraction:
+    """A certified upper bound of sup over EVERY input (any length, any precision model) of max |f - g|.
+
+    Any softmax weighting, flushed or not, is a convex combination, so each head's output lies in the convex hull
+    of the value vectors ``V y_c`` of all classes c and Y in ``y_q + sum_h hull_h``; exact rational interval
+    arithmetic over that box, per query class q (shared by f and g), bounds both outputs.
+    """
+    D = pair_period(f, g)
+    cms = (ClassModel.of(f, D), ClassModel.of(g, D))
+    best = Fraction(0)
+    for q in range(cms[0].inputs.shape[0]):
+        if q // D == 0 and q % D != 0:
+            continue  # $ only at position 1 (residue 0)
+        bounds = []
+        for cm in cms:
+            lo = cm.inputs[q] + sum((h[1].min(axis=0) for h in cm.heads), np.zeros(cm.inputs.shape[1], dtype=object))
+            hi = cm.inputs[q] + sum((h[1].max(axis=0) for h in cm.heads), np.zeros(cm.inputs.shape[1], dtype=object))
+            bounds.append(_interval_mlp_readout(cm.model, lo, hi))
+        (flo, fhi), (glo, ghi) = bounds
+        for a, b, c, d in zip(flo, fhi, glo, ghi, strict=True):
+            best = max(best, b - c, d - a)
     return best
 
 
@@ -176,7 +233,7 @@ def true_threshold(f, g, delta=0, eps=Fraction(1, 10), max_length: int = 10,
     if total > max_configs:
         raise BoundsError(f"lengths up to {max_length} have {total} input configurations, above the limit "
                           f"{max_configs}; lower the maximum length")
-    out = TrueThreshold(delta, eps, max_length)
+    out = TrueThreshold(delta, eps, max_length, sup_upper=certified_sup(f, g))
     cms = (ClassModel.of(f, D), ClassModel.of(g, D))
     for n in range(1, max_length + 1):
         row = max_disagreement(f, g, n, cms)

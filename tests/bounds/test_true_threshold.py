@@ -12,11 +12,17 @@ from hypothesis import strategies as st
 
 from bounds.compare import exhaustive_disagreement
 from bounds.margin import BoundsError
-from bounds.true_threshold import configurations, count_configurations, max_disagreement, true_threshold
+from bounds.true_threshold import (
+    certified_sup,
+    configurations,
+    count_configurations,
+    max_disagreement,
+    true_threshold,
+)
 from constructions.limit_transformer.serialize import save_model
 from counterexamples.izzo.auxiliary_breaks import hardmax_z_witness
 from counterexamples.izzo.estimate_breaks import residual_pair
-from counterexamples.izzo.search import search_pair
+from counterexamples.izzo.search import build, search_pair
 
 
 @settings(max_examples=8, deadline=None)
@@ -24,8 +30,36 @@ from counterexamples.izzo.search import search_pair
 def test_class_enumeration_equals_every_string(index):
     """max |f - g| per length from class counts = exact evaluation of every string (bounds.compare)."""
     f, g = search_pair(3, index)
+    sup = certified_sup(f, g)
     for n in range(1, 5):
-        assert max_disagreement(f, g, n).max_disagreement == exhaustive_disagreement(f, g, n)[0]
+        d = max_disagreement(f, g, n).max_disagreement
+        assert d == exhaustive_disagreement(f, g, n)[0]
+        assert d <= sup  # the certified supremum bounds every length
+
+
+def test_certified_sup_decides_threshold_one():
+    """Outputs that cannot differ by more than eps: the true threshold is exactly 1 (certified); the control with
+    a real disagreement is not decided that way."""
+    from counterexamples.izzo.search import GROUPS, Spec, draw_group, perturb
+
+    rng = random.Random(1)
+
+    def draw(lo, hi):
+        return rng.randint(lo, hi)
+
+    spec = Spec(2, 2, 1)
+    spec.params = {k: draw_group(draw, spec, k) for k in GROUPS}
+    spec.params["mlp"] = None
+    spec.params["unembedding"] = [[0, 0, 0, 1]]
+    spec.params["value"] = [[[0] * 4 for _ in range(4)]]  # attention writes nothing: output = U y_query
+    other = perturb(draw, spec)
+    other.params.update({k: spec.params[k] for k in ("embedding", "positions", "unembedding", "value", "mlp", "scale")})
+    f, g = build(spec, "f"), build(other, "g")
+    assert certified_sup(f, g) == 0
+    t = true_threshold(f, g, 0, Fraction(1, 10), 3)
+    assert t.exact == 1 and "certified" in t.describe()
+    f2, g2 = residual_pair()
+    assert certified_sup(f2, g2) >= 1 and true_threshold(f2, g2, 0, Fraction(1, 10), 2).exact is None
 
 
 @pytest.mark.parametrize("n,sigma,delta,tau", [(1, 2, 1, 0), (5, 2, 2, 1), (7, 3, 3, 2), (9, 1, 3, 1)])
