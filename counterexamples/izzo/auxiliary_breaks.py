@@ -78,3 +78,80 @@ def hardmax_z_witness():
     g2 = _model("a", (0, 1), 2, "uniform-p20'", readout=2, precision_bits=20)
     big = 1 << 21
     return f2, g2, {0: 1, 2: big - 1, 3: big}, window, eps
+
+
+# ------------------------------------------------------------------------------------------------ search
+def random_input(rng, sigma: int, delta: int, tau: int, n: int) -> tuple[dict, tuple]:
+    """Class counts outside the window and the window of a random input of model length n (skewed token mix per
+    residue, so that some classes are rare)."""
+    w, M = tau + 1, n - tau - 1
+    counts = {0: 1}
+    for r in range(delta):
+        slots = len(range(r, M, delta)) - (r == 0)
+        weights = [rng.random() ** 3 for _ in range(sigma)]
+        left = slots
+        for t in range(1, sigma + 1):
+            k = left if t == sigma else min(left, round(slots * weights[t - 1] / sum(weights)))
+            counts[t * delta + r] = counts.get(t * delta + r, 0) + k
+            left -= k
+    return counts, tuple(rng.randint(1, sigma) * delta + (M + s) % delta for s in range(w))
+
+
+def search_auxiliary(seed: int, cases: int, printed_sigma: bool = True) -> dict:
+    """Run App. A.1 (bounds.auxiliary) on random pairs of the search family (|Sigma| <= 3, Delta <= 3, tau in
+    {1, 2}) and random long inputs (lengths 50 .. 10^5, eps in {1/2, 1/4, 1/10, 1/20}).
+
+    Returns the tally of failed claims whose premise holds (name without the class index: count and the first
+    case), the cases per proof case, and the largest ``|m(x) - m(z)| / (K eps)`` with
+    ``K = Lambda max_c ||V y_c||`` (float, for the record; the proof's O(L eps) has no constant to compare with).
+    """
+    import math
+    import random
+
+    from bounds.auxiliary import (
+        ClassModel,
+        NotApplicableError,
+        auxiliary,
+        hardmax_output,
+        lipschitz_bound2,
+        pair_period,
+    )
+    from counterexamples.izzo.search import GROUPS, Spec, build, draw_group, perturb
+
+    rng = random.Random(seed)
+
+    def draw(lo, hi):
+        return rng.randint(lo, hi)
+
+    out = {"failed": {}, "cases": {}, "not_applicable": 0, "max_ratio": 0.0}
+    for i in range(cases):
+        sigma, delta, tau = rng.randint(1, 3), rng.randint(1, 3), rng.randint(1, 2)
+        spec = Spec(sigma, delta, tau)
+        spec.params = {k: draw_group(draw, spec, k) for k in GROUPS}
+        f, g = build(spec, "f"), build(perturb(draw, spec), "g")
+        n = rng.choice([50, 200, 1000, 10**5])
+        counts, window = random_input(rng, sigma, delta, tau, n)
+        eps = rng.choice([Fraction(1, 2), Fraction(1, 4), Fraction(1, 10), Fraction(1, 20)])
+        D = pair_period(f, g)
+        try:
+            aux = auxiliary(f, g, counts, window, eps,
+                            alphabet_constant=None if printed_sigma else (sigma + 1) * D)
+        except NotApplicableError:
+            out["not_applicable"] += 1
+            continue
+        out["cases"][aux.case] = out["cases"].get(aux.case, 0) + 1
+        for c in aux.failed():
+            key = c.name.split(" [")[0].split("[s=")[0]
+            entry = out["failed"].setdefault(key, {"count": 0, "first": (seed, i, sigma, delta, tau, str(eps), n)})
+            entry["count"] += 1
+        for m in (f, g):
+            mlp = m.layers[0].mlp
+            if mlp is not None and mlp.heaviside_mask.any():
+                continue
+            cm = ClassModel.of(m, D)
+            R = max(math.sqrt(float(sum(Fraction(v) ** 2 for v in row))) for row in cm.heads[0][1])
+            K = math.sqrt(float(lipschitz_bound2(m))) * R
+            if K:
+                d = max(abs(v) for v in hardmax_output(cm, counts, window) - hardmax_output(cm, aux.counts, window))
+                out["max_ratio"] = max(out["max_ratio"], float(d) / (K * float(eps)))
+    return out

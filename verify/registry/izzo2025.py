@@ -180,7 +180,7 @@ register(
     "case, the Lipschitz step with Lambda = ||U||_F (1 + ||A||_F ||B||_F). Fails as written: the |Sigma| constants "
     "after the class reduction (izzo2025:app-a1.classes), z below the hardmax threshold (izzo2025:app-a1.hardmax-z), "
     "and a string z needs residue balancing the reduction skips (done by bounds.auxiliary.realize). The O(.) steps have "
-    "no constants; measured max |m(x) - m(z)| / (K eps) = 1.29 (docs/gaps.md).")
+    "no constants; measured max |m(x) - m(z)| / (K eps) up to 4.18 (search_auxiliary, docs/gaps.md izzo §7).")
 
 register(
     "izzo2025:app-a1.classes", "Appendix A.1 ('Including positional embedding vectors': the reduction to classes)",

@@ -169,3 +169,18 @@ def test_agreement_predicate():
     f, g = bump_pair(2)
     assert agree_up_to(f, g, 4) and not agree_up_to(f, g, 5)
     assert agree_up_to(f, g, 5, delta=1)
+
+
+@pytest.mark.slow
+@checks("izzo2025:app-a1.z", "izzo2025:app-a1.classes")
+def test_auxiliary_search_record():
+    """The search recorded in docs/gaps.md izzo §7: with the class count no claim fails; with the printed |Sigma|
+    the class-reduction claims do (and only they)."""
+    from counterexamples.izzo.auxiliary_breaks import search_auxiliary
+
+    assert search_auxiliary(3, 3000, printed_sigma=False)["failed"] == {}
+    printed = search_auxiliary(0, 3000)
+    assert set(printed["failed"]) <= {"cap-lower", "m_s/m_s* >= n_s/n_s* - |Sigma|eps/(tau - |Sigma|eps)",
+                                      "n_{s*} >= tau/(|Sigma| eps)", "m_{s*}/n_{s*} >= (tau/eps)/|A_f| - eps|Sigma|/tau",
+                                      "eq1"}
+    assert printed["failed"]["cap-lower"]["count"] > 0
