@@ -1,6 +1,7 @@
 """App. A.1 executed: the hypotheses of Theorem 4.1 as predicates and the auxiliary string z (bounds/auxiliary.py),
 every explicit inequality of the proof checked exactly on random small pairs and long inputs."""
 
+import dataclasses
 from collections import Counter
 from fractions import Fraction
 
@@ -19,6 +20,8 @@ from bounds.auxiliary import (
     pair_period,
     string_of,
 )
+from bounds.margin import BoundsError
+from bounds.true_threshold import true_threshold
 from constructions.limit_transformer import exact_forward
 from counterexamples.izzo.auxiliary_breaks import (
     eq1_classes_witness,
@@ -160,6 +163,11 @@ def test_hypotheses_predicates():
     h = hypotheses(b1, b2)
     assert not h["tau_positive"] and h["one_layer"] and h["periodic"] and h["relu_mlp"]
     assert not hypotheses(f, b1)["same_alphabet"]
+    # both precision models satisfy "p bits"; only izzo has the hardmax regime the proof uses
+    h = hypotheses(dataclasses.replace(f, precision="huang"), g)
+    assert h["finite_precision"] and not h["hardmax_regime_exists"]
+    with pytest.raises(BoundsError, match="hardmax regime exists"):
+        true_threshold(dataclasses.replace(f, precision="huang"), g, 0, Fraction(1, 10), 2)
     with pytest.raises(NotApplicableError, match="tau positive"):
         auxiliary(b1, b2, {0: 1}, (1,), Fraction(1, 2))
 
