@@ -263,7 +263,8 @@ def _true(models, args, out) -> dict:
     try:
         t = true_threshold(*models, args.delta, args.eps, args.true_max_length)
     except (BoundsError, AttributeError, TypeError) as e:  # interval models have no exact class evaluation
-        return {"value": None, "text": f"not computed: {str(e).splitlines()[0] if str(e) else type(e).__name__}"}
+        return {"value": None, "max_length": args.true_max_length,
+                "text": f"not computed: {str(e).splitlines()[0] if str(e) else type(e).__name__}"}
     res = {"value": t.exact, "text": t.describe(), "max_length": t.max_length,
            "first_above_delta": t.first_above_delta}
     N = out.get("N")
@@ -307,7 +308,7 @@ def _text(r: dict) -> str:
     lines.append(f"  N = {_len(r['N'])}   ({r['bound']})")
     tt = r.get("true_threshold")
     if tt is not None:
-        lines.append(f"  true threshold of the pair (every input up to length {tt.get('max_length', '?')}, exact): "
+        lines.append(f"  true threshold of the pair (every input up to length {tt['max_length']}, exact): "
                      f"{tt['text']}")
         if tt.get("ratio") is not None:
             lines.append(f"  bound / true = {tt['ratio_float']:.6g}")

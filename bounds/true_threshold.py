@@ -92,6 +92,11 @@ def witness_string(counts: dict, window: tuple, delta: int, alphabet: tuple) -> 
     return "".join(alphabet[t - 1] for t in toks)
 
 
+def _short(x: Fraction) -> str:
+    """A rational as written, or as a float (6 digits) when its text is long."""
+    return str(x) if len(str(x)) <= 24 else f"{float(x):.6g}"
+
+
 @dataclass
 class LengthRow:
     length: int
@@ -127,8 +132,9 @@ class TrueThreshold:
                     "interval bounds over the convex hull of the value vectors)")
         if self.exact is not None:
             v = self.violation
-            return (f"{self.exact} (exact: |f - g| <= {self.delta} up to length {self.exact - 1}, and "
-                    f"|f - g| = {v.max_disagreement} > delta + eps at length {v.length}, string {v.witness!r})")
+            before = (f"|f - g| <= {self.delta} up to length {self.exact - 1}, and " if self.exact > 1 else "")
+            return (f"{self.exact} (exact: {before}|f - g| = {_short(v.max_disagreement)} > delta + eps at length "
+                    f"{v.length}, string {v.witness!r})")
         if self.first_above_delta is not None:
             return (f"undetermined: 1 if sup |f - g| <= delta + eps, else {self.first_above_delta} "
                     f"(no |f - g| > delta + eps up to length {self.max_length})")
