@@ -36,8 +36,9 @@ import numpy as np
 from bounds.auxiliary import ClassModel, in_hardmax, pair_period, readout, residual_input
 from bounds.margin import BoundsError
 from constructions.limit_transformer.precision import flushes
+from lengthgen_cli import progress
 
-MAX_CONFIGS = 200_000  # configurations evaluated in one call (about 10 s on one core); larger is refused
+MAX_CONFIGS = 50_000  # configurations evaluated in one call (about 3000 per second on one core); larger is refused
 
 
 def _compositions(total: int, parts: int):
@@ -241,7 +242,7 @@ def true_threshold(f, g, delta=0, eps=Fraction(1, 10), max_length: int = 10,
                           f"{max_configs}; lower the maximum length")
     out = TrueThreshold(delta, eps, max_length, sup_upper=certified_sup(f, g))
     cms = (ClassModel.of(f, D), ClassModel.of(g, D))
-    for n in range(1, max_length + 1):
+    for n in progress(range(1, max_length + 1), desc="true threshold: lengths", unit="length"):
         row = max_disagreement(f, g, n, cms)
         out.rows.append(row)
         if out.first_above_delta is None and row.max_disagreement > delta:
