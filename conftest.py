@@ -1,9 +1,5 @@
-"""Project-wide pytest configuration: Hypothesis profiles (claim markers are checked by verify.pytest_plugin)."""
+"""Project-wide pytest configuration: the Hypothesis profiles (claim markers come from verify.pytest_plugin)."""
 
-import os
+from verify.hypothesis_profiles import load
 
-from hypothesis import HealthCheck, settings
-
-settings.register_profile("default", deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("ci", deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile("ci" if os.environ.get("CI") else "default")
+load()

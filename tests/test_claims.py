@@ -1,22 +1,27 @@
-"""The claim registry: key validation, coverage of the papers, and that every checked status has a test."""
+"""The claim registry, earned statuses, the results file, the pytest plugin and the report."""
 
+import json
+import os
 import subprocess
 import sys
-import textwrap
 
 import pytest
 
-from verify.claims import STATUSES, ClaimError, checks, get, load_all, register
-from verify.report import build_report, inconsistencies, markdown
+from verify.claims import LEGACY_STATUS, STRENGTHS, Claim, ClaimError, checks, get, load_all, register
+from verify.report import ROOT, build_report, inconsistencies, markdown
+from verify.results import load, merge
+from verify.status import mutation_state, outcome, status
 
 
-def test_register_rejects_malformed_keys_statuses_and_duplicates():
+def test_register_rejects_malformed_keys_strengths_and_duplicates():
     with pytest.raises(ClaimError, match="malformed"):
         register("Thm 4.1", "x", "y")
     with pytest.raises(ClaimError, match="unknown paper"):
         register("smith2020:thm1", "x", "y")
     with pytest.raises(ClaimError, match="status"):
         register("izzo2025:zz-test-only", "x", "y", status="proved")
+    with pytest.raises(ClaimError, match="strength"):
+        register("izzo2025:zz-test-only", "x", "y", strength="verified")
     some = next(iter(load_all()))
     with pytest.raises(ClaimError, match="twice"):
         register(some, "x", "y")
@@ -26,46 +31,152 @@ def test_register_rejects_malformed_keys_statuses_and_duplicates():
         checks()
 
 
-def test_every_paper_has_registered_claims_with_valid_statuses():
+def test_old_style_status_maps_to_a_conservative_strength():
+    assert LEGACY_STATUS["verified"] == "bounded-instances"
+    assert LEGACY_STATUS["verified-numerically"] == "numerical"
+    assert set(LEGACY_STATUS.values()) <= set(STRENGTHS)
+
+
+def test_every_paper_has_registered_claims_with_valid_strengths():
     reg = load_all()
     for paper in ("ahuja2024", "izzo2025", "golowich2025", "huang2024"):
         assert any(k.startswith(paper + ":") for k in reg), paper
-    assert all(c.status in STATUSES for c in reg.values())
+    assert all(c.strength in STRENGTHS for c in reg.values())
     for key in ("izzo2025:thm4.1", "izzo2025:sec3.2-hardmax", "izzo2025:def-gamma"):
         assert key in reg
 
 
+def test_outcome_rules():
+    linked = {"a": False, "b": False, "s": True}
+    rec = {"a": {"outcome": "passed"}, "b": {"outcome": "passed"}}
+    assert outcome(linked, rec) == "pass"  # the slow check did not run: not required
+    assert outcome(linked, {**rec, "s": {"outcome": "failed"}}) == "fail"  # ... but its failure counts
+    assert outcome(linked, {"a": {"outcome": "passed"}}) == "partial"
+    assert outcome(linked, {"a": {"outcome": "passed"}, "b": {"outcome": "skipped"}}) == "partial"
+    assert outcome(linked, {"a": {"outcome": "skipped"}, "b": {"outcome": "skipped"}}) == "skipped"
+    assert outcome(linked, {"stale": {"outcome": "passed"}}) == "not run"
+    assert outcome({}, rec) == "none"
+    assert outcome({"s": True}, {"s": {"outcome": "passed"}}) == "pass"
+
+
+def test_status_is_verified_only_with_passing_checks_and_a_caught_mutation():
+    c = Claim("izzo2025:x", "X", "x", "as-stated")
+    assert status(c, "pass", "caught") == "verified"
+    assert status(Claim("izzo2025:x", "X", "x", "numerical"), "pass", "caught") == "verified-numerically"
+    for mut in ("none", "survived", "not run"):
+        assert status(c, "pass", mut) == "passing"
+    for out in ("not run", "partial", "skipped", "none"):
+        assert status(c, out, "caught") == "unconfirmed"
+    assert status(c, "fail", "caught") == "failing"
+    assert status(Claim("izzo2025:x", "X", "x", "gap"), "pass", "none") == "gap"
+    assert status(Claim("izzo2025:x", "X", "x", "refuted"), "not run", "none") == "unconfirmed"
+    assert status(Claim("izzo2025:x", "X", "x", "unchecked"), "pass", "caught") == "unchecked"
+
+
+def test_mutation_state_counts_only_runs_of_the_current_definition_on_the_claims_own_checks():
+    declared = {"m1": "d1", "m2": "d2"}
+    k = "izzo2025:x"
+    assert mutation_state(k, {}, {}) == "none"
+    assert mutation_state(k, declared, {}) == "not run"
+    assert mutation_state(k, declared, {"m1": {"spec": "d1", "claims": {k: "caught"}}}) == "caught"
+    assert mutation_state(k, declared, {"m1": {"spec": "old", "claims": {k: "caught"}}}) == "not run"
+    neighbour = {"m1": {"spec": "d1", "claims": {k: "survived", "izzo2025:y": "caught"}},
+                 "m2": {"spec": "d2", "claims": {k: "error"}}}
+    assert mutation_state(k, declared, neighbour) == "survived"
+    assert mutation_state("izzo2025:y", {"m1": "d1"}, neighbour) == "caught"
+
+
+def test_results_merge_updates_only_what_ran(tmp_path):
+    path = tmp_path / "r.json"
+    merge(path, "tests", {"a": {"outcome": "passed"}, "b": {"outcome": "failed"}})
+    merge(path, "tests", {"b": {"outcome": "passed"}})
+    data = load(path)
+    assert data["tests"] == {"a": {"outcome": "passed"}, "b": {"outcome": "passed"}}
+    assert not list(tmp_path.glob("*.tmp"))
+    path.write_text("{}")
+    with pytest.raises(RuntimeError, match="not a version"):
+        load(path)
+
+
 @pytest.fixture(scope="module")
 def report_rows():
-    return build_report()
+    return build_report(with_status=False)
 
 
-def test_checked_statuses_are_backed_by_tests_and_the_check_can_fail(report_rows):
+def test_declared_strengths_are_backed_by_tests_and_the_check_can_fail(report_rows):
     assert inconsistencies(report_rows) == []
-    assert inconsistencies([{"claim": "izzo2025:x", "status": "verified", "tests": []}])  # negative control
+    assert inconsistencies([{"claim": "izzo2025:x", "strength": "as-stated", "tests": []}])  # negative control
 
 
 def test_claim_map_in_docs_is_current(report_rows):
     """docs/claims.md is regenerated with `python -m verify.report --markdown > docs/claims.md`."""
-    from verify.report import ROOT
-
     text = markdown(report_rows)
     assert "| `izzo2025:thm4.1` |" in text
     assert (ROOT / "docs" / "claims.md").read_text() == text + "\n", "regenerate docs/claims.md"
 
 
-def test_unknown_claim_key_fails_collection(tmp_path):
-    bad = tmp_path / "test_bad.py"
-    bad.write_text(textwrap.dedent("""
-        from verify.claims import checks
+_USER_CLAIMS = """
+from verify.claims import register, register_paper
 
-        @checks("izzo2025:no-such-claim")
-        def test_x():
-            pass
-    """))
-    from verify.report import ROOT
+register_paper("smith2020", "Smith 2020, A paper of one's own")
+register("smith2020:thm1", "Theorem 1", "one plus one is two", strength="as-stated", evidence="test_smith.py")
+register("smith2020:lem2", "Lemma 2", "a lemma whose check fails", strength="bounded-instances")
+"""
 
-    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "--collect-only", "-p", "no:cacheprovider",
-                        "--rootdir", str(ROOT), "-c", str(ROOT / "pyproject.toml"), str(bad)],
-                       capture_output=True, text=True, cwd=ROOT)
+_USER_TESTS = """
+import pytest
+from verify.claims import checks
+
+@checks("smith2020:thm1")
+def test_thm1():
+    assert 1 + 1 == 2
+
+@checks("smith2020:lem2")
+def test_lem2():
+    assert 1 + 1 == 3
+
+@pytest.mark.slow
+@checks("smith2020:thm1")
+def test_thm1_slow():
+    assert 1 + 1 == 2
+"""
+
+
+def _pytest_in(tmp_path, *args):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(tmp_path)]),
+               LENGTHGEN_CLAIMS="smith_claims", LENGTHGEN_RESULTS=str(tmp_path / "results.json"))
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "verify.pytest_plugin",
+                           "-p", "no:cacheprovider", *args], capture_output=True, text=True, cwd=tmp_path, env=env)
+
+
+def test_user_claims_plugin_selection_and_recording(tmp_path):
+    """A user's own paper: registered from their module, linked by their tests, recorded by the plugin."""
+    (tmp_path / "smith_claims.py").write_text(_USER_CLAIMS)
+    (tmp_path / "test_smith.py").write_text(_USER_TESTS)
+    r = _pytest_in(tmp_path, "--claim", "smith2020:thm1")
+    assert r.returncode == 0 and "1 passed, 2 deselected" in r.stdout, r.stdout + r.stderr
+    recorded = load(tmp_path / "results.json")["tests"]
+    assert [e["outcome"] for e in recorded.values()] == ["passed"]
+    r = _pytest_in(tmp_path)  # the failing lemma is recorded beside the earlier entry
+    assert r.returncode == 1 and "1 deselected" in r.stdout, r.stdout
+    outcomes = sorted(e["outcome"] for e in load(tmp_path / "results.json")["tests"].values())
+    assert outcomes == ["failed", "passed"]
+    r = _pytest_in(tmp_path, "--claim", "smith2020:nope")
+    assert r.returncode != 0 and "unknown claim" in r.stdout + r.stderr
+    (tmp_path / "test_bad.py").write_text('from verify.claims import checks\n\n@checks("izzo2025:no-such")\n'
+                                          'def test_x():\n    pass\n')
+    r = _pytest_in(tmp_path, "--collect-only")
     assert r.returncode != 0 and "unknown claim key" in (r.stdout + r.stderr)
+
+
+def test_report_from_another_directory_sees_the_tests(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT), LENGTHGEN_RESULTS=str(tmp_path / "results.json"))
+    r = subprocess.run([sys.executable, "-m", "verify.report", "--json", "--paper", "izzo2025"],
+                       capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert r.returncode == 0, r.stderr
+    rows = {row["claim"]: row for row in json.loads(r.stdout)}
+    assert rows["izzo2025:thm4.1"]["tests"]
+    assert all(row["status"] in ("unconfirmed", "unchecked") for row in rows.values())  # nothing ran yet
+    bad = subprocess.run([sys.executable, "-m", "verify.report", "--run", "izzo2025:nope"],
+                         capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "error: unknown claim" in bad.stderr

@@ -1,108 +1,201 @@
-"""``python -m verify.report [--json] [--paper KEY]``: claim coverage with the tests behind each claim.
+"""``python -m verify.report``: every claim with its strength, its checks' last outcome, mutations and status.
 
-For every claim: its status, the number of linked tests and the files they live in (``check_files``; all
-under ``verify/tests/<paperkey>/`` by the layout of docs/architecture.md).
+Statuses are earned (:mod:`verify.status`): a claim shows ``verified*`` only when every required linked check
+passed in the last recorded run and one of its declared mutations was caught.  ``--run`` first runs the
+checks (all, or those of the given claims) and records them; ``python -m verify.mutate`` runs the mutations.
+Works from any directory: the tests are collected from the checkout (when this is one) or the installed
+package, never from the working directory.  Each claim also lists the files its checks live in
+(``check_files``; all under ``verify/tests/<paperkey>/`` by the layout of docs/architecture.md).
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import subprocess
 import sys
+import tomllib
 from collections import Counter, defaultdict
 from pathlib import Path
 
 from lengthgen_cli import Parser
-from verify.claims import PAPERS, STATUSES, load_all
+from verify.claims import PAPERS, STRENGTH_MEANING, STRENGTHS, ClaimError, load_all
+from verify.results import BASE, ResultsError, load, node_key, results_path
+from verify.status import mutation_state, outcome, status
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = BASE
+
+
+def test_locations() -> list[str]:
+    """Where claim-linked tests are collected from: the checkout's testpaths, else the installed packages."""
+    pyproject = BASE / "pyproject.toml"
+    if pyproject.is_file():
+        conf = tomllib.loads(pyproject.read_text())
+        if conf.get("project", {}).get("name") == "lengthgen":
+            paths = conf.get("tool", {}).get("pytest", {}).get("ini_options", {}).get("testpaths", [])
+            return [str(BASE / p) for p in paths if (BASE / p).exists()]
+    return [str(BASE / p) for p in ("verify", "constructions", "counterexamples", "bounds") if (BASE / p).is_dir()]
 
 
 class _Collector:
-    """Pytest plugin that records, for every collected test, the claim keys on its ``claims`` marker."""
+    """Pytest plugin that records, for every collected test, its claim keys and whether it is slow."""
 
     def __init__(self) -> None:
-        self.by_claim: dict[str, list[str]] = defaultdict(list)
+        self.by_claim: dict[str, dict[str, bool]] = defaultdict(dict)
 
     def pytest_collection_modifyitems(self, items):
         for item in items:
+            slow = item.get_closest_marker("slow") is not None
+            name = item.nodeid.split("::", 1)[1] if "::" in item.nodeid else item.name
             for mark in item.iter_markers("claims"):
                 for key in mark.args:
-                    self.by_claim[key].append(item.nodeid)
+                    self.by_claim[key][node_key(item.path, name)] = slow
 
 
-def collect_tests() -> dict[str, list[str]]:
-    """Map claim key -> test node ids, by running pytest's collection (no test is executed)."""
-    import contextlib
-    import io
+def _pytest_base_args() -> list[str]:
+    args = ["-p", "no:cacheprovider", "-p", "verify.pytest_plugin", "--rootdir", str(BASE)]
+    pyproject = BASE / "pyproject.toml"
+    return args + (["-c", str(pyproject)] if pyproject.is_file() else ["-o", "addopts="])
 
+
+def collect_tests(extra: list[str] | tuple[str, ...] = ()) -> dict[str, dict[str, bool]]:
+    """Map claim key -> {node key: is slow}, by pytest's collection (no test is executed).
+
+    ``extra``: further test files or directories (the tests of your own claims, docs/own_claims.md).
+    """
     import pytest
 
     collector = _Collector()
-    args = ["--collect-only", "-q", "-m", "", "-p", "no:cacheprovider", "--rootdir", str(ROOT),
-            "-c", str(ROOT / "pyproject.toml")]
-    with contextlib.redirect_stdout(io.StringIO()):
+    args = ["--collect-only", "-q", "--slow", "--no-claim-results", "-W", "ignore", *_pytest_base_args(),
+            *test_locations(), *(str(Path(e).resolve()) for e in extra)]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
         rc = pytest.main(args, plugins=[collector])
     if rc not in (0, 5):
-        raise RuntimeError(f"pytest collection failed with exit code {rc}; run `pytest --collect-only` to see why")
-    return {k: sorted(set(v)) for k, v in collector.by_claim.items()}
+        raise RuntimeError(f"pytest collection failed with exit code {rc}:\n{out.getvalue()[-2000:]}")
+    return {k: dict(sorted(v.items())) for k, v in collector.by_claim.items()}
+
+
+def run_checks(keys: list[str], slow: bool, results: str | None, extra: list[str] = ()) -> int:
+    """Run the checks of ``keys`` (all claim-linked tests when empty) in a pytest subprocess; its exit code."""
+    args = [sys.executable, "-m", "pytest", "-q", *_pytest_base_args(), *test_locations(),
+            *(str(Path(e).resolve()) for e in extra)]
+    args += [f"--claim={k}" for k in keys] or ["-m", "claims and not slow" if not slow else "claims"]
+    if slow and keys:
+        args.append("--slow")
+    if results:
+        args.append(f"--claim-results={results}")
+    return subprocess.run(args, cwd=BASE).returncode
 
 
 def inconsistencies(rows: list[dict]) -> list[str]:
-    """Claims whose status says they were checked but that no test backs (a status without evidence)."""
-    return [f"{r['claim']} is '{r['status']}' but no test is linked to it" for r in rows
-            if r["status"] != "unchecked" and not r["tests"]]
+    """Claims declaring a strength that no linked test backs (a strength without evidence)."""
+    return [f"{r['claim']} declares '{r['strength']}' but no test is linked to it" for r in rows
+            if r["strength"] != "unchecked" and not r["tests"]]
 
 
 def markdown(rows: list[dict]) -> str:
-    """The claim map as a Markdown table, one section per paper."""
-    out = ["# Claim map", "", "Generated by `python -m verify.report --markdown`; statuses are declared in",
-           "`verify/registry/` and backed by the tests listed (see `docs/gaps.md` for refuted claims and gaps).", ""]
+    """The claim map (declared strengths and linked tests; statuses depend on the last run) as Markdown."""
+    from verify import status as st
+
+    out = ["# Claim map", "", "Generated by `python -m verify.report --markdown`: the declared strength of every",
+           "claim (`verify/registry/`), the tests linked to it and the mutations its checks must catch.",
+           "Statuses are earned, never declared: `python -m verify.report` computes them from the last",
+           "recorded run of the checks (`--run` runs them) and of the mutations (`python -m verify.mutate`), by the",
+           "rules below. `docs/gaps.md` has the refutations and gaps; `docs/own_claims.md` shows how to register",
+           "the claims of your own papers.", "",
+           "## Strengths", "", "| strength | what passing checks establish |", "|---|---|"]
+    out += [f"| {s} | {m} |" for s, m in STRENGTH_MEANING.items()]
+    out += ["", "## Statuses", "", "| status | earned when |", "|---|---|"]
+    out += [f"| {s} | {m} |" for s, m in st.STATUS_MEANING.items()]
+    out.append("")
     for paper in PAPERS:
         mine = [r for r in rows if r["claim"].startswith(paper + ":")]
         if not mine:
             continue
-        cnt = Counter(r["status"] for r in mine)
-        out += [f"## {paper}", "", ", ".join(f"{s}: {cnt[s]}" for s in STATUSES if cnt[s]), "",
-                "| claim | statement | status | tests | summary |", "|---|---|---|---|---|"]
+        cnt = Counter(r["strength"] for r in mine)
+        out += [f"## {paper}", "", ", ".join(f"{s}: {cnt[s]}" for s in STRENGTHS if cnt[s]), "",
+                "| claim | statement | strength | tests | mutations | summary |", "|---|---|---|---|---|---|"]
         for r in mine:
             summary = r["summary"].replace("|", "\\|")
-            out.append(f"| `{r['claim']}` | {r['statement']} | {r['status']} | {len(r['tests'])} | {summary} |")
+            out.append(f"| `{r['claim']}` | {r['statement']} | {r['strength']} | {len(r['tests'])} | "
+                       f"{len(r['mutations'])} | {summary} |")
         out.append("")
     return "\n".join(out)
 
 
-def check_files(node_ids: list[str]) -> list[str]:
-    """The test files (repository-relative paths) of the given pytest node ids, sorted, each once."""
-    return sorted({n.split("::", 1)[0] for n in node_ids})
+def check_files(node_keys: list[str]) -> list[str]:
+    """The test files (paths relative to the package root) of the given node keys, sorted, each once."""
+    return sorted({n.split("::", 1)[0] for n in node_keys})
 
 
-def build_report(paper: str | None = None) -> list[dict]:
-    tests = collect_tests()
+def build_report(paper: str | None = None, results: str | None = None, with_status: bool = True,
+                 extra: list[str] = ()) -> list[dict]:
+    """One row per claim: declared strength, linked tests and (``with_status``) outcome, mutations, status."""
+    from verify.mutate import declared_for
+
+    claims = load_all()
+    tests = collect_tests(extra)
+    recorded = load(results_path(results)) if with_status else {"tests": {}, "mutations": {}}
     rows = []
-    for key, c in sorted(load_all().items()):
+    for key, c in sorted(claims.items()):
         if paper and c.paper != paper:
             continue
-        linked = tests.get(key, [])
-        rows.append({"claim": key, "statement": c.statement, "status": c.status, "summary": c.summary,
-                     "evidence": c.evidence, "tests": linked, "check_files": check_files(linked)})
+        linked = tests.get(key, {})
+        mutations = declared_for(key)
+        row = {"claim": key, "statement": c.statement, "strength": c.strength, "summary": c.summary,
+               "evidence": c.evidence, "tests": sorted(linked), "check_files": check_files(list(linked)),
+               "mutations": sorted(mutations)}
+        if with_status:
+            row["outcome"] = outcome(linked, recorded["tests"])
+            row["mutation"] = mutation_state(key, mutations, recorded["mutations"])
+            row["status"] = status(c, row["outcome"], row["mutation"])
+        rows.append(row)
     return rows
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = Parser(module="verify.report", description=__doc__)
+    ap = Parser(module="verify.report", description=__doc__.splitlines()[0])
     ap.add_argument("--json", action="store_true", help="print a JSON list of claim objects")
-    ap.add_argument("--markdown", action="store_true", help="print the claim map as Markdown")
-    ap.add_argument("--paper", choices=PAPERS, help="only this paper's claims")
+    ap.add_argument("--markdown", action="store_true", help="print the claim map (strengths) as Markdown")
+    ap.add_argument("--paper", help="only this paper's claims (e.g. izzo2025)")
+    ap.add_argument("--run", nargs="*", metavar="KEY", default=None,
+                    help="first run the checks of these claims (of every claim when no KEY is given)")
+    ap.add_argument("--slow", action="store_true", help="with --run: include tests marked slow")
+    ap.add_argument("--tests", action="append", default=[], metavar="PATH",
+                    help="also collect the tests in PATH (the checks of your own claims; repeatable)")
+    ap.add_argument("--results", metavar="PATH", help="results file (default: $LENGTHGEN_RESULTS or the "
+                                                        "per-installation file under ~/.cache/lengthgen)")
     args = ap.parse_args(argv)
-    rows = build_report(args.paper)
+    missing = [t for t in args.tests if not Path(t).exists()]
+    if missing:
+        ap.error(f"--tests: no such file or directory: {', '.join(missing)}")
+    try:
+        claims = load_all()
+        if args.paper and args.paper not in PAPERS:
+            ap.error(f"unknown paper {args.paper!r}; known: {', '.join(PAPERS)}")
+        unknown = [k for k in args.run or [] if k not in claims]
+        if unknown:
+            ap.error(f"unknown claim key(s) {', '.join(unknown)}")
+        if args.run is not None:
+            run_checks(args.run, args.slow, args.results, args.tests)
+        rows = build_report(args.paper, args.results, with_status=not args.markdown, extra=args.tests)
+    except (ClaimError, ResultsError) as exc:
+        ap.error(str(exc))
     if args.json:
         print(json.dumps(rows, indent=1))
         return 0
     if args.markdown:
         print(markdown(rows))
         return 0
+    if args.run:
+        rows = [r for r in rows if r["claim"] in args.run]
+    print(f"{'claim':<34} {'strength':<17} {'checks':<14} {'mutation':<9} {'status':<20} summary")
     for r in rows:
-        print(f"{r['claim']:<34} {r['status']:<21} {len(r['tests']):>3} tests  {r['summary']}")
+        checks = f"{r['outcome']} ({len(r['tests'])})"
+        print(f"{r['claim']:<34} {r['strength']:<17} {checks:<14} {r['mutation']:<9} {r['status']:<20} "
+              f"{r['summary'][:60]}")
         if r["check_files"]:
             print(f"{'':<34} checks in: {', '.join(r['check_files'])}")
     print()
@@ -111,8 +204,9 @@ def main(argv: list[str] | None = None) -> int:
         per_paper[r["claim"].split(":")[0]][r["status"]] += 1
     for p in sorted(per_paper):
         cnt = per_paper[p]
-        parts = ", ".join(f"{s} {cnt[s]}" for s in STATUSES if cnt[s])
+        parts = ", ".join(f"{s} {n}" for s, n in sorted(cnt.items()))
         print(f"{p}: {sum(cnt.values())} claims ({parts})")
+    print(f"results: {results_path(args.results)}")
     for line in inconsistencies(rows):
         print(f"WARNING: {line}")
     return 0

@@ -219,7 +219,8 @@ def compile_program(program: Program, options: CompileOptions | None = None, **k
     """Theorem 9: a Limit Transformer (Periodic and Local; NoPE for plain C-RASP) simulating ``program``.
 
     Keyword arguments override :class:`CompileOptions` fields.  Raises :class:`CompileError` when the
-    requested ``precision_bits`` cannot represent a parameter, or ``local_logit`` is not positive.
+    requested ``precision_bits`` cannot represent a parameter, or ``local_logit`` is below 1 (outside the
+    range the construction is proven for).
     """
     if not isinstance(program, Program):
         raise CompileError(f"compile_program needs a Program, got {type(program).__name__}")
@@ -347,8 +348,9 @@ def _assemble(b: _Builder, sos: int, top: int) -> LimitTransformer:
     if p < need:
         raise CompileError(f"precision_bits={p} cannot represent every parameter: {need} fractional bits needed")
     lam = Fraction(opts.local_logit) if opts.local_logit is not None else Fraction(p + 1)
-    if lam <= 0:
-        raise CompileError(f"local_logit must be positive, got {lam}")
+    if lam < 1:
+        raise CompileError(f"local_logit must be >= 1, got {lam}: the local heads are proven correct only for "
+                           "lambda >= 1 (weight n^lambda / (n^lambda + i) > 1/2 needs n^lambda > i for i < n)")
     if lam.denominator != 1 and _frac_bits(lam) > p:
         raise CompileError(f"local_logit {lam} needs more than p={p} fractional bits")
 

@@ -10,7 +10,6 @@ query that fails raises :class:`NotHardmaxError`.
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 
 import numpy as np
@@ -19,7 +18,7 @@ from constructions.limit_transformer.errors import InputError, NotHardmaxError
 from constructions.limit_transformer.evaluate import float_mlp
 from constructions.limit_transformer.exact import exact_mlp
 from constructions.limit_transformer.model import LimitTransformer
-from constructions.limit_transformer.precision import BOUNDARY_RTOL, flushes
+from constructions.limit_transformer.precision import flushes
 from constructions.limit_transformer.rationals import to_float
 
 
@@ -124,21 +123,26 @@ def _all_positions_float(model, C: _Classes, cls: np.ndarray, n: int) -> np.ndar
     far = np.where((idx - C.tau - 1)[:, None] >= 0, cum[np.clip(idx - C.tau - 1, 0, None)], 0)  # (n, classes)
     X = to_float(C.x)
     Y = X[cls].copy()
-    thresh = model.precision_bits * math.log(2) / math.log(n) if n > 1 else math.inf
-    for h, (*_, logit, values, phi) in enumerate(C.heads, 1):
-        L = logit[cls]  # (n, classes): far-key logits per query
-        Lfar = np.where(far > 0, L, -np.inf)
-        win = np.full((n, C.tau + 1), -np.inf)
+    for h, (logit, _, phi, _, values, _) in enumerate(C.heads, 1):
+        # ties and gaps are decided on exact ranks of the finitely many logit values (never float equality)
+        shifts = [phi[off] if off < len(phi) else Fraction(0) for off in range(C.tau + 1)]
+        vals = sorted({x + s for x in logit.flat for s in (Fraction(0), *shifts)})
+        rank = {v: r for r, v in enumerate(vals)}
+        far_rank = np.vectorize(rank.__getitem__, otypes=[np.int64])(logit)
+        win_rank = [np.vectorize(lambda x, s=s, rank=rank: rank[x + s], otypes=[np.int64])(logit) for s in shifts]
+        Lfar = np.where(far > 0, far_rank[cls], -1)  # (n, classes): far-key logit ranks per query
+        win = np.full((n, C.tau + 1), -1, dtype=np.int64)
         for off in range(C.tau + 1):
             ok = idx - off >= 0
-            win[ok, off] = logit[cls[ok], cls[idx[ok] - off]] + (phi[off] if off < len(phi) else 0.0)
+            win[ok, off] = win_rank[off][cls[ok], cls[idx[ok] - off]]
         allv = np.concatenate([Lfar, win], axis=1)
         top = allv.max(axis=1, keepdims=True)
-        gaps = np.where(allv < top, top - allv, np.inf).min(axis=1)
-        bad = np.nonzero(gaps < thresh * (1 - BOUNDARY_RTOL))[0]
-        if len(bad):
-            i = bad[0]
-            raise NotHardmaxError(f"head {h} query {i + 1}: logit gap {gaps[i]:.6g} survives the flush at length n={n}")
+        below = np.where(allv < top, allv, -1).max(axis=1)
+        for t, b in {(int(t), int(b)) for t, b in zip(top[:, 0], below, strict=True) if b >= 0}:
+            if not flushes(vals[t] - vals[b], n, model.precision_bits):
+                i = int(np.nonzero((top[:, 0] == t) & (below == b))[0][0])
+                raise NotHardmaxError(f"head {h} query {i + 1}: logit gap {vals[t] - vals[b]} survives the flush "
+                                      f"at length n={n}")
         w_far = np.where(Lfar == top, far, 0)
         w_win = (win == top).astype(np.float64)
         total = w_far.sum(axis=1) + w_win.sum(axis=1)

@@ -69,18 +69,21 @@ class PeriodicPositions:
     def from_sequence(cls, vectors, period: int | None = None) -> PeriodicPositions:
         """Detect (or check a declared) period in explicit encodings p_1..p_n.
 
-        With ``period`` given, raises :class:`NotPeriodicError` naming the first i with p_i != p_{i+Delta};
-        without it, uses the smallest period consistent with all n vectors (n itself if none is smaller).
+        With ``period`` given, the table keeps exactly that period; raises :class:`NotPeriodicError` naming
+        the first i with p_i != p_{i+Delta}, or when fewer than ``period`` vectors are given; without it, uses the smallest period consistent with all n vectors (n itself if none is smaller).
         """
         arr = frac_array(vectors, 2, "positional encodings")
         n = arr.shape[0]
+        if period is not None and period > n:
+            raise NotPeriodicError(f"a declared period {period} needs at least {period} encodings (one per "
+                                   f"residue), got {n}")
         candidates = [period] if period is not None else range(1, n + 1)
         for delta in candidates:
             if delta < 1:
                 raise NotPeriodicError(f"period must be >= 1, got {delta}")
             bad = next((i for i in range(n - delta) if any(arr[i] != arr[i + delta])), None)
             if bad is None:
-                return cls(arr[: min(delta, n)] if delta <= n else arr)
+                return cls(arr[:delta])
             if period is not None:
                 raise NotPeriodicError(
                     f"positional encodings are not {delta}-periodic: p_{bad + 1} != p_{bad + 1 + delta}")

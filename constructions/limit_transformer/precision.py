@@ -24,20 +24,39 @@ import numpy as np
 
 from constructions.limit_transformer.errors import NotExactError
 
-
 # ------------------------------------------------------------------------------------ exact helpers
+#: a certified decision doubles its working precision up to this many bits before giving up
+MAX_CERTIFIED_BITS = 1 << 16
+
+
 def iroot(a: int, k: int) -> int:
-    """floor(a^(1/k)) for integers a >= 0, k >= 1 (exact, Newton's method)."""
+    """floor(a^(1/k)) for integers a >= 0, k >= 1, exactly.
+
+    A float estimate of ``log2(a) / k`` gives the root to ~50 bits; Newton's iteration from an upper bound
+    then needs O(log(bits of the root)) steps, so the cost is polynomial in the bit sizes of ``a`` and ``k``
+    (the former start ``2^ceil(b/k)`` took O(k) steps: p = 16 ran for minutes).
+    """
     if a < 0 or k < 1:
         raise ValueError("iroot needs a >= 0 and k >= 1")
     if a < 2 or k == 1:
         return a
-    x = 1 << -(-a.bit_length() // k)  # an upper bound
-    while True:
-        y = ((k - 1) * x + a // x ** (k - 1)) // k
-        if y >= x:
-            break
-        x = y
+    b = a.bit_length()
+    if k >= b:  # 1 <= a^(1/k) < 2
+        return 1
+    shift = max(0, b - 64)
+    e = (math.log2(a >> shift) + shift) / k  # log2 of the root, absolute error ~1e-15 e
+    if e < 48:
+        x = int(2.0**e)
+    else:
+        x = int(2.0 ** (e - int(e) + 40)) << (int(e) - 40)
+        x += (x >> 30) + 1  # relative error of the estimate << 2^-30: an upper bound
+        while x**k <= a:  # (guard: make it one)
+            x <<= 1
+        while True:  # Newton from above: decreasing, stops at floor
+            y = ((k - 1) * x + a // x ** (k - 1)) // k
+            if y >= x:
+                break
+            x = y
     while x**k > a:
         x -= 1
     while (x + 1) ** k <= a:
@@ -45,17 +64,45 @@ def iroot(a: int, k: int) -> int:
     return x
 
 
+def _log2_margin(n: int, u: int, w: int, prec: int) -> tuple:
+    """Certified bounds (raw mpf endpoints) of ``u log2(n) - w``, computed with mpmath.iv at ``prec`` bits."""
+    from mpmath import iv
+
+    saved, iv.prec = iv.prec, prec
+    try:
+        return (iv.log(iv.mpf(n)) / iv.log(iv.mpf(2)) * u - w)._mpi_
+    finally:
+        iv.prec = saved
+
+
 def flushes(gap: Fraction, n: int, p: int) -> bool:
-    """Exactly decide ``exp(-log n * gap) <= 2^-p``, i.e. ``n^gap >= 2^p``, for a rational gap >= 0."""
+    """Exactly decide ``exp(-log n * gap) <= 2^-p``, i.e. ``n^gap >= 2^p``, for a rational gap >= 0.
+
+    Equivalent to ``u log2(n) >= p v`` for ``gap = u/v``.  For ``n = 2^k`` this is the integer comparison
+    ``k u >= p v``; otherwise log2(n) is irrational, equality is impossible, and certified interval
+    arithmetic (mpmath.iv) at doubling precision decides it in time polynomial in the bit sizes (the former
+    fallback ``n^u >= 2^(p v)`` was exponential in them: gap 1 - 2^-41 exhausted memory).
+    """
     if gap <= 0 or n <= 1:
         return False
-    approx = float(gap) * math.log(n) - p * math.log(2)
-    if approx > 1e-6 * max(1.0, abs(p)):
-        return True
-    if approx < -1e-6 * max(1.0, abs(p)):
-        return False
     u, v = gap.numerator, gap.denominator
-    return n**u >= 2 ** (p * v)
+    if n & (n - 1) == 0:
+        return (n.bit_length() - 1) * u >= p * v
+    approx = float(gap) * math.log2(n) - p
+    if abs(approx) > 1e-9 * max(1.0, abs(p)):
+        return approx > 0
+    from mpmath.libmp import mpf_sign
+
+    prec = 64 + u.bit_length() + v.bit_length() + p.bit_length()
+    while prec <= MAX_CERTIFIED_BITS:
+        lo, hi = _log2_margin(n, u, p * v, prec)
+        if mpf_sign(lo) > 0:
+            return True
+        if mpf_sign(hi) < 0:
+            return False
+        prec *= 2
+    raise NotExactError(f"cannot decide n^gap >= 2^p for n={n}, gap={gap}, p={p} within "
+                        f"{MAX_CERTIFIED_BITS} bits")  # pragma: no cover - log2(n) irrational: unreachable
 
 
 def round_bits(x: Fraction, p: int) -> Fraction:
@@ -63,19 +110,45 @@ def round_bits(x: Fraction, p: int) -> Fraction:
     return Fraction(round(x * 2**p), 2**p)
 
 
+def _perfect_power_root(n: int, v: int) -> int | None:
+    """r with r^v = n, or None (n >= 1)."""
+    if n == 1:
+        return 1
+    if v >= n.bit_length():
+        return None
+    r = iroot(n, v)
+    return r if r**v == n else None
+
+
 @lru_cache(maxsize=65536)
 def rounded_power(n: int, a: Fraction, p: int) -> Fraction:
-    """``round_p(n^a)`` exactly for a rational ``a`` (nearest multiple of 2^-p, ties to even)."""
+    """``round_p(n^a)`` exactly for a rational ``a`` (nearest multiple of 2^-p, ties to even).
+
+    With ``a = u/v``: when ``n = r^v`` the value ``2^p r^u`` is rational and rounded exactly; otherwise
+    ``n^a`` is irrational, so ``2^p n^a`` is never a tie and certified interval arithmetic (mpmath.iv) at
+    doubling precision finds its nearest integer.  Cost polynomial in the bit sizes of n, u, v, p (the former
+    integer root of ``2^(p v) n^u`` was exponential in p for the denominators ``v = 2^p`` of rounded logits).
+    """
     u, v = a.numerator, a.denominator
-    # X = 2^p n^(u/v); X^v = Z = num/den
-    num, den = (2 ** (p * v)) * n**u, 1
-    if u < 0:
-        num, den = 2 ** (p * v), n ** (-u)
-    m = iroot(num // den, v)  # floor(X)
-    lhs, rhs = num * 2**v, den * (2 * m + 1) ** v  # compare X with m + 1/2
-    if lhs > rhs or (lhs == rhs and m % 2 == 1):
-        m += 1
-    return Fraction(m, 2**p)
+    r = _perfect_power_root(n, v)
+    if r is not None:
+        return Fraction(round(Fraction(r) ** u * 2**p), 2**p)
+    from mpmath import iv
+    from mpmath.libmp import mpf_floor, to_int
+
+    magnitude = abs(float(a)) * math.log2(n) + p  # bits of 2^p n^a (up to sign of the exponent)
+    prec = 64 + int(magnitude) + u.bit_length() + v.bit_length()
+    while prec <= MAX_CERTIFIED_BITS + int(magnitude):
+        saved, iv.prec = iv.prec, prec
+        try:
+            x = iv.mpf(2) ** p * iv.exp(iv.log(iv.mpf(n)) * u / v) + iv.mpf(0.5)
+        finally:
+            iv.prec = saved
+        lo, hi = (to_int(mpf_floor(end)) for end in x._mpi_)
+        if lo == hi:
+            return Fraction(lo, 2**p)
+        prec *= 2
+    raise NotExactError(f"cannot round {n}^{a} to {p} bits within {MAX_CERTIFIED_BITS} bits")  # pragma: no cover
 
 
 def exact_weights(logits: list[Fraction], n: int, p: int, model: str, where: str = "") -> list[Fraction]:
@@ -111,17 +184,36 @@ def exact_weights(logits: list[Fraction], n: int, p: int, model: str, where: str
 # ------------------------------------------------------------------------------------- float path
 # Exact boundary cases are common with small rationals (n = 8, gap = 1/3, p = 1 gives n^gap = 2^p exactly);
 # float64 decides values within this relative distance of a flush boundary or rounding tie as the exact
-# rule does at the boundary itself (flush; ties to even).
+# rule does at the boundary itself (flush; ties to even).  Float64 cannot tell such a value from a genuine
+# near-miss (logit 15/16 - 2^-50 at p = 3 is not a tie), so every such decision raises a
+# :class:`BoundaryWarning` naming the count and the exact alternative.
 BOUNDARY_RTOL = 1e-12
+
+
+class BoundaryWarning(UserWarning):
+    """The float path decided a value within BOUNDARY_RTOL of a flush boundary or rounding tie as the
+    boundary; the exact answer may differ (``exact_forward`` / ``exact_weights`` decide it exactly)."""
+
+
+def _near_tie(v: np.ndarray) -> np.ndarray:
+    frac = v - np.floor(v)
+    return np.abs(frac - 0.5) <= BOUNDARY_RTOL * np.maximum(1.0, np.abs(v))
 
 
 def round_half_even_float(v: np.ndarray) -> np.ndarray:
     """Round to nearest integer, ties to even, treating values within rtol 1e-12 of a half-integer as ties."""
     lower = np.floor(v)
-    frac = v - lower
-    tie = np.abs(frac - 0.5) <= BOUNDARY_RTOL * np.maximum(1.0, np.abs(v))
     even = np.where(np.mod(lower, 2) == 0, lower, lower + 1)
-    return np.where(tie, even, np.rint(v))
+    return np.where(_near_tie(v), even, np.rint(v))
+
+
+def _warn_boundary(count: int, what: str, model: str, p: int) -> None:
+    if count:
+        import warnings
+
+        warnings.warn(f"{model} precision (p={p}): {count} {what} within relative {BOUNDARY_RTOL:g} of the "
+                      f"boundary decided as at the boundary; float64 cannot certify them: use exact_forward "
+                      f"for the exact answer", BoundaryWarning, stacklevel=3)
 
 
 def float_terms(logits: np.ndarray, mask: np.ndarray, n: int, p: int, model: str) -> np.ndarray:
@@ -130,7 +222,7 @@ def float_terms(logits: np.ndarray, mask: np.ndarray, n: int, p: int, model: str
     ``izzo``: ``exp(log n (a - a*))`` with terms <= 2^-p flushed; ``huang``: ``round_p(n^round_p(a))``
     (shifted by the largest term where n^a would overflow float64; the p-bit rounding is then far below
     float resolution).  Decisions within ``BOUNDARY_RTOL`` of a flush boundary or rounding tie follow the
-    exact rule at the boundary.
+    exact rule at the boundary and raise a :class:`BoundaryWarning` (they may be wrong for near-misses).
     """
     logn = math.log(n) if n > 1 else 0.0
     if model == "izzo":
@@ -138,14 +230,21 @@ def float_terms(logits: np.ndarray, mask: np.ndarray, n: int, p: int, model: str
         top = a.max(axis=-1, keepdims=True)
         with np.errstate(invalid="ignore"):
             expo = logn * (a - top)
-        return np.where(mask & (expo > -p * math.log(2) * (1 - BOUNDARY_RTOL)), np.exp(expo), 0.0)
+        bound = -p * math.log(2)
+        near = mask & (np.abs(expo - bound) <= BOUNDARY_RTOL * abs(bound)) & (a < top)
+        _warn_boundary(int(near.sum()), "flush decisions", model, p)
+        return np.where(mask & (expo > bound * (1 - BOUNDARY_RTOL)), np.exp(expo), 0.0)
     if model == "huang":
-        a = round_half_even_float(logits * 2.0**p) / 2.0**p
+        scaled = logits * 2.0**p
+        a = round_half_even_float(scaled) / 2.0**p
         expo = np.where(mask, logn * a, -np.inf)
         top = expo.max(axis=-1, keepdims=True)
         with np.errstate(over="ignore", invalid="ignore"):
-            rounded = round_half_even_float(np.exp(expo) * 2.0**p) / 2.0**p
+            powers = np.exp(expo) * 2.0**p
+            rounded = round_half_even_float(powers) / 2.0**p
             shifted = np.where(expo >= -(p + 1) * math.log(2), np.exp(expo - top), 0.0)
+            near = mask & (_near_tie(scaled) | ((top <= 700) & np.isfinite(powers) & _near_tie(powers)))
+        _warn_boundary(int(near.sum()), "rounding decisions", model, p)
         return np.where(mask, np.where(top > 700, shifted, rounded), 0.0)
     raise ValueError(f"unknown precision model {model!r}")
 

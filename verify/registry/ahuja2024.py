@@ -47,8 +47,8 @@ CLAIMS = [
      "verified", "rank clause checked on exact data, and implied by A2 (interior points); the first clause is "
      "load-bearing (bounded-token witness, verify/ahuja/ssm.py) and excludes the paper's U[0,1] experiments"),
     ("asm12", "Assumption 12", "Relative-PE attention with perceptron head; psi_k = 0 for k >= T_max",
-     "verified", "satisfiable: the lag witnesses of verify/ahuja/attention.py; note the main text's convention "
-     "differs by one (see ahuja2024:thm13.tmax-main-text)"),
+     "unchecked", "no check establishes satisfiability: Theorem 13's step (58)-(59) only uses A12 as a hypothesis "
+     "(verify/ahuja/attention.py); note the main text's convention differs by one (see ahuja2024:thm13.tmax-main-text)"),
     ("asm13", "Assumption 13", "Relative-PE attention, omega C^1-diffeo, psi_k = 0 for k > T_max - 1, zeros of psi_k",
      "gap", f"the proof of Thm 14 uses a different class ((1/(i-1)) sum_{{j<i}}) and needs omega(0) = 0, which A13 "
      f"lacks ({_GAPS})"),
@@ -157,7 +157,8 @@ CLAIMS = [
     ("eq43", "Equation (43)", "||dy_t|| <= L_omega ||dtheta_omega|| + M_omega ||dh_t||",
      "verified", "triangle inequality (z3, verify/ahuja/lipschitz.py)"),
     ("eq44", "Equation (44)", "||dh_t|| <= L_sigma ||Lambda|| ||dh_{t-1}|| + L_sigma ||dLambda|| h_sup + L_sigma ||dB|| x_sup",
-     "verified", "triangle inequality and sub-multiplicativity, as (43); uses ||h'_{t-1}|| <= h_sup for the perturbed "
+     "unchecked", "no step checks (44) itself: verify/ahuja/lipschitz.py checks (43) and the induction (45) that "
+     "uses it; (44) is triangle inequality and sub-multiplicativity with ||h'_{t-1}|| <= h_sup for the perturbed "
      "parameters (needs theta' in Theta)"),
     ("eq45", "Equation (45)", "||dh_t|| <= alpha* / (1 - L_sigma Lambda_sup)",
      "verified", "induction step of the contraction bound (z3, verify/ahuja/lipschitz.py)"),

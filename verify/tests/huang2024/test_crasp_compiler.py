@@ -47,7 +47,7 @@ from constructions.limit_transformer import (
     exact_forward,
     forward,
 )
-from tests.crasp_strategies import programs as crasp_programs
+from constructions.strategies import crasp_programs
 from verify.claims import checks
 
 # ------------------------------------------------------------------------------------- programs

@@ -9,7 +9,8 @@ from constructions.crasp import InputError, Q, count, program, reference
 from constructions.crasp.ast import Count, CountConst, Node, Sub, count_upto_minus, iter_nodes, psi, scale
 from constructions.crasp.interpreter import accepts, accepts_one, encode, evaluate, trace
 from constructions.crasp.programs import BENCHMARKS
-from tests.crasp_strategies import programs, words
+from constructions.strategies import crasp_programs as programs
+from constructions.strategies import words
 from verify.claims import checks
 
 

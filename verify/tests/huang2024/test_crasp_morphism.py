@@ -9,7 +9,8 @@ from constructions.crasp.errors import CraspError
 from constructions.crasp.interpreter import accepts
 from constructions.crasp.morphism import apply_morphism, inverse_image
 from constructions.crasp.programs import BENCHMARKS
-from tests.crasp_strategies import programs, words
+from constructions.strategies import crasp_programs as programs
+from constructions.strategies import words
 from verify.claims import checks
 
 

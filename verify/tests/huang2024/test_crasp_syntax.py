@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 
 from constructions.crasp.syntax import format_program, parse
-from tests.crasp_strategies import programs
+from constructions.strategies import crasp_programs as programs
 from verify.claims import checks
 
 

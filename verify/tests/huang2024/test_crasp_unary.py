@@ -17,7 +17,8 @@ from constructions.crasp.unary import (
     not_eventually_constant,
     periodic_certificate,
 )
-from tests.crasp_strategies import programs, words
+from constructions.strategies import crasp_programs as programs
+from constructions.strategies import words
 from verify.claims import checks
 
 
@@ -35,7 +36,7 @@ def _check_eventual(prog, prefix, letter, extra=40):
             assert bool(accepts(prog, [prefix + letter * n])[0]) == v
 
 
-@checks("huang2024:lem37")
+@checks("huang2024:lem37", "huang2024:lem11.aa-star")  # aa*'s certificate is sound only if Lemma 37 is
 @settings(max_examples=25)
 @given(programs(alphabet="ab", periodic=False, local=True, max_const=4), words("ab", 0, 4), st.sampled_from("ab"))
 def test_eventual_forms_equal_interpreter(prog, prefix, letter):
@@ -108,7 +109,7 @@ def _check_suffix(prog, prefix, letter, suffix, extra=30):
     assert accepts(prog, ws).tolist() == [v] * len(ws)
 
 
-@checks("huang2024:lem37")
+@checks("huang2024:lem37", "huang2024:lem11.aa-star")  # aa*'s certificate is sound only if Lemma 37 is
 @settings(max_examples=25)
 @given(programs(alphabet="ab", periodic=False, local=True, max_const=4), words("ab", 0, 3), st.sampled_from("ab"),
        words("ab", 1, 4))
@@ -163,7 +164,7 @@ def _periodic_case(draw):
     return prog, draw(words("01", 0, 3)), block
 
 
-@checks("huang2024:lem41", "huang2024:lem40")
+@checks("huang2024:lem41", "huang2024:lem40", "huang2024:lem11.parity")  # PARITY's certificate rests on it
 @settings(max_examples=25)
 @given(_periodic_case())
 def test_eventual_periodic_forms_equal_interpreter(case):

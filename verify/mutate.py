@@ -1,0 +1,226 @@
+"""``python -m verify.mutate``: show that claim checks can fail, by running them against mutated code or data.
+
+A :class:`Mutation` names the claims whose linked checks must reject it and one exact edit of a file of the
+package (a dropped hypothesis, a changed constant, a swapped comparison, doubled data): ``old`` must occur
+exactly once in ``path``.  Mutations are declared with :func:`mutation` in :mod:`verify.registry.mutations`.
+
+The runner copies the source tree once into a temporary directory, then for each mutation writes the edited
+file, runs the claims' required (non-``slow``) linked tests there in a pytest subprocess (the copy comes first
+on ``sys.path``) and restores the file.  ``caught``: pytest reports failures; ``survived``: the tests pass;
+``error``: the edit does not apply or pytest cannot run them.  Each claim of a mutation is run on its own
+linked checks separately, so a claim gets no credit for a neighbour's check.  A baseline run on the unmutated copy comes first;
+if it fails, no mutation result is recorded (a failing check catches everything).  Each result is merged into
+the results file (:mod:`verify.results`) as soon as it is known, so an interrupted run keeps what it did;
+``--resume`` skips mutations already recorded with their current definition.
+
+Why a registry of our own rather than mutmut or cosmic-ray: those mutate every operator of the source and
+run the whole suite per mutant (thousands of mutants on this code base, hours on two cores), do not map a
+mutant to the paper claim whose checks must catch it, and cannot mutate data files (committed training
+results).  Here each mutation is chosen to break the hypothesis or constant a claim depends on, and the run
+over all of them takes minutes (docs/claims_status.md lists the measured time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from verify.results import BASE, merge, results_path
+
+
+class MutationError(ValueError):
+    """A mutation is malformed, declared twice, or names an unknown claim."""
+
+
+@dataclass(frozen=True)
+class Mutation:
+    """One edit that the linked checks of ``claims`` must reject.
+
+    name:   unique identifier, e.g. ``huang-round-ties-away``.
+    claims: the claim keys whose checks must fail on the mutated code.
+    path:   the file to edit, relative to the directory holding the packages (e.g.
+            ``constructions/limit_transformer/precision.py``).
+    old:    text occurring exactly once in the file; replaced by ``new``.
+    why:    what the edit breaks (the hypothesis dropped, the constant changed, ...).
+    """
+
+    name: str
+    claims: tuple[str, ...]
+    path: str
+    old: str
+    new: str
+    why: str
+
+    @property
+    def spec(self) -> str:
+        """Digest of the definition: a recorded result counts only while the definition is unchanged."""
+        text = "\0".join((self.path, self.old, self.new, *self.claims))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def apply(self, text: str) -> str:
+        """The mutated file text; :class:`MutationError` unless ``old`` occurs exactly once."""
+        n = text.count(self.old)
+        if n != 1:
+            raise MutationError(f"mutation {self.name}: the text to replace occurs {n} times in {self.path}")
+        return text.replace(self.old, self.new)
+
+
+_MUTATIONS: dict[str, Mutation] = {}
+
+
+def mutation(name: str, claims: str | tuple[str, ...] | list[str], path: str, old: str, new: str,
+             why: str) -> Mutation:
+    """Declare a mutation (see :class:`Mutation`)."""
+    keys = (claims,) if isinstance(claims, str) else tuple(claims)
+    if name in _MUTATIONS:
+        raise MutationError(f"mutation {name!r} is declared twice")
+    if not keys or old == new:
+        raise MutationError(f"mutation {name!r} needs claims and an edit that changes the text")
+    m = Mutation(name, keys, path, old, new, why)
+    _MUTATIONS[name] = m
+    return m
+
+
+def all_mutations() -> dict[str, Mutation]:
+    """Every declared mutation (loads the claim registry, where they are declared)."""
+    from verify.claims import load_all
+
+    claims = load_all()
+    for m in _MUTATIONS.values():
+        unknown = [k for k in m.claims if k not in claims]
+        if unknown:
+            raise MutationError(f"mutation {m.name} names unknown claim(s) {unknown}")
+    return dict(_MUTATIONS)
+
+
+def declared_for(key: str) -> dict[str, str]:
+    """The mutations declared against claim ``key``: name -> spec digest."""
+    return {m.name: m.spec for m in all_mutations().values() if key in m.claims}
+
+
+def _copy_tree(dest: Path) -> None:
+    ignore = shutil.ignore_patterns(".git", "__pycache__", ".hypothesis", "*.egg-info", ".ruff_cache", "build")
+    for entry in BASE.iterdir():
+        if entry.name.startswith(".") and entry.name != ".ci":
+            continue
+        if entry.is_dir():
+            if (entry / "__init__.py").exists() or entry.name in ("docs", "tests"):
+                shutil.copytree(entry, dest / entry.name, ignore=ignore)
+        elif entry.suffix in (".py", ".toml", ".cfg", ".ini"):
+            shutil.copy2(entry, dest / entry.name)
+
+
+def _pytest(copy: Path, nodes: list[str], timeout: float) -> int:
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=str(copy))
+    cmd = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "verify.pytest_plugin",
+           "--no-claim-results", "--rootdir", str(copy), "-W", "ignore", *nodes]
+    if (copy / "pyproject.toml").exists():
+        cmd[3:3] = ["-c", str(copy / "pyproject.toml")]
+    try:
+        return subprocess.run(cmd, cwd=copy, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              timeout=timeout).returncode
+    except subprocess.TimeoutExpired:
+        return -1
+
+
+def required_nodes(key: str, tests: dict[str, dict[str, bool]]) -> list[str]:
+    """The node keys of the required (non-slow, or all when every one is slow) checks of claim ``key``."""
+    linked = tests.get(key, {})
+    return [n for n, slow in linked.items() if not slow] or list(linked)
+
+
+def run(selected: list[Mutation], results: Path, resume: bool, timeout: float) -> list[dict]:
+    """Run ``selected`` mutations; returns one result row per mutation (also merged into ``results``)."""
+    from verify.report import collect_tests
+    from verify.results import load
+
+    tests = collect_tests()
+    done = load(results)["mutations"] if resume else {}
+    todo = [m for m in selected if not (done.get(m.name, {}).get("spec") == m.spec)]
+    rows: list[dict] = []
+    with tempfile.TemporaryDirectory(prefix="lengthgen-mutate-") as tmp:
+        copy = Path(tmp)
+        _copy_tree(copy)
+
+        base_nodes = sorted({str(copy / n) for m in todo for k in m.claims for n in required_nodes(k, tests)})
+        if base_nodes:
+            t0 = time.perf_counter()
+            rc = _pytest(copy, base_nodes, timeout * 4)
+            print(f"baseline: {len(base_nodes)} checks, exit {rc}, {time.perf_counter() - t0:.1f} s", flush=True)
+            if rc != 0:
+                raise SystemExit("python -m verify.mutate: error: the unmutated checks do not pass "
+                                 "(run python -m verify.report --run); no mutation recorded")
+        for i, m in enumerate(todo, 1):
+            target = copy / m.path
+            t0 = time.perf_counter()
+            original = target.read_text() if target.exists() else None
+            per_claim: dict[str, str] = {}
+            try:
+                if original is None:
+                    raise MutationError(f"mutation {m.name}: no file {m.path}")
+                target.write_text(m.apply(original))
+                for key in m.claims:  # each claim's own checks, separately: no credit for a neighbour's
+                    nodes = [str(copy / n) for n in required_nodes(key, tests)]
+                    rc = _pytest(copy, nodes, timeout) if nodes else None
+                    per_claim[key] = {0: "survived", 1: "caught"}.get(rc, "error")
+            except MutationError as exc:
+                print(f"  {exc}", flush=True)
+                per_claim = dict.fromkeys(m.claims, "error")
+            finally:
+                if original is not None:
+                    target.write_text(original)
+            seconds = round(time.perf_counter() - t0, 2)
+            result = ("caught" if all(v == "caught" for v in per_claim.values()) else
+                      "error" if "error" in per_claim.values() else "survived")
+            row = {"claims": per_claim, "outcome": result, "spec": m.spec, "seconds": seconds, "at": time.time()}
+            merge(results, "mutations", {m.name: row})
+            rows.append({"name": m.name, **row})
+            detail = ", ".join(f"{k} {v}" for k, v in per_claim.items())
+            print(f"[{i}/{len(todo)}] {m.name:<38} {result:<8} {seconds:6.1f} s  {detail}", flush=True)
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m verify.mutate", description=__doc__.splitlines()[0])
+    ap.add_argument("--claim", action="append", default=[], metavar="KEY", help="only mutations of this claim")
+    ap.add_argument("--name", action="append", default=[], help="only the mutation with this name")
+    ap.add_argument("--list", action="store_true", help="list the declared mutations and exit")
+    ap.add_argument("--resume", action="store_true", help="skip mutations already recorded with this definition")
+    ap.add_argument("--timeout", type=float, default=300.0, help="seconds allowed per mutation run (default 300)")
+    ap.add_argument("--results", metavar="PATH", help="results file (default as for python -m verify.report)")
+    args = ap.parse_args(argv)
+    try:
+        muts = all_mutations()
+    except Exception as exc:  # registry errors are user-facing configuration errors
+        print(f"python -m verify.mutate: error: {exc}", file=sys.stderr)
+        return 2
+    unknown = [n for n in args.name if n not in muts]
+    if unknown:
+        print(f"python -m verify.mutate: error: unknown mutation(s) {', '.join(unknown)}", file=sys.stderr)
+        return 2
+    selected = [m for m in muts.values() if (not args.name or m.name in args.name)
+                and (not args.claim or set(m.claims) & set(args.claim))]
+    if args.list:
+        for m in selected:
+            print(f"{m.name:<40} {m.path}  [{', '.join(m.claims)}]\n    {m.why}")
+        return 0
+    t0 = time.perf_counter()
+    rows = run(selected, results_path(args.results), args.resume, args.timeout)
+    counts = {o: sum(r["outcome"] == o for r in rows) for o in ("caught", "survived", "error")}
+    print(f"{len(rows)} mutations in {time.perf_counter() - t0:.0f} s: "
+          + ", ".join(f"{n} {o}" for o, n in counts.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    from verify.mutate import main as _main  # the registry declares into the imported module, not __main__
+
+    sys.exit(_main())
