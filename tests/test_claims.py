@@ -179,4 +179,4 @@ def test_report_from_another_directory_sees_the_tests(tmp_path):
     assert all(row["status"] in ("unconfirmed", "unchecked") for row in rows.values())  # nothing ran yet
     bad = subprocess.run([sys.executable, "-m", "verify.report", "--run", "izzo2025:nope"],
                          capture_output=True, text=True, cwd=tmp_path, env=env)
-    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "error: unknown claim" in bad.stderr
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "unknown claim key" in bad.stderr

@@ -139,7 +139,7 @@ def required_nodes(key: str, tests: dict[str, dict[str, bool]]) -> list[str]:
 
 def run(selected: list[Mutation], results: Path, resume: bool, timeout: float) -> list[dict]:
     """Run ``selected`` mutations; returns one result row per mutation (also merged into ``results``)."""
-    from verify.report import collect_tests
+    from verify.collect import collect_tests
     from verify.results import load
 
     tests = collect_tests()

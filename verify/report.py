@@ -10,76 +10,24 @@ package, never from the working directory.  Each claim also lists the files its 
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import subprocess
 import sys
-import tomllib
 from collections import Counter, defaultdict
 from pathlib import Path
 
 from lengthgen_cli import Parser
 from verify.claims import PAPERS, STRENGTH_MEANING, STRENGTHS, ClaimError, load_all
-from verify.results import BASE, ResultsError, load, node_key, results_path
+from verify.collect import BASE, check_locations, collect_tests, pytest_base_args
+from verify.results import ResultsError, load, results_path
 from verify.status import mutation_state, outcome, status
 
 ROOT = BASE
 
 
-def test_locations() -> list[str]:
-    """Where claim-linked tests are collected from: the checkout's testpaths, else the installed packages."""
-    pyproject = BASE / "pyproject.toml"
-    if pyproject.is_file():
-        conf = tomllib.loads(pyproject.read_text())
-        if conf.get("project", {}).get("name") == "lengthgen":
-            paths = conf.get("tool", {}).get("pytest", {}).get("ini_options", {}).get("testpaths", [])
-            return [str(BASE / p) for p in paths if (BASE / p).exists()]
-    return [str(BASE / p) for p in ("verify", "constructions", "counterexamples", "bounds") if (BASE / p).is_dir()]
-
-
-class _Collector:
-    """Pytest plugin that records, for every collected test, its claim keys and whether it is slow."""
-
-    def __init__(self) -> None:
-        self.by_claim: dict[str, dict[str, bool]] = defaultdict(dict)
-
-    def pytest_collection_modifyitems(self, items):
-        for item in items:
-            slow = item.get_closest_marker("slow") is not None
-            name = item.nodeid.split("::", 1)[1] if "::" in item.nodeid else item.name
-            for mark in item.iter_markers("claims"):
-                for key in mark.args:
-                    self.by_claim[key][node_key(item.path, name)] = slow
-
-
-def _pytest_base_args() -> list[str]:
-    args = ["-p", "no:cacheprovider", "-p", "verify.pytest_plugin", "--rootdir", str(BASE)]
-    pyproject = BASE / "pyproject.toml"
-    return args + (["-c", str(pyproject)] if pyproject.is_file() else ["-o", "addopts="])
-
-
-def collect_tests(extra: list[str] | tuple[str, ...] = ()) -> dict[str, dict[str, bool]]:
-    """Map claim key -> {node key: is slow}, by pytest's collection (no test is executed).
-
-    ``extra``: further test files or directories (the tests of your own claims, docs/own_claims.md).
-    """
-    import pytest
-
-    collector = _Collector()
-    args = ["--collect-only", "-q", "--slow", "--no-claim-results", "-W", "ignore", *_pytest_base_args(),
-            *test_locations(), *(str(Path(e).resolve()) for e in extra)]
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        rc = pytest.main(args, plugins=[collector])
-    if rc not in (0, 5):
-        raise RuntimeError(f"pytest collection failed with exit code {rc}:\n{out.getvalue()[-2000:]}")
-    return {k: dict(sorted(v.items())) for k, v in collector.by_claim.items()}
-
-
 def run_checks(keys: list[str], slow: bool, results: str | None, extra: list[str] = ()) -> int:
     """Run the checks of ``keys`` (all claim-linked tests when empty) in a pytest subprocess; its exit code."""
-    args = [sys.executable, "-m", "pytest", "-q", *_pytest_base_args(), *test_locations(),
+    args = [sys.executable, "-m", "pytest", "-q", *pytest_base_args(), *check_locations(),
             *(str(Path(e).resolve()) for e in extra)]
     args += [f"--claim={k}" for k in keys] or ["-m", "claims and not slow" if not slow else "claims"]
     if slow and keys:
@@ -174,10 +122,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         claims = load_all()
         if args.paper and args.paper not in PAPERS:
-            ap.error(f"unknown paper {args.paper!r}; known: {', '.join(PAPERS)}")
+            ap.error(f"argument --paper: unknown paper {args.paper!r}; known: {', '.join(PAPERS)}")
         unknown = [k for k in args.run or [] if k not in claims]
         if unknown:
-            ap.error(f"unknown claim key(s) {', '.join(unknown)}")
+            ap.error(f"argument --run: unknown claim key(s) {', '.join(unknown)}")
         if args.run is not None:
             run_checks(args.run, args.slow, args.results, args.tests)
         rows = build_report(args.paper, args.results, with_status=not args.markdown, extra=args.tests)

@@ -1,0 +1,63 @@
+"""Which tests check which claim: pytest's collection of the claim-linked tests, from any directory."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import tomllib
+from collections import defaultdict
+from pathlib import Path
+
+from verify.results import BASE, node_key
+
+
+def check_locations() -> list[str]:
+    """Where claim-linked tests are collected from: the checkout's testpaths, else the installed packages."""
+    pyproject = BASE / "pyproject.toml"
+    if pyproject.is_file():
+        conf = tomllib.loads(pyproject.read_text())
+        if conf.get("project", {}).get("name") == "lengthgen":
+            paths = conf.get("tool", {}).get("pytest", {}).get("ini_options", {}).get("testpaths", [])
+            return [str(BASE / p) for p in paths if (BASE / p).exists()]
+    return [str(BASE / p) for p in ("verify", "constructions", "counterexamples", "bounds") if (BASE / p).is_dir()]
+
+
+class _Collector:
+    """Pytest plugin that records, for every collected test, its claim keys and whether it is slow."""
+
+    def __init__(self) -> None:
+        self.by_claim: dict[str, dict[str, bool]] = defaultdict(dict)
+
+    def pytest_collection_modifyitems(self, items):
+        for item in items:
+            slow = item.get_closest_marker("slow") is not None
+            name = item.nodeid.split("::", 1)[1] if "::" in item.nodeid else item.name
+            for mark in item.iter_markers("claims"):
+                for key in mark.args:
+                    self.by_claim[key][node_key(item.path, name)] = slow
+
+
+def pytest_base_args() -> list[str]:
+    args = ["-p", "no:cacheprovider", "-p", "verify.pytest_plugin", "--rootdir", str(BASE)]
+    pyproject = BASE / "pyproject.toml"
+    return args + (["-c", str(pyproject)] if pyproject.is_file() else ["-o", "addopts="])
+
+
+def collect_tests(extra: list[str] | tuple[str, ...] = ()) -> dict[str, dict[str, bool]]:
+    """Map claim key -> {node key: is slow}, by pytest's collection (no test is executed).
+
+    ``extra``: further test files or directories (the tests of your own claims, docs/own_claims.md).
+    """
+    import pytest
+
+    collector = _Collector()
+    args = ["--collect-only", "-q", "--slow", "--no-claim-results", "-W", "ignore", *pytest_base_args(),
+            *check_locations(), *(str(Path(e).resolve()) for e in extra)]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        rc = pytest.main(args, plugins=[collector])
+    if rc not in (0, 5):
+        raise RuntimeError(f"pytest collection failed with exit code {rc}:\n{out.getvalue()[-2000:]}")
+    return {k: dict(sorted(v.items())) for k, v in collector.by_claim.items()}
+
+
