@@ -50,5 +50,6 @@ mutation("huang-round-bits-ties-away", "huang2024:app-d2", "constructions/limit_
          "return Fraction(round(x * 2**p), 2**p)", "return Fraction(math.floor(x * 2**p + Fraction(1, 2)), 2**p)",
          "the exact path rounds logit ties away from zero instead of to even")
 mutation("huang-power-ties-away", "huang2024:app-d2", "constructions/limit_transformer/precision.py",
-         "(lhs == rhs and m % 2 == 1)", "(lhs == rhs)",
-         "the exact path rounds n^a ties up instead of to even")
+         "return Fraction(round(Fraction(r) ** u * 2**p), 2**p)",
+         "return Fraction(math.floor(Fraction(r) ** u * 2**p + Fraction(1, 2)), 2**p)",
+         "the exact path rounds rational n^a ties up instead of to even")
