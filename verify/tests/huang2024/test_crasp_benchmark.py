@@ -21,7 +21,7 @@ from constructions.crasp.programs import (
     subsequence_defs,
 )
 from constructions.crasp.verify import check_exhaustive
-from tests.crasp_strategies import member_like
+from constructions.strategies import member_like
 from verify.claims import checks
 
 # The paper's prediction columns (reference sections 5.3, 5.4, 5.6): the fragment each program may use.
