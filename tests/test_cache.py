@@ -8,7 +8,7 @@ from hypothesis import assume, given, settings
 from constructions.crasp.ast import Q, count, program
 from constructions.crasp.compiler import compile_program
 from constructions.limit_transformer import NotExactError, run_with_cache
-from tests.lt_strategies import limit_transformers, strings
+from constructions.strategies import limit_transformers, strings
 
 
 def _recompute(model, cache, out, exact):

@@ -17,8 +17,8 @@ from constructions.limit_transformer import (
     exact_forward,
 )
 from constructions.limit_transformer.rational_rows import RationalRow
-from tests.crasp_strategies import programs, words
-from tests.lt_strategies import limit_transformers, strings
+from constructions.strategies import crasp_programs as programs
+from constructions.strategies import limit_transformers, strings, words
 
 
 def _both(model, s, **kw):

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from constructions.crasp.compiler import compile_program
 from constructions.crasp.programs import get
 from constructions.limit_transformer import forward
-from tests.crasp_strategies import programs, words
-from tests.lt_strategies import limit_transformers, strings
+from constructions.strategies import crasp_programs as programs
+from constructions.strategies import limit_transformers, strings, words
 
 torch = pytest.importorskip("torch")
 from constructions.limit_transformer.torch_export import to_torch  # noqa: E402

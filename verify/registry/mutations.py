@@ -7,8 +7,6 @@ catch none of its mutations shows ``passing``, never ``verified*`` (:mod:`verify
 
 from verify.mutate import mutation
 
-_RESULTS_P5 = "docs/results/modp_p5.jsonl"
-
 # ------------------------------------------------------------------------------------------- ahuja2024
 mutation("ahuja-thm4-drop-T-ge-1", "ahuja2024:thm4", "verify/ahuja/deepsets_slp.py",
          "[T >= 1, T * C == 0], C == 0,", "[T >= 0, T * C == 0], C == 0,",
@@ -25,16 +23,6 @@ mutation("golowich-eq8-drop-etaL", "golowich2025:thm4.3.eq8-9", "verify/golowich
 mutation("golowich-eq8-drop-L", "golowich2025:thm4.3.eq8-9", "verify/golowich/thm43.py",
          'put("eq8", e8, etaL * L * delta)', 'put("eq8", e8, etaL * delta)',
          "changed constant: the bound of (8) without the factor L")
-
-# -------------------------------------------------------------------------------------------- izzo2025
-mutation("izzo-fig3-double-attention", "izzo2025:fig3", _RESULTS_P5,
-         '"attention": {"length": 80, "per_key_class": 0.012345679104328156, "per_key_other": '
-         '0.012345679104328156, "mass_class": 0.1975308656692505, "uniform_class": 0.0625}, "steps": 50, '
-         '"train_loss": 0.0, "train_seconds": 1.95,',
-         '"attention": {"length": 80, "per_key_class": 0.024691358208656312, "per_key_other": '
-         '0.012345679104328156, "mass_class": 0.395061731338501, "uniform_class": 0.0625}, "steps": 50, '
-         '"train_loss": 0.0, "train_seconds": 1.95,',
-         "data: one recorded run's attention on the residue class doubled (weights no longer sum to 1)")
 
 # ------------------------------------------------------------------------------------------- huang2024
 mutation("huang-lem37-zero-slope", ("huang2024:lem37", "huang2024:lem11.aa-star"), "constructions/crasp/unary.py",

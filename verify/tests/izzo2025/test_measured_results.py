@@ -124,12 +124,6 @@ def test_simple_omega_8_does_not_fit_its_training_lengths_at_the_quick_budget():
         _check_plateau_falls([t], data["eps"])
 
 
-def _attention_is_a_distribution(att, class_size, keys):
-    """What any recorded attention must satisfy: per-key averages times class sizes add up to the masses."""
-    assert att["mass_class"] == pytest.approx(class_size * att["per_key_class"], rel=1e-6)
-    assert att["mass_class"] + (keys - class_size) * att["per_key_other"] == pytest.approx(1, abs=1e-5)
-
-
 @checks("izzo2025:fig3")
 def test_trained_modp_attention_is_uniform_on_the_residue_class():
     """p = 5, length 80 (16 class keys): every run that fit its training lengths at N >= 3p puts 1/16 +- 10% on
