@@ -64,7 +64,7 @@ def test_registered_evidence_quotes_the_stored_results():
     m = re.search(r"(\d+) of (\d+) judged cells agree", claim.evidence)
     assert m and (int(m.group(1)), int(m.group(2))) == (s["agree"], s["judged"])
     if s["judged"] < 10 or s["agree"] < s["judged"]:
-        assert claim.status == "unchecked"
+        assert claim.strength == "unchecked"
 
 
 def test_tiny_run_end_to_end_and_resume(tmp_path):
