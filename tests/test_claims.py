@@ -180,3 +180,34 @@ def test_report_from_another_directory_sees_the_tests(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "verify.report", "--run", "izzo2025:nope"],
                          capture_output=True, text=True, cwd=tmp_path, env=env)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "unknown claim key" in bad.stderr
+
+
+def _claim_linked_files(root):
+    """Test files under ``root`` that link a test to a claim (``@checks(...)`` or a ``claims`` marker)."""
+    import ast
+    from pathlib import Path
+
+    def names(expr):
+        calls = [n for n in ast.walk(expr) if isinstance(n, ast.Call)]
+        return {c.func.id if isinstance(c.func, ast.Name) else getattr(c.func, "attr", "") for c in calls}
+
+    found = []
+    for path in sorted(Path(root).rglob("test_*.py")):
+        marks = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                for dec in node.decorator_list:
+                    marks |= names(dec)
+            elif isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "pytestmark" for t in node.targets):
+                marks |= names(node.value)
+        if marks & {"checks", "claims"}:
+            found.append(path)
+    return found
+
+
+def test_claim_linked_tests_live_only_under_verify(tmp_path):
+    """verify.report collects only verify/ (docs/architecture.md): a claim-linked test elsewhere would be missed."""
+    assert _claim_linked_files(ROOT / "tests") == []
+    assert _claim_linked_files(ROOT / "verify" / "tests")  # the scanner sees the real ones
+    (tmp_path / "test_x.py").write_text('import pytest\n\n@pytest.mark.claims("izzo2025:thm4.1")\ndef test_a():\n    pass\n')
+    assert _claim_linked_files(tmp_path) == [tmp_path / "test_x.py"]  # negative control
