@@ -32,6 +32,7 @@ TOOLS = {
     "bounds.measure": "bounds.measure",
     "bounds.reproduce": "bounds.reproduce.__main__",
     "verify.report": "verify.report",
+    "verify.mutate": "verify.mutate",
     "verify.identify": "verify.identify",
     "counterexamples.search": "counterexamples.search",
     "counterexamples.periodic_local": "counterexamples.periodic_local",

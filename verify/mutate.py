@@ -22,8 +22,8 @@ over all of them takes minutes (docs/claims_status.md lists the measured time).
 
 from __future__ import annotations
 
-import argparse
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -33,6 +33,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from lengthgen_cli import Parser
+from lengthgen_cli.parser import command
+from lengthgen_cli.types import finite_real
 from verify.results import BASE, merge, results_path
 
 
@@ -137,7 +140,7 @@ def required_nodes(key: str, tests: dict[str, dict[str, bool]]) -> list[str]:
     return [n for n, slow in linked.items() if not slow] or list(linked)
 
 
-def run(selected: list[Mutation], results: Path, resume: bool, timeout: float) -> list[dict]:
+def run(selected: list[Mutation], results: Path, resume: bool, timeout: float, quiet: bool = False) -> list[dict]:
     """Run ``selected`` mutations; returns one result row per mutation (also merged into ``results``)."""
     from verify.collect import collect_tests
     from verify.results import load
@@ -184,36 +187,45 @@ def run(selected: list[Mutation], results: Path, resume: bool, timeout: float) -
             merge(results, "mutations", {m.name: row})
             rows.append({"name": m.name, **row})
             detail = ", ".join(f"{k} {v}" for k, v in per_claim.items())
-            print(f"[{i}/{len(todo)}] {m.name:<38} {result:<8} {seconds:6.1f} s  {detail}", flush=True)
+            print(f"[{i}/{len(todo)}] {m.name:<38} {result:<8} {seconds:6.1f} s  {detail}", flush=True,
+                  file=sys.stderr if quiet else sys.stdout)
     return rows
 
 
+@command
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m verify.mutate", description=__doc__.splitlines()[0])
+    ap = Parser(module="verify.mutate", description=__doc__.splitlines()[0])
     ap.add_argument("--claim", action="append", default=[], metavar="KEY", help="only mutations of this claim")
     ap.add_argument("--name", action="append", default=[], help="only the mutation with this name")
     ap.add_argument("--list", action="store_true", help="list the declared mutations and exit")
     ap.add_argument("--resume", action="store_true", help="skip mutations already recorded with this definition")
-    ap.add_argument("--timeout", type=float, default=300.0, help="seconds allowed per mutation run (default 300)")
+    ap.add_argument("--timeout", type=finite_real(positive=True), default=300.0,
+                    help="seconds allowed per mutation run (default 300)")
     ap.add_argument("--results", metavar="PATH", help="results file (default as for python -m verify.report)")
+    ap.add_argument("--json", action="store_true", help="print the list (--list) or the run's rows as JSON")
     args = ap.parse_args(argv)
     try:
         muts = all_mutations()
     except Exception as exc:  # registry errors are user-facing configuration errors
-        print(f"python -m verify.mutate: error: {exc}", file=sys.stderr)
-        return 2
+        ap.error(str(exc))
     unknown = [n for n in args.name if n not in muts]
     if unknown:
-        print(f"python -m verify.mutate: error: unknown mutation(s) {', '.join(unknown)}", file=sys.stderr)
-        return 2
+        ap.error(f"unknown mutation(s) {', '.join(unknown)}")
     selected = [m for m in muts.values() if (not args.name or m.name in args.name)
                 and (not args.claim or set(m.claims) & set(args.claim))]
     if args.list:
+        if args.json:
+            print(json.dumps([{"name": m.name, "path": str(m.path), "claims": list(m.claims), "why": m.why}
+                              for m in selected], indent=1))
+            return 0
         for m in selected:
             print(f"{m.name:<40} {m.path}  [{', '.join(m.claims)}]\n    {m.why}")
         return 0
     t0 = time.perf_counter()
-    rows = run(selected, results_path(args.results), args.resume, args.timeout)
+    rows = run(selected, results_path(args.results), args.resume, args.timeout, quiet=args.json)
+    if args.json:
+        print(json.dumps(rows, indent=1))
+        return 0
     counts = {o: sum(r["outcome"] == o for r in rows) for o in ("caught", "survived", "error")}
     print(f"{len(rows)} mutations in {time.perf_counter() - t0:.0f} s: "
           + ", ".join(f"{n} {o}" for o, n in counts.items()))
