@@ -37,7 +37,6 @@ EXPERIMENTS = ("sparse-parity", "scratchpad")
 PROG = "bounds.reproduce golowich2025"
 
 
-MAX_SEEDS, MAX_STEPS, MAX_TEST_SAMPLES, MAX_WORKERS = 64, 1_000_000, 100_000, 256
 
 
 class UsageError(ValueError):
@@ -352,7 +351,8 @@ def specs(experiment: str, preset: Preset, device: str, threads: int | None):
 
 
 def _parser():
-    from lengthgen_cli import Parser, bounded_int
+    from bounds.reproduce.options import add_budget_options, add_run_options
+    from lengthgen_cli import Parser
 
     ap = Parser(prog=f"python -m {PROG}", description=__doc__.split("\n\n")[0])
     ap.add_argument("--experiment", choices=EXPERIMENTS, required=True, help="Figures 1/7 or Figures 2/8")
@@ -360,22 +360,8 @@ def _parser():
                     help="quick: small CPU models; paper: the paper's sizes (GPU)")
     ap.add_argument("--cells", help="subset of the preset's cells: K_train values (sparse-parity, e.g. 2,4) or "
                                     "jump:scheme pairs (scratchpad, e.g. 1:coupled,2:shifted-ape)")
-    ap.add_argument("--seeds", type=bounded_int(1, MAX_SEEDS, "MAX_SEEDS"), help="seeds per cell (default: the preset's)")
-    ap.add_argument("--steps", type=bounded_int(1, MAX_STEPS, "MAX_STEPS"), help="step budget per run (default: the preset's)")
-    ap.add_argument("--test-samples", type=bounded_int(1, MAX_TEST_SAMPLES, "MAX_TEST_SAMPLES"), help="test examples per point (default: the preset's)")
-    ap.add_argument("--runs", help="run folder (one JSON per run; reruns resume)")
-    ap.add_argument("--results-dir", default="docs/results", help="where the summary JSON, table and plots go")
-    ap.add_argument("--executor", choices=("local", "ray"), default="local",
-                    help="local processes (default) or Ray tasks (pip install '.[ray]')")
-    ap.add_argument("--workers", type=bounded_int(1, MAX_WORKERS, "MAX_WORKERS"), default=1,
-                    help="local worker processes (default 1: in this process)")
-    ap.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"),
-                    help="torch device (auto: cuda if visible, else cpu)")
-    ap.add_argument("--threads", type=bounded_int(1, MAX_WORKERS, "MAX_WORKERS"), default=1,
-                    help="torch CPU threads per run (default 1)")
-    ap.add_argument("--no-plot", action="store_true", help="skip the PNG/SVG figure")
-    ap.add_argument("--summarize-only", action="store_true",
-                    help="train nothing: summarize the runs already recorded (cells without a record are listed as missing)")
+    add_budget_options(ap, "point")
+    add_run_options(ap, "runs/golowich2025-<experiment>-<preset>")
     return ap
 
 

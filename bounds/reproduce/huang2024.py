@@ -31,7 +31,6 @@ TRAIN_MAX = 50
 POSITIONS = ("ape", "nope")
 
 
-MAX_SEEDS, MAX_STEPS, MAX_TEST_SAMPLES, MAX_WORKERS = 64, 1_000_000, 100_000, 256
 
 
 class UsageError(ValueError):
@@ -300,6 +299,7 @@ PROG = "bounds.reproduce huang2024"
 
 
 def _parser():
+    from bounds.reproduce.options import add_budget_options, add_run_options
     from lengthgen_cli import Parser, bounded_int, finite_real
 
     ap = Parser(prog=f"python -m {PROG}", description=__doc__.split("\n\n")[0])
@@ -307,23 +307,9 @@ def _parser():
     ap.add_argument("--preset", choices=tuple(PRESETS), default="quick",
                     help="quick: small CPU models; paper: App. E.3 sizes (GPU)")
     ap.add_argument("--tasks", help="comma-separated subset of the preset's tasks")
-    ap.add_argument("--seeds", type=bounded_int(1, MAX_SEEDS, "MAX_SEEDS"), help="seeds per cell (default: the preset's)")
-    ap.add_argument("--steps", type=bounded_int(1, MAX_STEPS, "MAX_STEPS"), help="step budget per run (default: the preset's)")
+    add_budget_options(ap, "bin")
     ap.add_argument("--lr", type=finite_real(positive=True, high=1.0), help="learning rate of every cell (default: the preset's)")
-    ap.add_argument("--test-samples", type=bounded_int(1, MAX_TEST_SAMPLES, "MAX_TEST_SAMPLES"), help="test examples per bin (default: the preset's)")
-    ap.add_argument("--runs", help="run folder (one JSON per run; reruns resume); default runs/huang2024-fig1-<preset>")
-    ap.add_argument("--results-dir", default="docs/results", help="where the summary JSON, table and plots go")
-    ap.add_argument("--executor", choices=("local", "ray"), default="local",
-                    help="local processes (default) or Ray tasks (pip install '.[ray]')")
-    ap.add_argument("--workers", type=bounded_int(1, MAX_WORKERS, "MAX_WORKERS"), default=1,
-                    help="local worker processes (default 1: in this process)")
-    ap.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"),
-                    help="torch device (auto: cuda if visible, else cpu)")
-    ap.add_argument("--threads", type=bounded_int(1, MAX_WORKERS, "MAX_WORKERS"), default=1,
-                    help="torch CPU threads per run (default 1)")
-    ap.add_argument("--no-plot", action="store_true", help="skip the PNG/SVG figure")
-    ap.add_argument("--summarize-only", action="store_true",
-                    help="train nothing: summarize the runs already recorded (cells without a record are listed as missing)")
+    add_run_options(ap, "runs/huang2024-fig1-<preset>")
     return ap
 
 
