@@ -41,3 +41,36 @@ mutation("huang-power-ties-away", "huang2024:app-d2", "constructions/limit_trans
          "return Fraction(round(Fraction(r) ** u * 2**p), 2**p)",
          "return Fraction(math.floor(Fraction(r) ** u * 2**p + Fraction(1, 2)), 2**p)",
          "the exact path rounds rational n^a ties up instead of to even")
+
+# -------------------------------------------------------------------------------------------- izzo2025
+mutation("izzo-modp-target-off-by-one", "izzo2025:sec3.1", "constructions/tasks/modp.py",
+         "            if (t + offset) % p == k % p:\n", "            if (t + offset + 1) % p == k % p:\n",
+         "off-by-one: the ModP target of sec. 3.1 averages the residue class k - 1 instead of k")
+mutation("izzo-modp-bos-score-sign", "izzo2025:app-a2.modp", "constructions/tasks/modp.py",
+         "key[0][BOS_] = lam / 2 if self.index % p != 0 else -lam / 2",
+         "key[0][BOS_] = -lam / 2 if self.index % p != 0 else -lam / 2",
+         "swapped sign: '$' no longer scores between the attended row and the others when k != 0 (mod p)")
+mutation("izzo-flush-strict", "izzo2025:sec3.2-precision", "constructions/limit_transformer/precision.py",
+         "return (n.bit_length() - 1) * u >= p * v", "return (n.bit_length() - 1) * u > p * v",
+         "swapped comparison: a term equal to 2^-p is kept, not flushed (izzo precision model, sec. 3.2)")
+mutation("izzo-hardmax-threshold-minus-one", "izzo2025:sec3.2-precision", "constructions/limit_transformer/hardmax.py",
+         "return max(ceil_pow2(k), 1)", "return max(ceil_pow2(k) - 1, 1)",
+         "off-by-one: the hardmax threshold of sec. 3.2 one below the least N with N^gamma >= 2^p")
+mutation("izzo-eq1-loosened-constant", "izzo2025:eq1", "bounds/auxiliary.py",
+         '"<=", 2 * sigma * eps / tau,', '"<=", 4 * sigma * eps / tau,',
+         "changed constant: eq. (1)'s bound 2|Sigma| eps/tau doubled (the printed-|Sigma| failure disappears)")
+mutation("izzo-appb-sampler-no-biases", "izzo2025:app-b.data", "constructions/tasks/modp.py",
+         "        q = rng.random((batch, self.period))\n        t = np.arange(1, length + 1)\n"
+         "        bits = rng.random((batch, length)) < q[:, t % self.period]\n        return [",
+         "        q = np.full((batch, self.period), 0.5)\n        t = np.arange(1, length + 1)\n"
+         "        bits = rng.random((batch, length)) < q[:, t % self.period]\n        return [",
+         "dropped App. B ingredient: the per-sequence residue biases q ~ U[0,1] (Var f* collapses to ~1/(4n))")
+mutation("izzo-fig2-plateau-mean-corrupted", "izzo2025:fig2", "docs/results/izzo2025-modp-quick.json",
+         '"plateau_mean": 0.0041939823692698,', '"plateau_mean": 0.0021939823692698,',
+         "corrupted data record: a stored seed-mean plateau that is not the mean of its seeds (still falls tenfold)")
+mutation("izzo-fig3-mass-class-corrupted", "izzo2025:fig3", "docs/results/izzo2025-modp-quick.json",
+         '"mass_class": 0.9903095940826461,', '"mass_class": 0.5903095940826461,',
+         "corrupted data record: a trained run's class attention mass no longer 16 x its per-key weight")
+mutation("izzo-fig3-doubled-other-weight", "izzo2025:fig3", "docs/results/izzo2025-modp-quick.json",
+         '"per_key_other": 0.00014908323211090173,', '"per_key_other": 0.00029816646422180346,',
+         "corrupted data record: a trained run's off-class attention doubled (weights no longer sum to 1)")

@@ -89,6 +89,12 @@ def _check_threshold_grows(tasks, key, eps):
 @checks("izzo2025:fig2")
 def test_modp_plateau_falls_with_training_length():
     data = _load("modp")
+    for t in data["tasks"]:  # what the stored summary must satisfy: each row is the statistics of its seeds
+        for r in t["summary"]["rows"]:
+            per_seed = list(r["plateau_per_seed"].values())
+            assert r["plateau_mean"] == pytest.approx(statistics.fmean(per_seed), rel=1e-12), (t["task"], r["N"])
+            assert (r["plateau_min"], r["plateau_max"]) == (min(per_seed), max(per_seed)), (t["task"], r["N"])
+        assert t["n_min"] == _n_min(t, data["eps"]), t["task"]
     _check_plateau_falls(data["tasks"], data["eps"])
 
 
@@ -128,8 +134,20 @@ def test_simple_omega_8_does_not_fit_its_training_lengths_at_the_quick_budget():
 def test_trained_modp_attention_is_uniform_on_the_residue_class():
     """p = 5, length 80 (16 class keys): every run that fit its training lengths at N >= 3p puts 1/16 +- 10% on
     each key at positions = k (mod p) and < 5% of 1/16 on every other key; over those runs the median weight per
-    other key is < 1% of 1/16.  Control: at N = p the attention is spread (class keys > 10% off 1/16)."""
-    t = next(t for t in _load("modp")["tasks"] if int(t["params"]["period"]) == 5)
+    other key is < 1% of 1/16.  Control: at N = p the attention is spread (class keys > 10% off 1/16).  Every
+    stored record must also be a distribution: class mass = 16 x per-key class weight, and the class mass plus the
+    65 other keys' weight is 1 (to 1e-6), so a corrupted record is caught even where the thresholds are loose."""
+    tasks = _load("modp")["tasks"]
+    for task in tasks:  # what every stored attention record must satisfy (softmax weights over length + 1 keys)
+        period = int(task["params"]["period"])
+        for a in task["attention"].values():
+            n_class = a["length"] // period
+            n_other = a["length"] + 1 - n_class
+            assert a["uniform_class"] == pytest.approx(1 / n_class, rel=1e-12)
+            for s in a["per_seed"]:
+                assert s["mass_class"] == pytest.approx(n_class * s["per_key_class"], rel=1e-9), s
+                assert s["mass_class"] + n_other * s["per_key_other"] == pytest.approx(1, abs=1e-6), s
+    t = next(t for t in tasks if int(t["params"]["period"]) == 5)
     att = t["attention"]
     fitted = [(s, a["uniform_class"]) for n, a in att.items() if int(n) >= 15 for s in a["per_seed"]
               if s["reached_target"]]
