@@ -42,6 +42,47 @@ mutation("huang-power-ties-away", "huang2024:app-d2", "constructions/limit_trans
          "return Fraction(math.floor(Fraction(r) ** u * 2**p + Fraction(1, 2)), 2**p)",
          "the exact path rounds rational n^a ties up instead of to even")
 
+mutation("huang-thm9-margin-sign", ("huang2024:thm9", "huang2024:thm9.exactness"), "constructions/crasp/compiler.py",
+         "terms.append((HALF, {one: Fraction(1)}))", "terms.append((-HALF, {one: Fraction(1)}))",
+         "swapped margin: the compiled comparison C1 <= C2 decides ties as C1 < C2 (Theorem 9's construction)")
+mutation("huang-thm27-comparison-operands-swapped", "huang2024:thm27", "constructions/crasp/compiler.py",
+         "terms = [(1, rf), (-1, lf), (-big, {sos: Fraction(1)})]",
+         "terms = [(1, lf), (-1, rf), (-big, {sos: Fraction(1)})]",
+         "swapped comparison: the compiled Heaviside unit of C1 <= C2 computes C2 <= C1")
+mutation("huang-def2-mlp-bits-unchecked", "huang2024:def2", "constructions/crasp/compiler.py",
+         "            vals += [*layer.mlp.A.flat, *layer.mlp.b.flat, *layer.mlp.B.flat]\n",
+         "            pass\n",
+         "dropped hypothesis: the p-bit check of Definition 2 skips the MLP parameters")
+mutation("huang-rem28-offset-ignored", "huang2024:rem28", "constructions/limit_transformer/evaluate.py",
+         "pos = _position_vectors(model, np.arange(1, n + 1) + offset)", "pos = _position_vectors(model, np.arange(1, n + 1))",
+         "the float evaluator ignores the offset (positions read at i, not i + offset)")
+mutation("huang-nope-ignores-phi", "huang2024:thm9.nope", "constructions/limit_transformer/model.py",
+         "no_phi = all(h.phi is None", "no_phi = True or all(h.phi is None",
+         "the NoPE test (Corollary 18) ignores local functions phi")
+mutation("huang-eq7-wrong-diagonal", ("huang2024:eq7", "huang2024:def4", "huang2024:def46"),
+         "constructions/huang/products.py",
+         "bad = np.argwhere(vals[1:, 1:] != vals[:-1, :-1])", "bad = np.argwhere(vals[1:, :-1] != vals[:-1, 1:])",
+         "eq. (7) checked along anti-diagonals G[j+1, i] = G[j, i+1] instead of G[j, i] = G[j+1, i+1]")
+mutation("huang-def43-readers-unchecked", ("huang2024:def43", "huang2024:eq5"), "constructions/huang/products.py",
+         "bad = np.nonzero(np.any(vals[:, 1:] != vals[:, :-1], axis=0))[0]",
+         "bad = np.nonzero(np.any(vals[:, 1:] != vals[:, 1:], axis=0))[0]",
+         "one-positional (reader) product functions of Definition 43 / eq. (5) never compared across positions")
+mutation("huang-lem49-positional-products-only", "huang2024:lem49", "constructions/huang/products.py",
+         "for p in enumerate_products(T, positional_only=False):", "for p in enumerate_products(T):",
+         "Lemma 49's bit count misses the non-positional product functions")
+mutation("huang-eq8-drops-query-1", "huang2024:eq8", "constructions/huang/regularizer.py",
+         "total += sum((row.dot(P[j]) ** 2 for j in range(T.n)), Fraction(0))",
+         "total += sum((row.dot(P[j]) ** 2 for j in range(1, T.n)), Fraction(0))",
+         "off-by-one: eq. (8) sums over queries j = 2..n, missing j = 1")
+mutation("huang-def5-drops-rank", "huang2024:def5", "constructions/huang/regularizer.py",
+         "return self.L + self.H + self.p + self.rank + self.units + self.norm\n",
+         "return self.L + self.H + self.p + self.units + self.norm\n",
+         "Definition 5's R loses its rank ingredient")
+mutation("huang-def16-keeps-eq8", "huang2024:def16", "constructions/huang/regularizer.py",
+         "return self.L + self.H + self.p + self.rank + self.units + self.norm\n",
+         "return self.L + self.H + self.p + self.rank + self.units + self.norm + self.eq8\n",
+         "Definition 16's R^- keeps the positional term (8) it must subtract")
+
 # -------------------------------------------------------------------------------------------- izzo2025
 mutation("izzo-modp-target-off-by-one", "izzo2025:sec3.1", "constructions/tasks/modp.py",
          "            if (t + offset) % p == k % p:\n", "            if (t + offset + 1) % p == k % p:\n",
