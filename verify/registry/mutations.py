@@ -24,6 +24,55 @@ mutation("golowich-eq8-drop-L", "golowich2025:thm4.3.eq8-9", "verify/golowich/th
          'put("eq8", e8, etaL * L * delta)', 'put("eq8", e8, etaL * delta)',
          "changed constant: the bound of (8) without the factor L")
 
+mutation("golowich-eq7-drop-L", "golowich2025:thm4.3.eq7", "verify/golowich/thm43.py",
+         'put("eq7", risks[h][ell], L * delta)', 'put("eq7", risks[h][ell], delta)',
+         "changed constant: the bound of (7) without the factor L")
+mutation("golowich-eq10-drop-2", "golowich2025:thm4.3.eq10", "verify/golowich/thm43.py",
+         'put("eq10", e10, 2 * etaL * L * delta)', 'put("eq10", e10, etaL * L * delta)',
+         "changed constant: the bound of (10) without the factor 2 of the triangle inequality")
+mutation("golowich-blocks-boundary-twice", "golowich2025:thm4.3.blocks", "verify/golowich/thm43.py",
+         "if max(S) > prev:", "if max(S) >= prev:",
+         "off-by-one: a set ending at a block boundary is counted in two blocks")
+mutation("golowich-c2-drops-p1", "golowich2025:lem-c2", "verify/golowich/lemmas.py",
+         "lhs = norm(sub(base, ratio(tot_q, b + sum(ps))), kind)",
+         "lhs = norm(sub(base, ratio(tot_q, b + sum(ps[1:]))), kind)",
+         "Lemma C.2's combined ratio loses p_1 from its denominator")
+mutation("golowich-c3-locality-closed-form", "golowich2025:prop-c3.locality", "counterexamples/golowich/closed_forms.py",
+         "A, W = l_ - 1, l_ - L_  # adjacent", "A, W = l_ - 1, l_ - L_ + 1  # adjacent",
+         "off-by-one: the locality witness's risk counts one {j, j+L} position too many")
+mutation("golowich-c3-relative-closed-form", "golowich2025:prop-c3.relative", "counterexamples/golowich/closed_forms.py",
+         '"relative": lambda L_, l_: (l_ - L_) / (l_ - L_ + 1),', '"relative": lambda L_, l_: (l_ - L_) / (l_ - L_ + 2),',
+         "off-by-one: the relative witness's risk denominator")
+mutation("golowich-c3-repair-closed-form", "golowich2025:prop-c3.realizability.repair",
+         "counterexamples/golowich/closed_forms.py",
+         '"realizability-repaired": lambda L_, l_: sp.Rational(9, 10) * _pairs_frac(l_),',
+         '"realizability-repaired": lambda L_, l_: sp.Rational(8, 10) * _pairs_frac(l_),',
+         "changed constant: the repaired realizability witness's risk factor 9/10")
+mutation("golowich-c3-coverage-closed-form", "golowich2025:prop-c3.coverage", "counterexamples/golowich/closed_forms.py",
+         '"coverage": lambda L_, l_: _pairs_frac(l_),', '"coverage": lambda L_, l_: _pairs_frac(l_ + 1),',
+         "off-by-one: the coverage witness's risk evaluated at l + 1")
+mutation("golowich-asm33-locality-off-by-one", "golowich2025:asm3.3", "constructions/golowich/assumptions.py",
+         "if span(S) <= L_local:", "if span(S) <= L_local + 1:",
+         "off-by-one: Assumption 3.3.1 not checked on sets of span L_local + 1")
+mutation("golowich-asm41-some-length", "golowich2025:asm4.1", "constructions/golowich/assumptions.py",
+         "worst = {h: max(r.values()) for h, r in table.items()}", "worst = {h: min(r.values()) for h, r in table.items()}",
+         "dropped quantifier: Assumption 4.1 asks for delta at SOME training length instead of every one")
+mutation("golowich-asm42-misses-largest-shift", "golowich2025:asm4.2", "constructions/golowich/assumptions.py",
+         "for d in range(0, S[0]):", "for d in range(0, S[0] - 1):",
+         "off-by-one: Assumption 4.2 (i) never compares S with its leftmost translate S - (min S - 1)")
+mutation("golowich-def33-softmax-sign", "golowich2025:def3.3", "constructions/golowich/model.py",
+         "return sympy.exp(sympy.Rational(s - top))", "return sympy.exp(sympy.Rational(top - s))",
+         "swapped sign: Definition 3.3's softmax weights exp(g0) become exp(-g0) off the top score")
+mutation("golowich-def31-training-lengths-floor", "golowich2025:def3.1", "constructions/golowich/model.py",
+         "lo = math.ceil(Fraction(L, 2))", "lo = math.floor(Fraction(L, 2))",
+         "off-by-one: the training lengths [L/2, L] start at floor(L/2) for odd L")
+mutation("golowich-def32-joint-squared", "golowich2025:def3.2", "constructions/golowich/model.py",
+         "out[key] = out.get(key, Fraction(0)) + p\n", "out[key] = out.get(key, Fraction(0)) + p * p\n",
+         "the joint law of Definition 3.2 no longer sums the planted probabilities")
+mutation("golowich-fn6-fallback-denominator", "golowich2025:fn6", "constructions/golowich/model.py",
+         "/ len(allS)", "/ (len(allS) + 1)",
+         "footnote 6's fallback is not the uniform average over Sets_k([l])")
+
 # ------------------------------------------------------------------------------------------- huang2024
 mutation("huang-lem37-zero-slope", ("huang2024:lem37", "huang2024:lem11.aa-star"), "constructions/crasp/unary.py",
          "v = 1 if p.b else 0\n", "v = 0\n",
