@@ -16,6 +16,55 @@ mutation("ahuja-thm9-drop-sigmoid-positive", "ahuja2024:thm9", "verify/ahuja/rnn
          "[S < 1, vi != 0, S * (1 - S) * vi == 0], z3.BoolVal(False),",
          "dropped hypothesis: step (32) without 0 < sigma (S = 0 makes sigma' vanish)")
 
+mutation("ahuja-eq4-sigmoid-monotone-only", "ahuja2024:eq4", "verify/ahuja/deepsets_slp.py",
+         "[Ea > 0, Eb > 0, 1 / (1 + Ea) == 1 / (1 + Eb)], Ea == Eb,",
+         "[Ea > 0, Eb > 0, 1 / (1 + Ea) <= 1 / (1 + Eb)], Ea == Eb,",
+         "weakened hypothesis: step (4) from an inequality of sigmoids instead of their equality")
+mutation("ahuja-eq10-length-zero", "ahuja2024:eq10", "verify/ahuja/deepsets_slp.py",
+         "lambda: [1, 2], lambda t: _sum_identity_nullity(t) == 0,",
+         "lambda: [0, 1, 2], lambda t: _sum_identity_nullity(t) == 0,",
+         "dropped hypothesis: the polynomial form of (10) also at T = 0 (nothing is forced)")
+mutation("ahuja-asm1-head-mismatched", "ahuja2024:asm1", "verify/ahuja/deepsets_slp.py",
+         "A = B * M                                      # learned head",
+         "A = B * M.T                                    # learned head",
+         "the A1 instance's head A = B M^T does not undo the feature map psi = M^{-1} phi")
+mutation("ahuja-eq36-wrong-conjugation", "ahuja2024:eq36", "verify/ahuja/rnn.py",
+         "P.T * (P * Lt * P.T) * P - Lt for P in perms", "P * (P * Lt * P.T) * P.T - Lt for P in perms",
+         "step (36) undoes Pi Lambda~ Pi^T with Pi (.) Pi^T instead of Pi^T (.) Pi")
+mutation("ahuja-lem15-recursion-drops-S2", "ahuja2024:lem15", "verify/ahuja/rnn.py",
+         "polys.append(sympy.expand(sympy.diff(polys[-1], S) * (S - S**2)))",
+         "polys.append(sympy.expand(sympy.diff(polys[-1], S) * S))",
+         "Lemma 15's recursion P_{k+1} = P_k' sigma (1 - sigma) loses the factor (1 - sigma)")
+mutation("ahuja-lem16-drop-alpha-distinct", "ahuja2024:lem16", "verify/ahuja/rnn.py",
+         "[d != 0, d * aj == 0], aj == 0,", "[d * aj == 0], aj == 0,",
+         "dropped hypothesis: Lemma 16's step without alpha != alpha~")
+mutation("ahuja-asm10-singular-lambda", "ahuja2024:asm10", "verify/ahuja/rnn.py",
+         'Lq = rat_matrix([["1/2", 0], ["1/3", "1/4"]])', 'Lq = rat_matrix([["1/2", 0], ["1/3", 0]])',
+         "corrupted instance: the A10 instance's Lambda is singular")
+mutation("ahuja-asm11-unbounded-mean", "ahuja2024:asm11", "verify/ahuja/covers.py",
+         "[0 <= m, m <= 1], z3.Abs(th * m - th2 * m)", "[0 <= m], z3.Abs(th * m - th2 * m)",
+         "dropped hypothesis: the A11 instance without |mean(x)| <= 1")
+mutation("ahuja-thm12-cover-radius", "ahuja2024:thm12", "verify/ahuja/covers.py",
+         "[L > 0, z3.Abs(d) <= eta, eta * L <= eps, z3.Abs(dh)", "[L > 0, z3.Abs(d) <= eta, eta * L <= 2 * eps, z3.Abs(dh)",
+         "changed constant: Theorem 12's cover radius eta <= 2 eps / L instead of eps / L")
+mutation("ahuja-eq42-drop-per-key-bound", "ahuja2024:eq42", "verify/ahuja/lipschitz.py",
+         "bounded, z3.Sum(ds) / 4 <= Lpsi * dth,", "bounded[:4], z3.Sum(ds) / 4 <= Lpsi * dth,",
+         "dropped hypothesis: (42)'s averaging step without ||dpsi_j|| <= L_psi ||dtheta_psi||")
+mutation("ahuja-eq43-halved-term", "ahuja2024:eq43", "verify/ahuja/lipschitz.py",
+         "z3.Abs(x1 - x3) <= z3.Abs(x1 - x2) + z3.Abs(x2 - x3), neg_goal",
+         "z3.Abs(x1 - x3) <= z3.Abs(x1 - x2) + z3.Abs(x2 - x3) / 2, neg_goal",
+         "changed constant: (43)'s triangle inequality with half of the second term")
+mutation("ahuja-eq45-drop-rho-lt-1", "ahuja2024:eq45", "verify/ahuja/lipschitz.py",
+         "[0 <= rho, rho < 1, al >= 0, dprev >= 0,", "[0 <= rho, al >= 0, dprev >= 0,",
+         "dropped hypothesis: the induction (44)-(45) without rho < 1")
+mutation("ahuja-eq92-drop-loss-lipschitz", "ahuja2024:eq92", "verify/ahuja/rademacher.py",
+         "[Ll >= 0, dl <= Ll * dh, dh <= L * dth], dl <= Ll * L * dth,", "[dl <= Ll * dh, dh <= L * dth], dl <= Ll * L * dth,",
+         "dropped hypothesis: (92) without L_l >= 0")
+mutation("ahuja-eq93-drop-one-closeness", "ahuja2024:eq93", "verify/ahuja/rademacher.py",
+         '"differ by <= eps (m T = 3, signs +-1)", close, lhs <= eps,',
+         '"differ by <= eps (m T = 3, signs +-1)", close[:2], lhs <= eps,',
+         "dropped hypothesis: (93) with the pointwise eps-closeness at one of the m T points missing")
+
 # ---------------------------------------------------------------------------------------- golowich2025
 mutation("golowich-eq8-drop-etaL", "golowich2025:thm4.3.eq8-9", "verify/golowich/thm43.py",
          'put("eq8", e8, etaL * L * delta)', 'put("eq8", e8, L * delta)',
