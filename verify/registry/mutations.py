@@ -65,6 +65,31 @@ mutation("ahuja-eq93-drop-one-closeness", "ahuja2024:eq93", "verify/ahuja/radema
          '"differ by <= eps (m T = 3, signs +-1)", close[:2], lhs <= eps,',
          "dropped hypothesis: (93) with the pointwise eps-closeness at one of the m T points missing")
 
+mutation("ahuja-asm2-lambda-one", "ahuja2024:asm2", "verify/ahuja/lemma3.py",
+         "[*in_box, 0 < lam, lam < 1], interior,", "[*in_box, 0 < lam, lam <= 1], interior,",
+         "dropped strictness: A2's interior approximation with lambda = 1 allowed (boundary points stay)")
+mutation("ahuja-asm5-wrong-derivative", "ahuja2024:asm5", "verify/ahuja/assumptions.py",
+         "sympy.diff(psi, y), Sig(x * y) + x * y", "sympy.diff(psi, y), Sig(x * y) + y",
+         "the A5 instance's derivative d psi/dy with the factor x dropped")
+mutation("ahuja-asm6-omega-not-injective", "ahuja2024:asm6", "verify/ahuja/assumptions.py",
+         "ident = lambda z: z  # noqa: E731", "ident = lambda z: z * z  # noqa: E731",
+         "the A6 instance omega = id replaced by z^2 (not injective)")
+mutation("ahuja-ssm-partial-sum-off-by-one", "ahuja2024:sec5.2-ssm", "verify/ahuja/lipschitz.py",
+         "partial = sum(j * r ** (j - 1) for j in range(1, N + 1))", "partial = sum(j * r ** (j - 1) for j in range(1, N + 2))",
+         "off-by-one: the SSM sum_{j<=N} j rho^(j-1) summed to N + 1")
+mutation("ahuja-thm6-error-constant", "ahuja2024:thm6", "verify/ahuja/attention.py",
+         "(d.subs({x: 1, y: 1}) + d.subs({x: 1, y: 0})) / 2, v / 2, neg_rhs=0",
+         "(d.subs({x: 1, y: 1}) + d.subs({x: 1, y: 0})) / 2, v, neg_rhs=0",
+         "changed constant: Theorem 6's length-2 pre-activation error v instead of v/2")
+mutation("ahuja-asm9-repeated-data", "ahuja2024:asm9", "verify/ahuja/ssm.py",
+         "lambda: [stacked_data(GOOD_DATA), stacked_data(_interior_data())]",
+         "lambda: [stacked_data(REPEATED_DATA), stacked_data(_interior_data())]",
+         "corrupted data: A9's rank clause checked on repeated sequences")
+mutation("ahuja-asm18-dropped-column", "ahuja2024:asm18", "verify/ahuja/cot.py",
+         "lambda: [(Z, 3), (H, 2)], lambda p: p[0].rank() == p[1],",
+         "lambda: [(Z[:, :2], 3), (H, 2)], lambda p: p[0].rank() == p[1],",
+         "corrupted data: A18's rank clause on [h_{t-1}; x_t] with a data column dropped")
+
 # ---------------------------------------------------------------------------------------- golowich2025
 mutation("golowich-eq8-drop-etaL", "golowich2025:thm4.3.eq8-9", "verify/golowich/thm43.py",
          'put("eq8", e8, etaL * L * delta)', 'put("eq8", e8, L * delta)',
