@@ -206,6 +206,40 @@ mutation("huang-def16-keeps-eq8", "huang2024:def16", "constructions/huang/regula
          "return self.L + self.H + self.p + self.rank + self.units + self.norm + self.eq8\n",
          "Definition 16's R^- keeps the positional term (8) it must subtract")
 
+mutation("huang-eq1-position-off-by-one", "huang2024:eq1", "constructions/limit_transformer/exact.py",
+         "table, index = model.positions.table, (pos - 1) % model.period",
+         "table, index = model.positions.table, pos % model.period",
+         "off-by-one: eq. (1) adds p_{i+o+1} instead of p_{i+o} in the exact evaluator")
+mutation("huang-eq2-bilinear-transposed", "huang2024:eq2", "constructions/limit_transformer/exact.py",
+         "lm = exact_dot(kv, qv[list(queries)].T)", "lm = exact_dot(qv, kv[list(queries)].T)",
+         "eq. (2)'s bilinear form transposed: a_ij = y_i^T K^T Q y_j instead of y_j^T K^T Q y_i")
+mutation("huang-eq6-phi-dropped", "huang2024:eq6", "constructions/limit_transformer/exact.py",
+         "+ (head.phi.value(j + 1, i + 1) if head.phi is not None else 0) for j in range(i + 1)]",
+         "+ (head.phi.value(j + 1, i + 1) if False else 0) for j in range(i + 1)]",
+         "eq. (6)'s logit loses phi_{l,h}(j, i) on content heads")
+mutation("huang-eq3-residual-dropped", "huang2024:eq3", "constructions/limit_transformer/exact.py",
+         "Y = [Y[r] + upd[r] if r in upd else Y[r] for r in range(model.d)]",
+         "Y = [upd[r] if r in upd else Y[r] for r in range(model.d)]",
+         "eq. (3) loses the residual y_i on the coordinates a head writes")
+mutation("huang-eq4-activations-swapped", "huang2024:eq4", "constructions/limit_transformer/exact.py",
+         "act = [p.heaviside() if hv else p.relu() for p, hv in zip(pre, mlp.heaviside_mask, strict=True)]",
+         "act = [p.relu() if hv else p.heaviside() for p, hv in zip(pre, mlp.heaviside_mask, strict=True)]",
+         "eq. (4)'s per-unit activation swapped (ReLU units evaluated as Heaviside and back)")
+
+mutation("huang-prop39-correction-off-by-one", "huang2024:prop39", "constructions/crasp/ast.py",
+         "return Sub(count(p), count(p, range(c)))", "return Sub(count(p), count(p, range(c + 1)))",
+         "off-by-one: Proposition 39's local correction subtracts c + 1 positions")
+mutation("huang-lem48-period-window-short", "huang2024:lem48", "constructions/huang/lemma52.py",
+         "if all(seq[k] == seq[k + P] for k in range(n - P)):", "if all(seq[k] == seq[k + P] for k in range(n - P - 1)):",
+         "off-by-one: Lemma 48's period search skips the last comparison of the window")
+mutation("huang-def50-mass-doubled", "huang2024:def50", "constructions/huang/regularizer.py",
+         "mass += sum((v * v for v in head.phi.values), Fraction(0))",
+         "mass += sum((2 * v * v for v in head.phi.values), Fraction(0))",
+         "changed constant: Definition 50's positional-logit mass doubled (no longer the analogue of (8))")
+mutation("huang-lem52-local-phi-truncated", ("huang2024:lem52.subclass", "huang2024:lem53"), "constructions/huang/lemma52.py",
+         "phi = LocalPhi(tuple(g[: last + 1]))", "phi = LocalPhi(tuple(g[: last]))",
+         "off-by-one: the Lemma 52 translation drops the farthest nonzero local offset of phi")
+
 # -------------------------------------------------------------------------------------------- izzo2025
 mutation("izzo-modp-target-off-by-one", "izzo2025:sec3.1", "constructions/tasks/modp.py",
          "            if (t + offset) % p == k % p:\n", "            if (t + offset + 1) % p == k % p:\n",
