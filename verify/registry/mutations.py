@@ -147,6 +147,10 @@ mutation("golowich-fn6-fallback-denominator", "golowich2025:fn6", "constructions
          "/ len(allS)", "/ (len(allS) + 1)",
          "footnote 6's fallback is not the uniform average over Sets_k([l])")
 
+mutation("golowich-def41-locality-slack", "golowich2025:def4.1", "verify/golowich/coupling.py",
+         "if max(img) - min(img) > Lloc:", "if max(img) - min(img) > Lloc + 1:",
+         "off-by-one: item 1 of Definition 4.1 allows span psi(S*) = L_local + 1")
+
 # ------------------------------------------------------------------------------------------- huang2024
 mutation("huang-lem37-zero-slope", ("huang2024:lem37", "huang2024:lem11.aa-star"), "constructions/crasp/unary.py",
          "v = 1 if p.b else 0\n", "v = 0\n",
@@ -239,6 +243,13 @@ mutation("huang-def50-mass-doubled", "huang2024:def50", "constructions/huang/reg
 mutation("huang-lem52-local-phi-truncated", ("huang2024:lem52.subclass", "huang2024:lem53"), "constructions/huang/lemma52.py",
          "phi = LocalPhi(tuple(g[: last + 1]))", "phi = LocalPhi(tuple(g[: last]))",
          "off-by-one: the Lemma 52 translation drops the farthest nonzero local offset of phi")
+
+mutation("huang-faq7-periodic-pair-early", "huang2024:faq7.periodic", "counterexamples/periodic_local.py",
+         "lambda i: [0, 0, 1 if i > N + 1 else 0, 0]", "lambda i: [0, 0, 1 if i > N else 0, 0]",
+         "off-by-one: the non-periodic encoding already differs at position N + 1 (strings of N symbols)")
+mutation("huang-faq7-local-pair-early", "huang2024:faq7.local", "counterexamples/periodic_local.py",
+         "weight if i - j >= N + 1 else 0", "weight if i - j >= N else 0",
+         "off-by-one: the non-local phi already acts at offset N (reachable on strings of N symbols)")
 
 # -------------------------------------------------------------------------------------------- izzo2025
 mutation("izzo-modp-target-off-by-one", "izzo2025:sec3.1", "constructions/tasks/modp.py",
