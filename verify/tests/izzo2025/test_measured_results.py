@@ -135,8 +135,9 @@ def test_trained_modp_attention_is_uniform_on_the_residue_class():
     """p = 5, length 80 (16 class keys): every run that fit its training lengths at N >= 3p puts 1/16 +- 10% on
     each key at positions = k (mod p) and < 5% of 1/16 on every other key; over those runs the median weight per
     other key is < 1% of 1/16.  Control: at N = p the attention is spread (class keys > 10% off 1/16).  Every
-    stored record must also be a distribution: class mass = 16 x per-key class weight, and the class mass plus the
-    65 other keys' weight is 1 (to 1e-6), so a corrupted record is caught even where the thresholds are loose."""
+    stored record (every task, every N) must also be a distribution over the length + 1 keys: class mass =
+    (length // p) x per-key class weight, and the class mass plus the other keys' weight is 1 (to 1e-6), so a
+    corrupted record is caught even where the thresholds above are loose."""
     tasks = _load("modp")["tasks"]
     for task in tasks:  # what every stored attention record must satisfy (softmax weights over length + 1 keys)
         period = int(task["params"]["period"])
