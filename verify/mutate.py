@@ -17,7 +17,7 @@ Why a registry of our own rather than mutmut or cosmic-ray: those mutate every o
 run the whole suite per mutant (thousands of mutants on this code base, hours on two cores), do not map a
 mutant to the paper claim whose checks must catch it, and cannot mutate data files (committed training
 results).  Here each mutation is chosen to break the hypothesis or constant a claim depends on, and the run
-over all of them takes minutes (docs/claims_status.md lists the measured time).
+over all of them takes minutes (verify/registry/mutations.py lists the measured time).
 """
 
 from __future__ import annotations

@@ -3,6 +3,15 @@
 Each edit breaks one thing a claim depends on: a hypothesis of a proof step, a constant of a bound, a rounding
 rule, a validation, a slope of Lemma 37's eventual forms, or a committed data record.  A claim whose checks
 catch none of its mutations shows ``passing``, never ``verified*`` (:mod:`verify.status`).
+
+Measured (2026-11-24, 2 shared cores): ``time python -m verify.mutate --results /tmp/mut-all.json`` runs the 77
+mutations in 6 min 8 s (baseline of the 227 linked checks 138 s; izzo-fig2-plateau-mean-corrupted 101 s, as
+izzo2025:fig2's checks train a negative control; every other mutation < 7 s): 71 caught, 6 survived.  The
+survivors are kept on purpose, each shows a weakness of its claim's checks (the claim stays ``passing``):
+the eq. (7)-(10) bounds of golowich2025:thm4.3 hold on the instances with the factor L, eta_L or 2 dropped (the
+instances have slack); golowich2025:def4.1's checker is never exercised at item 1's locality boundary; and
+huang2024:eq2's checks compare the Theorem 12 protocol with the exact evaluator, which share the content-logit
+code, so a transposed bilinear form changes both sides alike.
 """
 
 from verify.mutate import mutation
