@@ -4,9 +4,10 @@ Each edit breaks one thing a claim depends on: a hypothesis of a proof step, a c
 rule, a validation, a slope of Lemma 37's eventual forms, or a committed data record.  A claim whose checks
 catch none of its mutations shows ``passing``, never ``verified*`` (:mod:`verify.status`).
 
-Measured (2026-11-24, 2 shared cores): ``time python -m verify.mutate --results /tmp/mut-all.json`` runs the 77
+Measured (2026-11-24, 2 shared cores): ``time python -m verify.mutate --results /tmp/mut-all.json`` ran the first 77
 mutations in 6 min 8 s (baseline of the 227 linked checks 138 s; izzo-fig2-plateau-mean-corrupted 101 s, as
-izzo2025:fig2's checks train a negative control; every other mutation < 7 s): 71 caught, 6 survived.  The
+izzo2025:fig2's checks train a negative control; every other mutation < 7 s): 71 caught, 6 survived; the three
+Theorem 18-20 mutations added after it took 1.4-1.6 s each (caught).  The
 survivors are kept on purpose, each shows a weakness of its claim's checks (the claim stays ``passing``):
 the eq. (7)-(10) bounds of golowich2025:thm4.3 hold on the instances with the factor L, eta_L or 2 dropped (the
 instances have slack); golowich2025:def4.1's checker is never exercised at item 1's locality boundary; and
@@ -98,6 +99,17 @@ mutation("ahuja-asm18-dropped-column", "ahuja2024:asm18", "verify/ahuja/cot.py",
          "lambda: [(Z, 3), (H, 2)], lambda p: p[0].rank() == p[1],",
          "lambda: [(Z[:, :2], 3), (H, 2)], lambda p: p[0].rank() == p[1],",
          "corrupted data: A18's rank clause on [h_{t-1}; x_t] with a data column dropped")
+
+mutation("ahuja-thm18-cot-drops-prefix", "ahuja2024:thm18", "verify/ahuja/cot.py",
+         "cot = [ps[0] == fs[0], ps[0] + ps[1] == fs[0] + fs[1]]", "cot = [ps[0] == fs[0], ps[1] == fs[0] + fs[1]]",
+         "Theorem 18's CoT target at i = 2 compared with psi(x_2) alone instead of the running sum")
+mutation("ahuja-thm19-short-data", "ahuja2024:thm19", "verify/ahuja/cot.py",
+         "lambda: [Z], lambda m: _nullity(m, 2) == 0,", "lambda: [ssm_cot_data(SHORT)], lambda m: _nullity(m, 2) == 0,",
+         "dropped hypothesis: Theorem 19's identification step on rank-deficient (2-step) CoT data")
+mutation("ahuja-thm20-too-few-states", "ahuja2024:thm20", "verify/ahuja/cot.py",
+         "lambda: [(Z, 2), (H, 2)], lambda p: _nullity(p[0], p[1]) == 0,",
+         "lambda: [(Z[:, :2], 2), (H, 2)], lambda p: _nullity(p[0], p[1]) == 0,",
+         "dropped hypothesis: Theorem 20's identification step with two of the four [h; x] columns")
 
 # ---------------------------------------------------------------------------------------- golowich2025
 mutation("golowich-eq8-drop-etaL", "golowich2025:thm4.3.eq8-9", "verify/golowich/thm43.py",
