@@ -151,6 +151,11 @@ def _bounds(f, g):
     return out
 
 
+def _length_cap(sigma: int) -> int:
+    """The longest length whose strings (after ``$``) number at most MAX_STRINGS over ``sigma`` letters."""
+    return max(n for n in range(1, 4096) if sigma ** (n - 1) <= MAX_STRINGS) if sigma > 1 else 4096
+
+
 def check_pair(f: LimitTransformer, g: LimitTransformer, max_length: int, extra: int = 3) -> list[Break]:
     """Breaks of each bound by (f, g) (see the module docstring): exhaustive exact evaluation at every length up to
     ``max(max_length, N + extra)`` while a length has at most MAX_STRINGS strings."""
@@ -158,8 +163,7 @@ def check_pair(f: LimitTransformer, g: LimitTransformer, max_length: int, extra:
         bounds = _bounds(f, g)
     except ValueError:
         return []
-    sigma = len(f.alphabet)
-    cap = max(n for n in range(1, 4096) if sigma ** (n - 1) <= MAX_STRINGS) if sigma > 1 else 4096
+    cap = _length_cap(len(f.alphabet))
     dis = {}
 
     def disagreement(n):
@@ -191,8 +195,7 @@ def checked_bounds(f: LimitTransformer, g: LimitTransformer, max_length: int, ex
         bounds = _bounds(f, g)
     except ValueError:
         return []
-    sigma = len(f.alphabet)
-    cap = max(n for n in range(1, 4096) if sigma ** (n - 1) <= MAX_STRINGS) if sigma > 1 else 4096
+    cap = _length_cap(len(f.alphabet))
     return [name for name, (N, _, _) in bounds.items()
             if isinstance(N, int) and N < min(cap, max(max_length, N + extra))]
 
