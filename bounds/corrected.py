@@ -1,36 +1,72 @@
-"""The corrected training-length bound (default of ``python -m bounds.estimate``) and the paper's formula as printed.
+"""The corrected training-length bound (default of ``python -m bounds.estimate``), its proof, and the paper's formula.
 
 Izzo et al. Theorem 4.1 and the package's earlier estimate are broken by valid one-layer pairs (docs/gaps.md,
-``izzo2025:thm4.1.*``): the norm L ignores the unembedding U, the residual path around the MLP and all but one
-head, and a Heaviside MLP has no Lipschitz constant.  The corrected statement below puts every path from the
-attention output to the model output into the constant and states every constant explicitly.
+``izzo2025:thm4.1.*``): the norm L ignores the unembedding U, the residual path and all but one head, a Heaviside
+MLP has no Lipschitz constant, and App. A.1 counts |Sigma| where it needs the number of (token, residue) classes
+and evaluates its short z in the hardmax regime without making z long enough.  The statement below is proved
+(proof at the end of this docstring); its auxiliary input is built, and every inequality of the proof checked
+exactly, by :mod:`bounds.compression` (``izzo2025:corrected.*``, ``verify/tests/izzo2025/test_compression.py``).
 
-**Statement (corrected; ReLU MLPs, izzo precision model, one layer, Delta-periodic, tau-local).**  For a model m
-with heads h, let
+**Theorem (corrected; one layer, ReLU or no MLP, izzo precision with p bits, positions Delta-periodic, phi tau-local
+and translation-invariant).**  For f and g with k heads together, |Sigma| symbols and the quantities
 
-* ``Lambda_m = ||U||_F (1 + ||A||_F ||B||_F)``  (Lipschitz constant of ``a -> U(y + a + B relu(A(y + a) + b))``:
-  the residual path and the MLP, then the unembedding),
-* ``R_m = sum_h max_c ||V_h y_c||`` over every key class c = (token or ``$``, residue),
-* ``K_m = Lambda_m R_m`` and ``K = max(K_f, K_g)``,
-* ``C = |Sigma| Delta + 1`` key classes, ``w = tau + 1`` window positions, ``k`` = total number of heads of f and g
-  (``2 x heads`` when one model is given), ``H = ceil(2^{p/gamma})`` with the completed gamma of
-  :mod:`bounds.margin`, and ``x = 2K/eps``.
+* ``Lambda_m = ||U||_F (1 + ||A||_F ||B||_F)``, ``R_m = sum_h max_c ||V_h y_c||`` over every class c = (token or
+  ``$``, residue), ``K = max(Lambda_f R_f, Lambda_g R_g)``, ``eta = eps / (2K)``;
+* ``w = tau + 1`` window slots, ``Q = |Sigma| Delta + 1 + w`` items (classes and slots) per attention set;
+* ``H = ceil(2^{p/gamma})`` with gamma the smaller completed logit gap of f and g (:mod:`bounds.margin`);
+* if ``eta < 2``: ``a = 2Q + 4 Delta |Sigma|^2``, ``b = 2(Q + 1) + 4 Delta |Sigma| (|Sigma| + 1)``,
+  ``theta = (k + 1) eta / ((k + 2) a)``, ``G = max(2 Delta, ceil((k + 2) b / eta))`` (so ``a theta + b / G <= eta``),
+  ``N_1 = 1 + w + ceil(G theta^{-(k+1)} (1 + 2 Delta |Sigma| theta)) + Delta (2|Sigma| + 1)`` and
+  ``N_H = H + ceil((H - w) Delta |Sigma| theta) + Delta (2|Sigma| + 1) + 1``;
+  if ``eta >= 2`` (K = 0 included): ``N_1 = 1 + w + Delta (|Sigma| + 1)``, ``N_H = H + Delta - 1``;
 
-Then ``N = H + 1 + w + Delta (C + sum_{j=1..k} ceil((2C + w) x^j))``, and agreement ``|f - g| <= delta`` on every
-input of length <= N implies ``|f - g| <= delta + eps`` on every input (constant 1, no O(.)).
+``|f - g| <= delta`` (every output coordinate, last position) on every input of length ``<= N = max(N_1, N_H)``
+implies ``|f - g| <= delta + eps`` on every input.  One model alone gets the bound against any g with the same
+quantities (k = twice its heads).
 
-**Where it comes from.**  |f(x) - f(z)| <= Lambda_f sum_h ||pi_h(x) - pi_h(z)||_1 max_c ||V_h y_c|| for inputs x, z
-with the same last tau + 1 positions (same residues) and the same set of present key classes (so the hardmax
-argmax classes agree), pi_h the attention distributions over classes and window slots.  The auxiliary z of App.
-A.1 keeps the window and the presence set, and approximates the class counts at one scale per nesting level
-(the paper's tau/eps then tau/eps^2, one level per attention set): ceil-rounding at scale S costs an l1 error
-<= 2(C + w)/S per head, the window w/S, and residue balancing at most a factor Delta; z must also be in the
-hardmax regime (|z| >= H).  The error split is eps/2 for f and eps/2 for g.  The z construction with these
-constants is a sketch carried out by hand, not an executed proof (docs/bounds.md says what is checked): the
-statement is the one the package's searches (``counterexamples.izzo.search``) have not broken.
+**Proof.**  Let |x| > N.  As |x| >= H, every sub-maximal softmax term of both models is flushed, so each head h
+averages ``V_h y`` over its argmax *items*: the classes present among positions 2..|x|-w (count n_c >= 1), ``$``
+(count 1) and the window slots (count 1); the argmax set A_h depends only on which classes are present, the window
+and the query.  We build z with the same window, the same present classes, ``|z| = |x| (mod Delta)`` and
+``H <= |z| <= N``; then f(z), g(z) are the same averages with counts m, and with pi_h the attention distribution
+over A_h, ``|m(x) - m(z)|_2 <= Lambda_m sum_h ||pi_h(x) - pi_h(z)||_1 max_c ||V_h y_c|| <= K max_h ||..||_1``
+(residual path, MLP and unembedding are Lambda_m-Lipschitz; the query vector is the same).  So it suffices that
+``||pi_h(x) - pi_h(z)||_1 <= eta`` for every h: then ``|f(x) - g(x)| <= eps/2 + delta + eps/2``.
 
-All arithmetic is certified: the square roots are enclosed with ``mpmath.iv`` (outward rounding) and every ceiling
-is taken of the upper endpoint, so the printed N can only be larger than the exact one.
+If eta >= 2 any such z works (l1 distances of distributions are <= 2): give each present class one position, pad
+each residue r at one present class c_r* of residue r so that the per-residue counts are those of x shifted by one
+common j, and raise j until |z| >= H; this gives ``|z| <= max(N_1, N_H)``.
+
+Otherwise let ``T_h = sum_{i in A_h} n_i`` and add the set A_0 of all free classes (T_0 = L_0 = |x| - 1 - w).  Call
+``I_h = [max(1, theta T_h), T_h]`` (h = 0..k); their union has components ``J_1 < ... < J_m`` (m <= k + 1, total
+log-length <= (k + 1) log(1/theta)).  For s >= 1 define F = F_s on [1, L_0] by F(1) = 1 and, for each component
+``J_i = [a_i, b_i]``: ``F(a_i) = max(F(b_{i-1}), min(a_i, sG))`` (b_0 = 1), ``F(v) = v / D_i`` on J_i with
+``D_i = a_i / F(a_i)``, and ``F(v) = min(F(b_{i-1}) v / b_{i-1}, F(a_i))`` between components.  F is continuous,
+non-decreasing, ``F(v) <= v``, ``F(v) / v`` non-increasing; D_i > 1 forces ``F >= sG >= G`` on J_i, and D_i = 1
+forces F = identity on [1, b_i].  Put ``m_c = ceil(F(n_c))`` (so m_c >= 1 iff n_c >= 1), slots and ``$`` keep 1.
+
+*One head.*  If A_h lies in a component with D = 1, every count of A_h is kept.  Otherwise let ``u = n / D``
+(same distribution as x) and U its total: an item with ``n_c >= theta T_h`` (significant; the largest item is one,
+as theta <= 1/Q) has ``u_c >= G`` and ``|m_c - u_c| < 1 <= u_c / G``; any other item has
+``|m_c - u_c| <= F(theta T_h) + 1 <= theta U + U / G``.  So ``||m - u||_1 <= U ((Q + 1)/G + Q theta)`` and the
+normalized distributions differ by at most ``2 (Q + 1)/G + 2 Q theta`` in l1.
+
+*Residues.*  Each residue's count in z must be x's plus a common j.  With D the divisor of the top component (it
+holds I_0, so F(v) = v/D for v >= theta L_0, F(v) >= v/D everywhere, and F(L_0) = L_0/D >= G when D > 1): the
+scaled residue counts are ``S_r(x)/D + [0, |Sigma| (1 + theta L_0 / D)]``, so the padding needed at residue r is at
+most ``1 + |Sigma| (1 + theta L_0 / D)``, put on the most frequent class c_r* of residue r in x, which has
+``m >= n / D >= (L_0 / Delta - 1) / (|Sigma| D)``: a relative increase ``rho <= 2 Delta |Sigma| (|Sigma| + 1) / G
++ 2 Delta |Sigma|^2 theta``, hence at most ``2 rho`` more in l1 for every head.  In total
+``||pi_h(x) - pi_h(z)||_1 <= a theta + b / G <= eta``.
+
+*Length.*  With Lambda(s) = sum_c F_s(n_c), ``|z| < 1 + w + Lambda + |Sigma| Delta + Delta (1 + |Sigma|)
++ Delta |Sigma| theta F(L_0)`` and ``F(L_0) <= Lambda <= F(L_0) (1 + Delta |Sigma| theta)``.  For s = 1,
+``F(L_0) <= G theta^{-(k+1)}`` (each component multiplies by b_i/a_i, each gap by at most G), so ``|z| <= N_1``.  If
+then ``|z| < H``, Lambda(s) is continuous in s and reaches L_0 = |x| - 1 - w >= H - 1 - w for s large, so some s
+gives Lambda(s) = H - 1 - w (:mod:`bounds.compression` bisects to within 1/2), hence ``H <= |z| <= N_H``.  []
+
+All arithmetic is certified: K is enclosed with ``mpmath.iv`` (outward rounding) and eta taken from its upper end,
+theta and G are exact rationals, every ceiling is exact, so the printed N can only be larger than the exact one.
 """
 
 from __future__ import annotations
@@ -41,6 +77,7 @@ from fractions import Fraction
 
 from bounds.lengths import Length
 from bounds.margin import INF, BoundsError, Ingredients
+from constructions.limit_transformer.hardmax import ceil_pow2
 
 _PREC = 256
 
@@ -61,15 +98,87 @@ def _q(iv, x: Fraction):
     return iv.mpf(x.numerator) / iv.mpf(x.denominator)
 
 
-def _ceil_up(x) -> int:
-    return int(math.ceil(x.b))
+def _upper(x) -> Fraction:
+    """The exact rational upper endpoint of an mpmath interval."""
+    from mpmath import libmp
+
+    return Fraction(*libmp.to_rational(x._mpi_[1]))
+
+
+@dataclass(frozen=True)
+class ProofConstants:
+    """The quantities of the theorem in the module docstring (exact rationals)."""
+
+    sigma: int
+    period: int
+    window: int
+    heads: int  # k: attention sets of f and g together
+    K: Fraction  # certified upper bound of max(Lambda_f R_f, Lambda_g R_g)
+    eta: Fraction  # per-head l1 budget eps / (2K) (+inf as None when K = 0)
+    theta: Fraction | None  # None in the trivial case eta >= 2
+    G: int | None
+
+    @property
+    def trivial(self) -> bool:
+        return self.theta is None
+
+    @property
+    def items(self) -> int:
+        """Q: classes (tokens and $ by residue) and window slots, the most items an attention set holds."""
+        return self.sigma * self.period + 1 + self.window
+
+    @property
+    def a(self) -> int:
+        return 2 * self.items + 4 * self.period * self.sigma**2
+
+    @property
+    def b(self) -> int:
+        return 2 * (self.items + 1) + 4 * self.period * self.sigma * (self.sigma + 1)
+
+    @property
+    def padding_constant(self) -> int:
+        """Delta (2|Sigma| + 1): rounding up every free class and the padding's constant part."""
+        return self.period * (2 * self.sigma + 1)
+
+    def compression_length(self) -> int:
+        """N_1: the longest z the construction returns at s = 1."""
+        w, S, D = self.window, self.sigma, self.period
+        if self.trivial:
+            return 1 + w + D * (S + 1)
+        top = self.G * (1 / self.theta) ** (self.heads + 1) * (1 + 2 * D * S * self.theta)
+        return 1 + w + math.ceil(top) + self.padding_constant
+
+    def hardmax_side(self, H: int) -> int:
+        """N_H: the longest z when z must be stretched to reach the hardmax threshold H."""
+        if self.trivial:
+            return H + self.period - 1
+        return H + math.ceil((H - self.window) * self.period * self.sigma * self.theta) + self.padding_constant + 1
+
+
+def proof_constants(ing: Ingredients, eps, nesting: int | None = None) -> ProofConstants:
+    """theta, G and the rest for the ingredients (the worse of a pair) and eps; ``nesting`` = k (default 2 x heads)."""
+    eps = Fraction(eps)
+    if eps <= 0:
+        raise BoundsError(f"eps must be positive, got {eps}")
+    k = nesting if nesting is not None else 2 * ing.heads
+    _, _, K_iv = corrected_K(ing)
+    K = _upper(K_iv)
+    w, S, D = ing.tau + 1, ing.alphabet_size, ing.period
+    pc = ProofConstants(S, D, w, k, K, None if K == 0 else eps / (2 * K), None, None)
+    if pc.eta is None or pc.eta >= 2:
+        return pc
+    theta = (k + 1) * pc.eta / ((k + 2) * pc.a)
+    G = max(2 * D, math.ceil((k + 2) * pc.b / pc.eta))
+    out = ProofConstants(S, D, w, k, K, pc.eta, theta, G)
+    assert out.a * theta + Fraction(out.b, G) <= out.eta and theta <= Fraction(1, out.items)
+    return out
 
 
 @dataclass(frozen=True)
 class CorrectedBound:
     N: Length
     hardmax: Length
-    sample: int
+    sample: int  # N_1, the compression length
     K_upper: float  # certified upper bound of K
     lipschitz_upper: float
     value_sum_upper: float
@@ -77,6 +186,7 @@ class CorrectedBound:
     window: int
     nesting: int
     eps: Fraction
+    constants: ProofConstants
 
 
 def corrected_K(ing: Ingredients):
@@ -87,8 +197,24 @@ def corrected_K(ing: Ingredients):
     return lam, R, lam * R
 
 
+def _combine(N1: int, pc: ProofConstants, k_exp: Fraction | None, gamma_inf: bool) -> tuple[Length, Length]:
+    """max(N_1, N_H) and H as lengths, never materializing an astronomically large H."""
+    if gamma_inf:
+        H = Length.of(1)
+    else:
+        H = Length.pow2(k_exp)
+        if H.exact is None and k_exp > N1.bit_length() + 1:
+            # N_H <= (H - 1)(1 + Delta |Sigma| theta) + const <= 2^{k + 3/2 Delta |Sigma| theta} + const + 3, since
+            # log2(1 + u) <= 3u/2; that power of two is far above N_1.
+            extra = Fraction(3, 2) * pc.period * pc.sigma * (pc.theta or 0)
+            return Length(k_exp + extra, pc.padding_constant + 3), H
+        if H.exact is None:  # 2^k is at most about 2 N_1: materialize it
+            H = Length.of(ceil_pow2(k_exp))
+    return Length.of(max(N1, pc.hardmax_side(H.exact))), H
+
+
 def corrected_bound(ing: Ingredients, eps, nesting: int | None = None) -> CorrectedBound:
-    """The corrected N of the module docstring; :class:`NoBoundError` where the statement does not apply."""
+    """The proved N of the module docstring; :class:`NoBoundError` where the statement does not apply."""
     eps = Fraction(eps)
     if eps <= 0:
         raise BoundsError(f"eps must be positive, got {eps}")
@@ -101,16 +227,12 @@ def corrected_bound(ing: Ingredients, eps, nesting: int | None = None) -> Correc
     if k_exp is None:
         raise NoBoundError("no hardmax threshold is certified: two logits are within the rounding error of each "
                            "other (interval mode) or gamma is not positive")
-    iv = _iv()
     lam, R, K = corrected_K(ing)
-    C = ing.alphabet_size * ing.period + 1
-    w = ing.tau + 1
-    k = nesting if nesting is not None else 2 * ing.heads
-    x = 2 * K / _q(iv, eps)
-    total = sum(_ceil_up((2 * C + w) * x**j) for j in range(1, k + 1))
-    sample = 1 + w + ing.period * (C + total)
-    H = Length.of(1) if ing.gamma == INF else Length.pow2(k_exp)
-    return CorrectedBound(H.plus(sample), H, sample, float(K.b), float(lam.b), float(R.b), C, w, k, eps)
+    pc = proof_constants(ing, eps, nesting)
+    N1 = pc.compression_length()
+    N, H = _combine(N1, pc, k_exp, ing.gamma == INF)
+    return CorrectedBound(N, H, N1, float(K.b), float(lam.b), float(R.b), ing.alphabet_size * ing.period + 1,
+                          pc.window, pc.heads, eps, pc)
 
 
 @dataclass(frozen=True)

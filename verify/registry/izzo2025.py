@@ -51,8 +51,8 @@ register(
     "(dyadic parameters; also valid under the strict round-everything-below-2^-p reading), while the printed N is "
     "O(max{1, 0}) = O(1) (verify/tests/izzo2025/test_estimate.py::test_bump_pair_refutes_printed_tau0). Further breaks for every tau "
     "(L omits the residual path, U, Heaviside units): izzo2025:thm4.1.residual, .unembedding, .heaviside, .search. "
-    "bounds.estimate prints the corrected bound of bounds/corrected.py by default (not refuted by the searches, not "
-    "proved); docs/gaps.md izzo sections 1 and 6.")
+    "bounds.estimate prints the corrected, proved bound of bounds/corrected.py by default (izzo2025:thm4.1.corrected); "
+    "docs/gaps.md izzo sections 1 and 6.")
 
 register(
     "izzo2025:eq1", "Appendix A.1, eq. (1)",
@@ -169,6 +169,20 @@ register(
     "(bounds/corrected.py) in the pairs searched (docs/gaps.md lists sizes and times).")
 
 register(
+    "izzo2025:thm4.1.corrected", "Theorem 4.1, corrected (bounds/corrected.py)",
+    "For one-layer ReLU (or MLP-free) models under the izzo precision model, with K = max over f, g of "
+    "||U||_F (1 + ||A||_F ||B||_F) sum_h max_c ||V_h y_c||, eta = eps/(2K), k heads, Q = |Sigma| Delta + tau + 2 and "
+    "N = max(N_1, N_H) of bounds/corrected.py (N_1 ~ G theta^-(k+1) with theta = (k+1) eta/((k+2)(2Q + 4 Delta "
+    "|Sigma|^2)), G ~ (k+2)(2Q + 2 + 4 Delta |Sigma|(|Sigma|+1))/eta; N_H ~ H = ceil(2^{p/gamma})): |f - g| <= delta "
+    "on every input of length <= N implies |f - g| <= delta + eps on every input.",
+    strength="bounded-instances", evidence=
+    "proof in the docstring of bounds/corrected.py; bounds.compression builds its z (interval components, the map "
+    "F_s, rounding, residue padding, the stretch to H) and returns every inequality of the proof; "
+    "verify/tests/izzo2025/test_compression.py checks them exactly on random pairs (1-2 heads each) and inputs with "
+    "class counts up to 10^40 beyond N (Hypothesis); negative controls: coarse constants (theta = 1/2, G = 2) and "
+    "halved right sides are rejected by the same checks.")
+
+register(
     "izzo2025:app-a1.z", "Appendix A.1 (the auxiliary string z, executed)",
     "Given f, g and x, the string z of App. A.1 (two cases on |A_f cap A_g|/|A_g|, m_s = floor(n_s/|A_f| tau/eps), "
     "the tau-suffix) has |z| = O(tau/eps^2), ||f(x) - f(z)|| = O(L eps) and ||g(x) - g(z)|| = O(L eps), every "
@@ -199,5 +213,5 @@ register(
     "gap",
     "the hardmax holds only from length 2^{p/gamma}; z is shorter when p is large: "
     "counterexamples.izzo.auxiliary_breaks.hardmax_z_witness (p = 20, |x| = 2^22 + 2, |z| = 12 < 2^20). "
-    "N = max{2^{p/gamma}, ...} covers x, and z must be padded to the threshold too (bounds/corrected.py adds H). "
+    "N = max{2^{p/gamma}, ...} covers x, and z must be stretched to the threshold too (bounds/corrected.py: N_H). "
     "verify/tests/izzo2025/test_auxiliary.py.")

@@ -1,0 +1,162 @@
+"""The corrected bound's proof executed (bounds/corrected.py, bounds/compression.py): every inequality of the proof
+checked exactly on random pairs (1-2 heads each, |Sigma|, Delta <= 3, tau <= 2, p = 1, 30 or 60 bits) and random
+long inputs whose class counts span up to 40 orders of magnitude beyond N."""
+
+import dataclasses
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bounds.auxiliary import Claim, NotApplicableError, pair_period
+from bounds.compression import Compressor, _positions_per_residue, components, compress
+from bounds.corrected import corrected_bound
+from bounds.margin import combine, ingredients
+from counterexamples.izzo.search import GROUPS, Spec, build, draw_group, perturb
+from verify.claims import checks
+
+EPS = [Fraction(1, 2), Fraction(1, 10), Fraction(3), Fraction(100)]
+
+
+def _pair(data, heads: int, p: int):
+    def draw(lo, hi):
+        return data.draw(st.integers(lo, hi))
+
+    spec = Spec(draw(1, 3), draw(1, 3), draw(0, 2), heads)
+    spec.params = {grp: draw_group(draw, spec, grp) for grp in GROUPS}
+    f, g = build(spec, "f"), build(perturb(draw, spec), "g")
+    return dataclasses.replace(f, precision_bits=p), dataclasses.replace(g, precision_bits=p)
+
+
+def _long_input(data, sigma: int, delta: int, tau: int, N: int):
+    """Class counts ($ = class 0) and window of a string longer than N: each class absent or a * 10^e + b with e up
+    to 40 digits beyond N, one class per residue at least N, residues balanced at the most frequent class."""
+    top = len(str(N)) + 40
+    counts = {0: 1}
+    for r in range(delta):
+        for t in range(1, sigma + 1):
+            if data.draw(st.booleans()):
+                counts[t * delta + r] = data.draw(st.integers(1, 3)) * 10 ** data.draw(st.integers(0, top)) + \
+                    data.draw(st.integers(0, 5))
+        big = data.draw(st.integers(1, sigma)) * delta + r
+        counts[big] = counts.get(big, 0) + N * data.draw(st.integers(1, 10**6))
+    sums = [sum(k for c, k in counts.items() if c and c % delta == r) for r in range(delta)]
+    M = 1 + delta * max(sums)  # positions 1..M precede the window
+    for r, (have, need) in enumerate(zip(sums, _positions_per_residue(M, 0, delta), strict=True)):
+        star = max((c for c in counts if c and c % delta == r), key=counts.get)
+        counts[star] += need - have
+    window = tuple(data.draw(st.integers(1, sigma)) * delta + (M + s) % delta for s in range(tau + 1))
+    return counts, window
+
+
+def _case(data):
+    heads, p = data.draw(st.integers(1, 2)), data.draw(st.sampled_from([1, 1, 30, 60]))
+    f, g = _pair(data, heads, p)
+    eps = data.draw(st.sampled_from(EPS))
+    bound = corrected_bound(combine(ingredients(f, mode="exact"), ingredients(g, mode="exact")), eps, 2 * heads)
+    counts, window = _long_input(data, len(f.alphabet), pair_period(f, g), max(f.tau, g.tau), bound.N.exact)
+    return f, g, counts, window, eps
+
+
+@checks("izzo2025:thm4.1.corrected")
+@settings(max_examples=80, deadline=None)
+@given(st.data())
+def test_every_step_of_the_proof_holds(data):
+    """The z of the proof exists for every drawn input and every inequality the proof writes holds exactly:
+    presence, residues, H <= |z| <= N, the per-set rounding, the padding, the l1 budget, the Lipschitz step, the
+    triangle."""
+    f, g, counts, window, eps = _case(data)
+    z = compress(f, g, counts, window, eps)
+    assert z.failed() == [], z.failed()
+    names = {c.name.split(" [")[0] for c in z.claims}
+    assert {"|z| <= N", "|z| >= H", "same present classes", "residue counts fit positions 2..|z|-w",
+            "|f(x) - g(x)| <= |f(z) - g(z)| + eps"} <= names
+    if not z.constants.trivial:
+        assert "||pi(x) - pi(z)||_1 <= a theta + b/G" in names and "F(L_0) <= s G theta^-(k+1)" in names
+
+
+def _balanced(X: int, tau: int):
+    """Delta = 2, one symbol: classes a@1 (3) and a@0 (2) with X keys each (residues balanced), window a@(M mod 2)."""
+    counts, M = {0: 1, 3: X, 2: X}, 1 + 2 * X
+    assert _positions_per_residue(M, 0, 2) == [counts[2], counts[3]]
+    return counts, tuple(2 + (M + s) % 2 for s in range(tau + 1))
+
+
+@checks("izzo2025:thm4.1.corrected")
+@pytest.mark.parametrize("p", [55, 60])
+def test_stretch_reaches_the_hardmax_threshold(p):
+    """p bits put H = 2^p above the compression length N_1: z is stretched (s > 1) to H <= |z| <= N; at p = 1 it
+    is not (control)."""
+    from counterexamples.izzo.auxiliary_breaks import hardmax_z_witness
+
+    f, g, *_ = hardmax_z_witness()  # logit gap 1: H = 2^p
+    eps = Fraction(1, 2)
+    for bits, stretched in ((p, True), (1, False)):
+        fp, gp = (dataclasses.replace(m, precision_bits=bits) for m in (f, g))
+        bound = corrected_bound(combine(ingredients(fp), ingredients(gp)), eps, 2)
+        assert (bound.sample < bound.hardmax.exact) == stretched
+        counts, window = _balanced(10**30 + bound.N.exact, f.tau)
+        z = compress(fp, gp, counts, window, eps)
+        assert z.failed() == [] and (z.stretch > 1) == stretched and z.H <= z.length <= z.N
+
+
+@checks("izzo2025:thm4.1.corrected")
+@settings(max_examples=25, deadline=None)
+@given(st.data())
+def test_controls_are_rejected(data):
+    """The same checks reject constants that are too coarse and a z with one more key of an attended class."""
+    f, g, counts, window, eps = _case(data)
+    z = compress(f, g, counts, window, eps)
+    if not z.constants.trivial:
+        coarse = dataclasses.replace(z.constants, theta=Fraction(1, 2), G=2)
+        bad = compress(f, g, counts, window, eps, constants=coarse)
+        names = {c.name.split(" [")[0] for c in bad.failed()}
+        assert "a theta + b/G <= eta = eps/(2K)" in names
+    for c in z.claims:
+        if c.op == "<=" and c.lhs > 0:
+            assert not Claim(c.name, c.lhs, c.op, c.lhs / 2).holds
+    assert not Claim("x", Fraction(1), "==", Fraction(0)).holds
+
+
+@checks("izzo2025:thm4.1.corrected")
+def test_coarse_constants_break_a_proof_step():
+    """Negative control with a concrete input: the proof's constants keep every claim; theta = 1/2, G = 2 are
+    rejected by the budget check."""
+    from counterexamples.izzo.auxiliary_breaks import ratio_classes_witness
+
+    f, g, *_ = ratio_classes_witness()
+    eps = Fraction(1, 10)
+    N = corrected_bound(combine(ingredients(f), ingredients(g)), eps, 2).N.exact
+    counts, window = _balanced(10**40 + 7 * N, f.tau)
+    good = compress(f, g, counts, window, eps)
+    assert good.failed() == []
+    coarse = dataclasses.replace(good.constants, theta=Fraction(1, 2), G=2)
+    failed = {c.name.split(" [")[0] for c in compress(f, g, counts, window, eps, constants=coarse).failed()}
+    assert "a theta + b/G <= eta = eps/(2K)" in failed
+
+
+def test_compressor_properties():
+    """F is continuous, non-decreasing, F(v) <= v, F(v)/v non-increasing, and ratio-preserving on components."""
+    comps = components([(Fraction(1), Fraction(5)), (Fraction(4), Fraction(9)), (Fraction(10**6), Fraction(10**8))])
+    assert comps == [(1, 9), (10**6, 10**8)]
+    F = Compressor.build(comps, 100, Fraction(1))
+    grid = sorted({Fraction(v) for v in (1, 2, 9, 10, 500, 10**5, 10**6, 10**6 + 1, 5 * 10**7, 10**8)})
+    vals = [F(v) for v in grid]
+    assert all(a <= b for a, b in zip(vals, vals[1:], strict=False))
+    assert all(F(v) <= v for v in grid)
+    assert all(F(a) / a >= F(b) / b for a, b in zip(grid, grid[1:], strict=False))
+    assert F(9) == 9 and F(10**6) == 100 and F(10**8) / F(10**6) == 100
+    assert F.divisor(0) == 1 and F.divisor(1) == 10**4
+    # continuity at a component start: the left limit equals F(a)
+    assert F(Fraction(10**6) - Fraction(1, 10**9)) == min(F(9) * (Fraction(10**6) - Fraction(1, 10**9)) / 9, F(10**6))
+    # control: a wrong start (no compression below the second component) is not ratio-preserving across it
+    assert Compressor.build(comps, 10**7, Fraction(1)).divisor(1) == 1
+
+
+def test_short_inputs_are_refused():
+    from counterexamples.izzo.auxiliary_breaks import ratio_classes_witness
+
+    f, g, counts, window, eps = ratio_classes_witness()
+    with pytest.raises(NotApplicableError, match="needs no z"):
+        compress(f, g, counts, window, eps)
