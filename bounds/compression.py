@@ -73,11 +73,11 @@ class Compressor:
 
     @classmethod
     def build(cls, comps, G: int, s: Fraction) -> Compressor:
-        starts, prev_b, prev_F = [], Fraction(1), Fraction(1)
+        starts, prev_F = [], Fraction(1)  # F(b_0) = F(1) = 1
         for a, b in comps:
             Fa = max(prev_F, min(a, s * G))
             starts.append(Fa)
-            prev_b, prev_F = b, Fa * b / a
+            prev_F = Fa * b / a
         return cls(tuple(comps), tuple(starts))
 
     def divisor(self, i: int) -> Fraction:

@@ -9,6 +9,7 @@ batch-target checks do not.  Every training run here is tiny (a few steps at N <
 import json
 import subprocess
 import sys
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -112,7 +113,8 @@ def test_resume_duplicates_and_determinism(capsys, tmp_path):
     first = _run(capsys, tmp_path, "a")
     t = first["tasks"][0]
     assert first["trained"] == 1 and t["predicted"]["proof_count_N"] == 223 and t["predicted"]["hardmax_length"] == 2
-    assert t["predicted"]["N"] == 2 + 2 + 2 * (5 + 11 * 40 + 11 * 1600)  # corrected bound (bounds/corrected.py)
+    # the corrected bound (bounds/corrected.py) of the ModP p = 2 construction at eps = 1/10
+    assert t["predicted"]["N"] == _modp_corrected(2, Fraction(1, 10))
     assert t["summary"]["rows"][0]["seeds"] == 2 and len(t["summary"]["n_min_per_seed"]) == 2
     assert any("batch = 16" in d for d in t["deviations"])  # deviations from App. B are recorded
     assert main(["--task", "modp", "--period", "2", *TINY, "--out", str(tmp_path / "a")]) == 2
@@ -142,3 +144,14 @@ def test_missing_torch_exits_2(monkeypatch, capsys, tmp_path):
     monkeypatch.setitem(sys.modules, "torch", None)  # makes `import torch` raise ImportError
     assert "torch==2.13.0" in _err(capsys, "--task", "modp", "--train-lengths", "2", "--steps", "1", "--out",
                                    str(tmp_path / "r"))
+
+
+def _modp_corrected(p: int, eps: Fraction) -> int:
+    """N_1 of bounds/corrected.py by hand for the App. A.2 ModP construction (K = 2, |Sigma| = 2, Delta = p,
+    tau = 0, k = 2, H = 2 below N_1)."""
+    import math
+
+    eta, Q = eps / 4, 2 * p + 2
+    a, b = 2 * Q + 16 * p, 2 * (Q + 1) + 24 * p
+    theta, G = 3 * eta / (4 * a), max(2 * p, math.ceil(4 * b / eta))
+    return 2 + math.ceil(G * (1 / theta) ** 3 * (1 + 4 * p * theta)) + 5 * p
