@@ -14,8 +14,10 @@ with :func:`bounds.estimate.estimate` and the exact disagreement ``max |f - g|``
 length 1..M (:func:`bounds.compare.exhaustive_disagreement`).  A bound is broken when
 f = g exactly on all lengths <= its N < M and ``|f - g| > allowed`` at some length in (N, M], where
 
-* corrected: eps is chosen large (``eps = 4 K (2C + w) + 1``) so that its N is short, and allowed = eps (the
-  corrected conclusion is ``|f - g| <= delta + eps`` with delta = 0);
+* corrected: eps is chosen large (``eps = 4 K (2C + w) + 1 >= 4K``, so eta = eps/(2K) >= 2) so that its N is short
+  (presence, window, residues and H only), and allowed = eps (the corrected conclusion is
+  ``|f - g| <= delta + eps`` with delta = 0); for smaller eps its N (bounds/corrected.py) is far beyond exhaustive
+  evaluation, and bounds.compression checks its proof instead;
 * as published / proof count (conclusion O(delta + eps), constant not given): only pairs whose N does not depend
   on eps (L = 0) are counted, with allowed = 0: for every eps the conclusion would need |f - g| <= C eps -> 0.
 """
@@ -142,12 +144,8 @@ def _bounds(f, g):
     if c.get("N") is not None:
         C, w = c["classes"], c["window"]
         K = Fraction(c["K_upper"])
-        eps = Fraction(int(4 * K * (2 * C + w)) + 1)  # every ceil term is 1: presence, window, residues
+        eps = Fraction(int(4 * K * (2 * C + w)) + 1)  # eta >= 2: only presence, window, residues and H count
         out["corrected"] = (estimate(ing, eps, 0, pr, "corrected", ing.heads)["corrected"]["N"], eps, eps)
-        if K > 0:  # the nested regime: 2K/eps = 4
-            mid = K / 2
-            out["corrected-nested"] = (estimate(ing, mid, 0, pr, "corrected", ing.heads)["corrected"]["N"], mid,
-                                       mid)
     return out
 
 
