@@ -117,21 +117,22 @@ def _scaled(counts: dict, F) -> dict:
     return {c: (1 if c == 0 else math.ceil(F(k))) for c, k in counts.items() if k}
 
 
-def _pad(x_counts: dict, m: dict, delta: int, w: int, min_length: int) -> tuple[dict, list[int]]:
+def _pad(x_counts: dict, m: dict, delta: int, w: int, min_length: int) -> tuple[dict, dict]:
     """Add to the most frequent class of each residue (in x) so that every residue count is x's plus one common j,
-    with the smallest j giving at least ``min_length``."""
+    with the smallest j giving at least ``min_length``; returns z's counts and {padded class: amount}."""
     Sx, Sm = _residue_sums(x_counts, delta), _residue_sums(m, delta)
     j = max(sm - sx for sm, sx in zip(Sm, Sx, strict=True))
     total = sum(Sx) + delta * j + 1 + w
     if total < min_length:
         j += -(-(min_length - total) // delta)
-    pads = [sx + j - sm for sm, sx in zip(Sm, Sx, strict=True)]
+    pads = {}
     z = dict(m)
-    for r, p in enumerate(pads):
-        if p:
+    for r, (sm, sx) in enumerate(zip(Sm, Sx, strict=True)):
+        if sx + j - sm:
             star = max((c for c in x_counts if c != 0 and c % delta == r and x_counts[c]),
                        key=lambda c: (x_counts[c], -c))
-            z[star] += p
+            pads[star] = sx + j - sm
+            z[star] += pads[star]
     return z, pads
 
 
@@ -282,11 +283,12 @@ def _proof_claims(out: Compression, x: dict, m: dict, F: Compressor, sets, pads,
                 cl.append(Claim(f"significant class has u >= G [set {i}, class {c}]", Fraction(G), "<=", u[c]))
     sigma = pc.sigma
     rho = Fraction(2 * delta * sigma * (sigma + 1), G) + 2 * delta * sigma**2 * theta
-    for r, p in enumerate(pads):
-        if not p:
-            continue
-        star = max((c for c in x if c != 0 and c % delta == r), key=lambda c: (x[c], -c))
-        cl.append(Claim(f"padding <= rho m [residue {r}]", Fraction(p), "<=", rho * m[star]))
+    share = Fraction(1, 2 * delta * sigma)
+    for c, p in pads.items():
+        # the padded class is the most frequent of its residue: n_c >= (L_0/Delta - 1)/|Sigma|, so n_c/L_0 >= share
+        # once L_0 >= 2 Delta, and then the padding is at most rho m_c
+        cl.append(Claim(f"padded class is frequent [class {c}]", share * L0, "<=", Fraction(x[c])))
+        cl.append(Claim(f"padding <= rho m [class {c}]", Fraction(p), "<=", rho * m[c]))
 
 
 def _output_claims(out: Compression, cms, x: dict, worst: Fraction, eps: Fraction) -> None:

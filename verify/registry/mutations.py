@@ -295,6 +295,16 @@ mutation("izzo-appb-sampler-no-biases", "izzo2025:app-b.data", "constructions/ta
          "        q = np.full((batch, self.period), 0.5)\n        t = np.arange(1, length + 1)\n"
          "        bits = rng.random((batch, length)) < q[:, t % self.period]\n        return [",
          "dropped App. B ingredient: the per-sequence residue biases q ~ U[0,1] (Var f* collapses to ~1/(4n))")
+mutation("izzo-corrected-exponent-k", "izzo2025:thm4.1.corrected", "bounds/corrected.py",
+         "top = self.G * (1 / self.theta) ** (self.heads + 1) *", "top = self.G * (1 / self.theta) ** self.heads *",
+         "changed constant: N_1 with theta^-k instead of theta^-(k+1) (the k + 1-th interval is the set of all "
+         "classes, needed for the residue padding)")
+mutation("izzo-corrected-no-stretch", "izzo2025:thm4.1.corrected", "bounds/compression.py",
+         "if sum(z.values()) + w < H:", "if False:",
+         "dropped proof step: z is not stretched to the hardmax threshold H")
+mutation("izzo-corrected-pad-rarest", "izzo2025:thm4.1.corrected", "bounds/compression.py",
+         "key=lambda c: (x_counts[c], -c))", "key=lambda c: (-x_counts[c], -c))",
+         "wrong proof step: residues padded at the rarest class of the residue instead of the most frequent")
 mutation("izzo-fig2-plateau-mean-corrupted", "izzo2025:fig2", "docs/results/izzo2025-modp-quick.json",
          '"plateau_mean": 0.0041939823692698,', '"plateau_mean": 0.0021939823692698,',
          "corrupted data record: a stored seed-mean plateau that is not the mean of its seeds (still falls tenfold)")

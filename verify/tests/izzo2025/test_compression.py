@@ -160,3 +160,44 @@ def test_short_inputs_are_refused():
     f, g, counts, window, eps = ratio_classes_witness()
     with pytest.raises(NotApplicableError, match="needs no z"):
         compress(f, g, counts, window, eps)
+
+
+def _nested_pair():
+    """NoPE, tau = 0, Sigma = {a, b, c}, one-hot embeddings: f attends only a, g attends a and b (value = the
+    one-hot vector, U reads a - b), so the argmax totals of f, g and all classes sit at three separate scales."""
+    from constructions.limit_transformer.model import Head, Layer, LimitTransformer, LocalPhi
+
+    eye = [[int(i == j) for j in range(4)] for i in range(4)]
+
+    def model(key, name):
+        head = Head([[1, 1, 1, 1]], [key], eye, LocalPhi((0,)))
+        return LimitTransformer(alphabet=("a", "b", "c"), embedding=eye, layers=(Layer(heads=(head,)),),
+                                unembedding=[[0, 1, -1, 0]], precision_bits=1, name=name)
+
+    return model([0, 2, 0, 0], "f-a"), model([0, 1, 1, 0], "g-ab")
+
+
+@checks("izzo2025:thm4.1.corrected")
+def test_separated_scales_reach_the_length_bound():
+    """Worst case of the length step: with the argmax totals of f (10^15 a's), g (+ 10^30 b's) and of all classes
+    (+ 10^45 c's) at separated scales, the k + 1 = 3 intervals are disjoint, F(L_0) = G theta^-3 exactly, and z is
+    longer than half of N_1 (so a bound with theta^-k instead of theta^-(k+1) would be broken by this z)."""
+    f, g = _nested_pair()
+    eps = Fraction(1, 2)
+    counts = {0: 1, 1: 10**15, 2: 10**30, 3: 10**45}  # classes t * Delta + r with Delta = 1: $, a, b, c
+    window = (3,)  # the query is c (no logit ties with a or b)
+    z = compress(f, g, counts, window, eps)
+    pc = z.constants
+    assert z.failed() == [] and not pc.trivial and z.stretch == 1
+    assert 2 * z.length > z.N and z.N == pc.compression_length()
+    assert z.length > pc.G * (1 / pc.theta) ** pc.heads  # one factor theta^-1 fewer would not hold z
+
+
+@pytest.mark.slow
+@checks("izzo2025:thm4.1.corrected")
+@settings(max_examples=3000, deadline=None)
+@given(st.data())
+def test_every_step_of_the_proof_holds_large_run(data):
+    """The default test's property on 3000 examples (record in docs/bounds.md)."""
+    f, g, counts, window, eps = _case(data)
+    assert compress(f, g, counts, window, eps).failed() == []
