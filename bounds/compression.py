@@ -2,10 +2,10 @@
 
 Given a pair (f, g) of one-layer models and a long input x by its (token, residue) class counts outside the
 window (``$`` included, class 0) and its window, :func:`compress` builds the z of the proof in
-:mod:`bounds.corrected`: the intervals ``I_h = [max(1, theta T_h), T_h]`` of every head's argmax set and of the set
-of all free classes, their components, the map F_s, ``m_c = ceil(F_s(n_c))``, the residue padding at the most
-frequent class of each residue, and (when z would be below the hardmax threshold H) the stretch s found by exact
-bisection.  Every inequality of the proof is returned as a :class:`~bounds.auxiliary.Claim` with exact rational
+:mod:`bounds.corrected`: the intervals ``I_h = [max(1, theta T_h), T_h]`` of every head's argmax set, their
+components, the map F_s, ``m_c = ceil(F_s(n_c))``, the residue padding (at a class no head attends where the residue
+has one, else at its most frequent class), and (when z would be below the hardmax threshold H) the stretch s found by
+exact bisection.  Every inequality of the proof is returned as a :class:`~bounds.auxiliary.Claim` with exact rational
 sides, so a test (``verify/tests/izzo2025/test_compression.py``) can check them on random pairs and inputs with
 counts far beyond anything a string evaluation reaches.
 """
@@ -66,10 +66,12 @@ def components(intervals: list[tuple[Fraction, Fraction]]) -> list[tuple[Fractio
 
 @dataclass(frozen=True)
 class Compressor:
-    """F_s of the proof: continuous, non-decreasing, F(v) <= v, ratio-preserving on every component."""
+    """F_s of the proof: continuous, non-decreasing, F(v) <= v, ratio-preserving on every component, and
+    ``max(F(b_m), min(v, sG))`` above the last component."""
 
     comps: tuple  # ((a_i, b_i), ...)
     starts: tuple  # F(a_i)
+    cap: Fraction  # s G
 
     @classmethod
     def build(cls, comps, G: int, s: Fraction) -> Compressor:
@@ -78,7 +80,7 @@ class Compressor:
             Fa = max(prev_F, min(a, s * G))
             starts.append(Fa)
             prev_F = Fa * b / a
-        return cls(tuple(comps), tuple(starts))
+        return cls(tuple(comps), tuple(starts), s * G)
 
     def divisor(self, i: int) -> Fraction:
         return self.comps[i][0] / self.starts[i]
@@ -95,7 +97,7 @@ class Compressor:
             if v <= b:
                 return Fa * v / a
             prev_b, prev_F = b, Fa * b / a
-        return prev_F * v / prev_b  # above every component (not reached: L_0 is the top of I_0)
+        return max(prev_F, min(v, self.cap))  # above b_m: classes no head attends
 
 
 # ------------------------------------------------------------------------------------------ construction
@@ -117,9 +119,10 @@ def _scaled(counts: dict, F) -> dict:
     return {c: (1 if c == 0 else math.ceil(F(k))) for c, k in counts.items() if k}
 
 
-def _pad(x_counts: dict, m: dict, delta: int, w: int, min_length: int) -> tuple[dict, dict]:
-    """Add to the most frequent class of each residue (in x) so that every residue count is x's plus one common j,
-    with the smallest j giving at least ``min_length``; returns z's counts and {padded class: amount}."""
+def _pad(x_counts: dict, m: dict, delta: int, w: int, min_length: int, attended: frozenset) -> tuple[dict, dict]:
+    """Add keys so that every residue count is x's plus one common j (the smallest j giving at least
+    ``min_length``): at the most frequent class no head attends where the residue has one, else at its most frequent
+    class; returns z's counts and {padded class: amount}."""
     Sx, Sm = _residue_sums(x_counts, delta), _residue_sums(m, delta)
     j = max(sm - sx for sm, sx in zip(Sm, Sx, strict=True))
     total = sum(Sx) + delta * j + 1 + w
@@ -129,8 +132,9 @@ def _pad(x_counts: dict, m: dict, delta: int, w: int, min_length: int) -> tuple[
     z = dict(m)
     for r, (sm, sx) in enumerate(zip(Sm, Sx, strict=True)):
         if sx + j - sm:
-            star = max((c for c in x_counts if c != 0 and c % delta == r and x_counts[c]),
-                       key=lambda c: (x_counts[c], -c))
+            present = [c for c in x_counts if c != 0 and c % delta == r and x_counts[c]]
+            free = [c for c in present if c not in attended]
+            star = max(free or present, key=lambda c: (x_counts[c], -c))
             pads[star] = sx + j - sm
             z[star] += pads[star]
     return z, pads
@@ -187,23 +191,23 @@ def compress(f, g, counts: dict, window: tuple, eps, *, constants: ProofConstant
     sets = _sets(cms, counts, window)
     L0 = n_x - 1 - w
 
+    attended = frozenset(c for classes, _ in sets for c in classes)
     if pc.trivial:
         s = Fraction(1)
-        z, pads = _pad(counts, {c: 1 for c in counts}, delta, w, H)
+        z, pads = _pad(counts, {c: 1 for c in counts}, delta, w, H, attended)
     else:
-        intervals = [(max(Fraction(1), pc.theta * T), Fraction(T)) for T in
-                     [_set_total(counts, cl, sl) for cl, sl in sets] + [L0]]
-        comps = components(intervals)
+        comps = components([(max(Fraction(1), pc.theta * T), Fraction(T)) for T in
+                            (_set_total(counts, cl, sl) for cl, sl in sets)])
 
         def attempt(s):
             F = Compressor.build(comps, pc.G, s)
             m = _scaled(counts, F)
-            return F, m, _pad(counts, m, delta, w, 0)
+            return F, m, _pad(counts, m, delta, w, 0, attended)
 
         s = Fraction(1)
         F, m, (z, pads) = attempt(s)
         if sum(z.values()) + w < H:
-            s = _stretch(comps, pc, counts, H - 1 - w)
+            s = _stretch(comps, pc, counts, delta, Fraction(H - 1 - w, delta) + 1)
             F, m, (z, pads) = attempt(s)
 
     out = Compression(pc, N, H, s, z, tuple(window))
@@ -218,7 +222,7 @@ def compress(f, g, counts: dict, window: tuple, eps, *, constants: ProofConstant
     cl.append(Claim("|z| <= N", Fraction(out.length), "<=", Fraction(N)))
     cl.append(Claim("|z| >= H", Fraction(H), "<=", Fraction(out.length)))
     if not pc.trivial:
-        _proof_claims(out, counts, m, F, sets, pads, L0, delta)
+        _proof_claims(out, counts, m, F, sets, pads, attended, L0, delta)
     budget = Fraction(2) if pc.trivial else pc.a * pc.theta + Fraction(pc.b, pc.G)
     worst = Fraction(0)
     for i, (classes, slots) in enumerate(sets):
@@ -231,42 +235,51 @@ def compress(f, g, counts: dict, window: tuple, eps, *, constants: ProofConstant
     return out
 
 
-def _stretch(comps, pc: ProofConstants, counts: dict, target: int) -> Fraction:
-    """An s >= 1 with target <= Lambda(s) = sum_c F_s(n_c) <= target + 1/2 (exact bisection; Lambda is continuous,
-    non-decreasing, Lambda(1) < target and Lambda = L_0 >= target once sG exceeds every component start)."""
-    def lam(s):
-        F = Compressor.build(comps, pc.G, s)
-        return sum((F(k) for c, k in counts.items() if c != 0), Fraction(0))
+def _residue_mass(counts: dict, F, delta: int) -> Fraction:
+    """Phi = max over residues of sum_c F(n_c) (the classes of that residue)."""
+    sums = [Fraction(0)] * delta
+    for c, k in counts.items():
+        if c != 0:
+            sums[c % delta] += F(k)
+    return max(sums)
 
-    lo, hi = Fraction(1), max(a for a, _ in comps) / pc.G + 1
-    if lam(hi) < target:
-        raise NotApplicableError("x is shorter than the hardmax threshold: the theorem needs no z")
+
+def _stretch(comps, pc: ProofConstants, counts: dict, delta: int, target: Fraction) -> Fraction:
+    """An s >= 1 with target <= Phi(s) <= target + 1/2 (exact bisection; Phi is continuous and non-decreasing in
+    s, Phi(1) < target, and Phi = max_r S_r(x) >= target once sG exceeds every count)."""
+    def phi(s):
+        return _residue_mass(counts, Compressor.build(comps, pc.G, s), delta)
+
+    lo, hi = Fraction(1), Fraction(max(max(counts.values()), max(b for _, b in comps))) / pc.G + 1
+    if phi(hi) < target:
+        raise NotApplicableError("x is too short to stretch z to the hardmax threshold: the theorem needs no z")
     for _ in range(_BISECTION_STEPS):
-        v = lam(hi)
-        if v <= target + Fraction(1, 2):
+        if phi(hi) <= target + Fraction(1, 2):
             return hi
         mid = (lo + hi) / 2
-        if lam(mid) >= target:
+        if phi(mid) >= target:
             hi = mid
         else:
             lo = mid
-    raise NotApplicableError("the stretch bisection did not converge")  # pragma: no cover - Lambda is Lipschitz
+    raise NotApplicableError("the stretch bisection did not converge")  # pragma: no cover - Phi is Lipschitz in s
 
 
-def _proof_claims(out: Compression, x: dict, m: dict, F: Compressor, sets, pads, L0: int, delta: int) -> None:
+def _proof_claims(out: Compression, x: dict, m: dict, F: Compressor, sets, pads: dict, attended: frozenset,
+                  L0: int, delta: int) -> None:
     """The intermediate inequalities of the proof (module docstring of bounds.corrected)."""
     pc, cl = out.constants, out.claims
-    Q, G, theta = pc.items, pc.G, pc.theta
-    top = F.component_of(Fraction(L0))
-    cl.append(Claim("I_0 lies in one component", Fraction(0 if top is not None else 1), "==", Fraction(0)))
-    D = F.divisor(top)
-    cl.append(Claim("F(L_0) <= s G theta^-(k+1)", F(L0), "<=", out.stretch * G * (1 / theta) ** (pc.heads + 1)))
+    Q, G, theta, sigma = pc.items, pc.G, pc.theta, pc.sigma
+    a_m, b_m = F.comps[-1]
+    Fb, D = F(b_m), F.divisor(len(F.comps) - 1)
+    cl.append(Claim("F(b_m) <= s G theta^-k", Fb, "<=", out.stretch * G * (1 / theta) ** pc.heads))
+    top = max(F(k) for c, k in x.items() if c != 0)
+    cl.append(Claim("max_c F(n_c) <= max(F(b_m), sG)", top, "<=", max(Fb, out.stretch * G)))
     if D > 1:
-        cl.append(Claim("F(L_0) >= G when D_top > 1", Fraction(G), "<=", F(L0)))
+        cl.append(Claim("F(b_m) >= G when D_m > 1", Fraction(G), "<=", Fb))
+        cl.append(Claim("F(a_m) <= theta F(b_m) when D_m > 1", F(a_m), "<=", theta * Fb))
     for i, (classes, slots) in enumerate(sets):
         T = _set_total(x, classes, slots)
-        j = F.component_of(Fraction(T))
-        Dh = F.divisor(j)
+        Dh = F.divisor(F.component_of(Fraction(T)))
         if Dh == 1:
             kept = all(m[c] == x[c] for c in classes)
             cl.append(Claim(f"D = 1 keeps every count [set {i}]", Fraction(0 if kept else 1), "==", Fraction(0)))
@@ -281,14 +294,16 @@ def _proof_claims(out: Compression, x: dict, m: dict, F: Compressor, sets, pads,
         for c in classes:
             if c != 0 and x[c] >= theta * T:
                 cl.append(Claim(f"significant class has u >= G [set {i}, class {c}]", Fraction(G), "<=", u[c]))
-    sigma = pc.sigma
     rho = Fraction(2 * delta * sigma * (sigma + 1), G) + 2 * delta * sigma**2 * theta
     share = Fraction(1, 2 * delta * sigma)
     for c, p in pads.items():
-        # the padded class is the most frequent of its residue: n_c >= (L_0/Delta - 1)/|Sigma|, so n_c/L_0 >= share
-        # once L_0 >= 2 Delta, and then the padding is at most rho m_c
-        cl.append(Claim(f"padded class is frequent [class {c}]", share * L0, "<=", Fraction(x[c])))
+        if c not in attended:
+            continue  # a class no head attends: no distribution moves
+        # every class of the residue is attended: the most frequent one has n_c >= (L_0/Delta - 1)/|Sigma|
+        cl.append(Claim(f"padded attended class is frequent [class {c}]", share * L0, "<=", Fraction(x[c])))
         cl.append(Claim(f"padding <= rho m [class {c}]", Fraction(p), "<=", rho * m[c]))
+        cl.append(Claim(f"attended padding only when D_m > 1 [class {c}]", Fraction(0 if D > 1 else 1), "==",
+                        Fraction(0)))
 
 
 def _output_claims(out: Compression, cms, x: dict, worst: Fraction, eps: Fraction) -> None:

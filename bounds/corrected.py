@@ -15,9 +15,8 @@ and translation-invariant).**  For f and g with k heads together, |Sigma| symbol
 * ``w = tau + 1`` window slots, ``Q = |Sigma| Delta + 1 + w`` items (classes and slots) per attention set;
 * ``H = ceil(2^{p/gamma})`` with gamma the smaller completed logit gap of f and g (:mod:`bounds.margin`);
 * if ``eta < 2``: ``a = 2Q + 4 Delta |Sigma|^2``, ``b = 2(Q + 1) + 4 Delta |Sigma| (|Sigma| + 1)``,
-  ``theta = (k + 1) eta / ((k + 2) a)``, ``G = max(2 Delta, ceil((k + 2) b / eta))`` (so ``a theta + b / G <= eta``),
-  ``N_1 = 1 + w + ceil(G theta^{-(k+1)} (1 + 2 Delta |Sigma| theta)) + Delta (2|Sigma| + 1)`` and
-  ``N_H = H + ceil((H - w) Delta |Sigma| theta) + Delta (2|Sigma| + 1) + 1``;
+  ``theta = k eta / ((k + 1) a)``, ``G = max(2 (Delta + w), ceil((k + 1) b / eta))`` (so ``a theta + b / G <= eta``),
+  ``N_1 = 1 + w + Delta (|Sigma| + 1) + ceil(Delta |Sigma| G theta^{-k})`` and ``N_H = H + Delta (|Sigma| + 3)``;
   if ``eta >= 2`` (K = 0 included): ``N_1 = 1 + w + Delta (|Sigma| + 1)``, ``N_H = H + Delta - 1``;
 
 ``|f - g| <= delta`` (every output coordinate, last position) on every input of length ``<= N = max(N_1, N_H)``
@@ -34,16 +33,18 @@ over A_h, ``|m(x) - m(z)|_2 <= Lambda_m sum_h ||pi_h(x) - pi_h(z)||_1 max_c ||V_
 ``||pi_h(x) - pi_h(z)||_1 <= eta`` for every h: then ``|f(x) - g(x)| <= eps/2 + delta + eps/2``.
 
 If eta >= 2 any such z works (l1 distances of distributions are <= 2): give each present class one position, pad
-each residue r at one present class c_r* of residue r so that the per-residue counts are those of x shifted by one
+each residue r at one present class of residue r so that the per-residue counts are those of x shifted by one
 common j, and raise j until |z| >= H; this gives ``|z| <= max(N_1, N_H)``.
 
-Otherwise let ``T_h = sum_{i in A_h} n_i`` and add the set A_0 of all free classes (T_0 = L_0 = |x| - 1 - w).  Call
-``I_h = [max(1, theta T_h), T_h]`` (h = 0..k); their union has components ``J_1 < ... < J_m`` (m <= k + 1, total
-log-length <= (k + 1) log(1/theta)).  For s >= 1 define F = F_s on [1, L_0] by F(1) = 1 and, for each component
-``J_i = [a_i, b_i]``: ``F(a_i) = max(F(b_{i-1}), min(a_i, sG))`` (b_0 = 1), ``F(v) = v / D_i`` on J_i with
-``D_i = a_i / F(a_i)``, and ``F(v) = min(F(b_{i-1}) v / b_{i-1}, F(a_i))`` between components.  F is continuous,
-non-decreasing, ``F(v) <= v``, ``F(v) / v`` non-increasing; D_i > 1 forces ``F >= sG >= G`` on J_i, and D_i = 1
-forces F = identity on [1, b_i].  Put ``m_c = ceil(F(n_c))`` (so m_c >= 1 iff n_c >= 1), slots and ``$`` keep 1.
+Otherwise let ``T_h = sum_{i in A_h} n_i`` and ``I_h = [max(1, theta T_h), T_h]`` (h = 1..k); their union has
+components ``J_1 < ... < J_m`` (m <= k, total log-length <= k log(1/theta)), the last ending at b_m = max_h T_h.
+For s >= 1 define F = F_s by F(1) = 1 and, for each component ``J_i = [a_i, b_i]``:
+``F(a_i) = max(F(b_{i-1}), min(a_i, sG))`` (b_0 = 1), ``F(v) = v / D_i`` on J_i with ``D_i = a_i / F(a_i)``,
+``F(v) = min(F(b_{i-1}) v / b_{i-1}, F(a_i))`` between components, and ``F(v) = max(F(b_m), min(v, sG))`` above
+b_m (only classes no head attends lie there).  F is continuous, non-decreasing and ``F(v) <= v``; on [1, b_m]
+``F(v) / v`` is non-increasing, so ``F(v) >= v / D_m``; D_i > 1 forces ``F >= sG >= G`` from a_i on, and D_i = 1
+forces F = identity on [1, b_i]; ``F(v) <= v / D_m + F(a_m)`` for every v, with ``F(a_m) <= theta F(b_m)`` when
+D_m > 1.  Put ``m_c = ceil(F(n_c))`` (so m_c >= 1 iff n_c >= 1), slots and ``$`` keep 1.
 
 *One head.*  If A_h lies in a component with D = 1, every count of A_h is kept.  Otherwise let ``u = n / D``
 (same distribution as x) and U its total: an item with ``n_c >= theta T_h`` (significant; the largest item is one,
@@ -51,19 +52,23 @@ as theta <= 1/Q) has ``u_c >= G`` and ``|m_c - u_c| < 1 <= u_c / G``; any other 
 ``|m_c - u_c| <= F(theta T_h) + 1 <= theta U + U / G``.  So ``||m - u||_1 <= U ((Q + 1)/G + Q theta)`` and the
 normalized distributions differ by at most ``2 (Q + 1)/G + 2 Q theta`` in l1.
 
-*Residues.*  Each residue's count in z must be x's plus a common j.  With D the divisor of the top component (it
-holds I_0, so F(v) = v/D for v >= theta L_0, F(v) >= v/D everywhere, and F(L_0) = L_0/D >= G when D > 1): the
-scaled residue counts are ``S_r(x)/D + [0, |Sigma| (1 + theta L_0 / D)]``, so the padding needed at residue r is at
-most ``1 + |Sigma| (1 + theta L_0 / D)``, put on the most frequent class c_r* of residue r in x, which has
-``m >= n / D >= (L_0 / Delta - 1) / (|Sigma| D)``: a relative increase ``rho <= 2 Delta |Sigma| (|Sigma| + 1) / G
-+ 2 Delta |Sigma|^2 theta``, hence at most ``2 rho`` more in l1 for every head.  In total
+*Residues.*  Each residue's count in z must be x's plus a common j: with ``d_r = S_r(m) - S_r(x)``, j = max_r d_r
+and residue r gets ``j - d_r`` more keys.  A residue with a present class no head attends gets them there (no
+distribution moves).  Otherwise every class of r is attended, so <= b_m, and ``S_r(m) >= S_r(x) / D_m``; as
+``S_r'(m) < S_r'(x) / D_m + |Sigma| (1 + F(a_m))`` for every r' and ``|S_r(x) - S_r'(x)| <= 1``, the padding is
+``< 1 + |Sigma| (1 + F(a_m))``; if D_m = 1 it is 0 (F = identity on [1, b_m], >= F above), else it goes to the
+most frequent class c of r, ``m_c >= n_c / D_m >= (L_0 - Delta + 1) / (Delta |Sigma| D_m)`` with
+``L_0 = |x| - 1 - w >= b_m - 1 - w`` and ``F(b_m) >= G >= 2 (Delta + w)``: a relative increase ``rho <= 2 Delta
+|Sigma| (|Sigma| + 1) / G + 2 Delta |Sigma|^2 theta``, hence at most ``2 rho`` more in l1 for every head.  In total
 ``||pi_h(x) - pi_h(z)||_1 <= a theta + b / G <= eta``.
 
-*Length.*  With Lambda(s) = sum_c F_s(n_c), ``|z| < 1 + w + Lambda + |Sigma| Delta + Delta (1 + |Sigma|)
-+ Delta |Sigma| theta F(L_0)`` and ``F(L_0) <= Lambda <= F(L_0) (1 + Delta |Sigma| theta)``.  For s = 1,
-``F(L_0) <= G theta^{-(k+1)}`` (each component multiplies by b_i/a_i, each gap by at most G), so ``|z| <= N_1``.  If
-then ``|z| < H``, Lambda(s) is continuous in s and reaches L_0 = |x| - 1 - w >= H - 1 - w for s large, so some s
-gives Lambda(s) = H - 1 - w (:mod:`bounds.compression` bisects to within 1/2), hence ``H <= |z| <= N_H``.  []
+*Length.*  With ``Phi(s) = max_r sum_{c of r} F_s(n_c)``, every residue count of z lies in
+``[Phi - 1, Phi + |Sigma| + 1)``, so ``1 + w + Delta (Phi - 1) <= |z| < 1 + w + Delta (Phi + |Sigma| + 1)``.  For
+s = 1, ``F <= max(F(b_m), G) <= G theta^{-k}`` (each component multiplies by b_i/a_i <= its intervals' product, each
+gap by at most G once), so ``Phi <= |Sigma| G theta^{-k}`` and ``|z| <= N_1``.  If then ``|z| < H``, Phi(s) is
+continuous in s and reaches ``max_r S_r(x) >= (L_0 - Delta + 1) / Delta`` for s large, which is at least
+``(H - 1 - w) / Delta + 1`` as |x| > N_H; some s gives Phi(s) = (H - 1 - w) / Delta + 1 (:mod:`bounds.compression`
+bisects to within 1/2), hence ``H <= |z| <= N_H``.  []
 
 All arithmetic is certified: K is enclosed with ``mpmath.iv`` (outward rounding) and eta taken from its upper end,
 theta and G are exact rationals, every ceiling is exact, so the printed N can only be larger than the exact one.
@@ -135,24 +140,18 @@ class ProofConstants:
     def b(self) -> int:
         return 2 * (self.items + 1) + 4 * self.period * self.sigma * (self.sigma + 1)
 
-    @property
-    def padding_constant(self) -> int:
-        """Delta (2|Sigma| + 1): rounding up every free class and the padding's constant part."""
-        return self.period * (2 * self.sigma + 1)
-
     def compression_length(self) -> int:
         """N_1: the longest z the construction returns at s = 1."""
         w, S, D = self.window, self.sigma, self.period
         if self.trivial:
             return 1 + w + D * (S + 1)
-        top = self.G * (1 / self.theta) ** (self.heads + 1) * (1 + 2 * D * S * self.theta)
-        return 1 + w + math.ceil(top) + self.padding_constant
+        return 1 + w + D * (S + 1) + math.ceil(D * S * self.G * (1 / self.theta) ** self.heads)
 
     def hardmax_side(self, H: int) -> int:
         """N_H: the longest z when z must be stretched to reach the hardmax threshold H."""
         if self.trivial:
             return H + self.period - 1
-        return H + math.ceil((H - self.window) * self.period * self.sigma * self.theta) + self.padding_constant + 1
+        return H + self.period * (self.sigma + 3)
 
 
 def proof_constants(ing: Ingredients, eps, nesting: int | None = None) -> ProofConstants:
@@ -167,8 +166,8 @@ def proof_constants(ing: Ingredients, eps, nesting: int | None = None) -> ProofC
     pc = ProofConstants(S, D, w, k, K, None if K == 0 else eps / (2 * K), None, None)
     if pc.eta is None or pc.eta >= 2:
         return pc
-    theta = (k + 1) * pc.eta / ((k + 2) * pc.a)
-    G = max(2 * D, math.ceil((k + 2) * pc.b / pc.eta))
+    theta = k * pc.eta / ((k + 1) * pc.a)
+    G = max(2 * (D + w), math.ceil((k + 1) * pc.b / pc.eta))
     out = ProofConstants(S, D, w, k, K, pc.eta, theta, G)
     assert out.a * theta + Fraction(out.b, G) <= out.eta and theta <= Fraction(1, out.items)
     return out
@@ -203,11 +202,8 @@ def _combine(N1: int, pc: ProofConstants, k_exp: Fraction | None, gamma_inf: boo
         H = Length.of(1)
     else:
         H = Length.pow2(k_exp)
-        if H.exact is None and k_exp > N1.bit_length() + 1:
-            # N_H <= (H - 1)(1 + Delta |Sigma| theta) + const <= 2^{k + 3/2 Delta |Sigma| theta} + const + 3, since
-            # log2(1 + u) <= 3u/2; that power of two is far above N_1.
-            extra = Fraction(3, 2) * pc.period * pc.sigma * (pc.theta or 0)
-            return Length(k_exp + extra, pc.padding_constant + 3), H
+        if H.exact is None and k_exp > N1.bit_length() + 1:  # N_H = H + const is far above N_1
+            return H.plus(pc.hardmax_side(0)), H
         if H.exact is None:  # 2^k is at most about 2 N_1: materialize it
             H = Length.of(ceil_pow2(k_exp))
     return Length.of(max(N1, pc.hardmax_side(H.exact))), H

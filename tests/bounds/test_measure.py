@@ -153,5 +153,5 @@ def _modp_corrected(p: int, eps: Fraction) -> int:
 
     eta, Q = eps / 4, 2 * p + 2
     a, b = 2 * Q + 16 * p, 2 * (Q + 1) + 24 * p
-    theta, G = 3 * eta / (4 * a), max(2 * p, math.ceil(4 * b / eta))
-    return 2 + math.ceil(G * (1 / theta) ** 3 * (1 + 4 * p * theta)) + 5 * p
+    theta, G = 2 * eta / (3 * a), max(2 * (p + 1), math.ceil(3 * b / eta))
+    return 2 + 3 * p + math.ceil(2 * p * G * (1 / theta) ** 2)

@@ -5,12 +5,14 @@ with a negative control the same method rejects; the steps resting on analysis o
 
 * one head: the normalization lemma per coordinate, the rounding of significant items (u >= G), the
   insignificant items (n < theta T), their sum ``||m - u||_1 <= U ((Q+1)/G + Q theta)``;
-* residues: the padding needed per residue and its relative size rho;
+* residues: the padding needed per residue, its relative size rho, F above the last component, no padding of an
+  attended residue when D_m = 1;
 * the budget: ``2 ((Q+1)/G + Q theta) + 2 rho = a theta + b/G`` (identity), the choice of theta and G meets eta,
   and theta <= 1/Q (the largest item is significant);
 * the map F at a component start: continuity, and D > 1 forces F >= sG; one component's growth, two overlapping
   intervals merging;
-* the length: N_1 at s = 1 and N_H after the stretch;
+* the length: residue counts of z between Phi - 1 and Phi + |Sigma| + 1, N_1 at s = 1, N_H and |z| >= H after the
+  stretch;
 * the output: per-head Lipschitz sum, K eta = eps/2, and the final triangle inequality.
 
 bounds.compression checks the same inequalities on concrete inputs (verify/tests/izzo2025/test_compression.py).
@@ -61,22 +63,31 @@ def _one_head():
 
 
 def _residues():
-    e, Sx, Sx2, sc, sc2, S, th, L, pad, G, Dl, mstar, rho = z3.Reals("e Sx Sx2 sc sc2 Sigma theta Lam0 pad G Delta "
-                                                                      "mstar rho")
-    # e = 1/D in (0, 1]; scaled residue sums lie in [Sx e, Sx e + Sigma (1 + theta Lam0)]
-    hyp = [e > 0, e <= 1, S >= 1, th > 0, L > 0, z3.Abs(Sx - Sx2) <= 1, Sx >= 0, Sx2 >= 0,
-           Sx * e <= sc, sc <= Sx * e + S * (1 + th * L), Sx2 * e <= sc2, sc2 <= Sx2 * e + S * (1 + th * L)]
+    e, Sx, Sx2, sc, sc2, S, Fa, pad, G, Dl = z3.Reals("e Sx Sx2 sc sc2 Sigma Fa pad G Delta")
+    # e = 1/D_m in (0, 1]; residue r: every class attended (<= b_m), so S_r(m) >= S_r(x) e; any residue r':
+    # S_r'(m) < S_r'(x) e + |Sigma| (1 + F(a_m))
+    hyp = [e > 0, e <= 1, S >= 1, Fa >= 0, z3.Abs(Sx - Sx2) <= 1, Sx >= 0, Sx2 >= 0, Sx * e <= sc,
+           sc2 < Sx2 * e + S * (1 + Fa)]
     need = (sc2 - Sx2) - (sc - Sx)
-    L0, D = z3.Reals("L0 D")
-    rel = [D >= 1, Dl >= 1, S >= 1, th > 0, G >= 2 * Dl, L0 / D >= G, pad >= 0,
-           pad <= 1 + S * (1 + th * L0 / D), mstar >= (L0 - Dl + 1) / (Dl * S * D),
+    L0, D, b, w, th, Fb, mstar, rho = z3.Reals("L0 D b w theta Fb mstar rho")
+    rel = [D > 1, Dl >= 1, S >= 1, w >= 1, th > 0, Fb == b / D, Fb >= G, G >= 2 * (Dl + w), L0 >= b - 1 - w,
+           pad >= 0, pad <= 1 + S * (1 + th * Fb), mstar >= (L0 - Dl + 1) / (Dl * S * D),
            rho == 2 * Dl * S * (S + 1) / G + 2 * Dl * S * S * th]
+    v, cap = z3.Reals("v cap")
+    above = [D > 1, b > 0, v > b, Fb == b / D, Fb >= cap, cap > 0]
+    F_above = z3.If(Fb >= z3.If(v <= cap, v, cap), Fb, z3.If(v <= cap, v, cap))
+    d1, d2, j = z3.Reals("d1 d2 j")
+    ident = [d1 == 0, d2 <= 0, j == z3.If(d1 >= d2, d1, d2)]
     return (
-        _z3("residue padding: (S_r'(sc) - S_r'(x)) - (S_r(sc) - S_r(x)) <= 1 + |Sigma| (1 + theta F(L_0))", hyp,
-            need <= 1 + S * (1 + th * L), neg_goal=need <= S * (1 + th * L)),
-        _z3("padding is a relative rho of the padded class: m* >= (L_0 - Delta + 1)/(Delta |Sigma| D), "
-            "F(L_0) = L_0/D >= G >= 2 Delta => pad <= rho m*", rel, pad <= rho * mstar,
-            neg_hypotheses=[h for h in rel if not z3.eq(h, G >= 2 * Dl)] + [G >= 1]),
+        _z3("residue padding: j - d_r < 1 + |Sigma| (1 + F(a_m)) for a residue whose classes are all attended", hyp,
+            need < 1 + S * (1 + Fa), neg_goal=need < S * (1 + Fa)),
+        _z3("padding is a relative rho of the padded class: m* >= (L_0 - Delta + 1)/(Delta |Sigma| D_m), "
+            "L_0 >= b_m - 1 - w, F(b_m) = b_m/D_m >= G >= 2 (Delta + w) => pad <= rho m*", rel, pad <= rho * mstar,
+            neg_hypotheses=[h for h in rel if not z3.eq(h, G >= 2 * (Dl + w))] + [G >= 1]),
+        _z3("above b_m: F(v) = max(F(b_m), min(v, sG)) <= v / D_m when D_m > 1 (then F(b_m) >= sG)", above,
+            F_above <= v / D, neg_hypotheses=[h for h in above if not z3.eq(h, Fb >= cap)]),
+        _z3("D_m = 1: the attended residue is kept (d_r = 0), every other d_r' <= 0, so it gets no padding", ident,
+            j - d1 == 0, neg_hypotheses=[d1 == 0, j == z3.If(d1 >= d2, d1, d2)]),
     )
 
 
@@ -88,16 +99,16 @@ def _budget():
     Q, a, b = pc.items, pc.a, pc.b
     rho = 2 * Dl * S * (S + 1) / G + 2 * Dl * S**2 * th
     zQ, zG, zth, zk, zeta, za, zb = z3.Reals("Q G theta k eta a b")
-    choice = [zk >= 0, zeta > 0, za > 0, zb > 0, zth == (zk + 1) * zeta / ((zk + 2) * za),
-              zG >= (zk + 2) * zb / zeta, zG > 0]
-    small = [zk >= 0, zeta > 0, zeta < 2, zQ > 0, za >= 2 * zQ, zth == (zk + 1) * zeta / ((zk + 2) * za)]
+    choice = [zk >= 1, zeta > 0, za > 0, zb > 0, zth == zk * zeta / ((zk + 1) * za), zG >= (zk + 1) * zb / zeta,
+              zG > 0]
+    small = [zk >= 1, zeta > 0, zeta < 2, zQ > 0, za >= 2 * zQ, zth == zk * zeta / ((zk + 1) * za)]
     return (
         _sympy("budget: 2((Q+1)/G + Q theta) + 2 rho = a theta + b/G (a, b, Q of bounds.corrected.ProofConstants)",
                2 * ((Q + 1) / G + Q * th) + 2 * rho,
                a * th + b / G, neg_rhs=a * th + b / G - 2 * Dl * S**2 * th),
         _z3("the choice of theta and G meets the budget: a theta + b/G <= eta", choice,
-            za * zth + zb / zG <= zeta, neg_hypotheses=[h if not z3.eq(h, zth == (zk + 1) * zeta / ((zk + 2) * za))
-                                                        else zth == (zk + 1) * zeta / za for h in choice]),
+            za * zth + zb / zG <= zeta, neg_hypotheses=[h if not z3.eq(h, zth == zk * zeta / ((zk + 1) * za))
+                                                        else zth == zk * zeta / za for h in choice]),
         _z3("theta <= 1/Q when eta < 2 (so the largest item of a set is significant)", small, zth * zQ <= 1,
             neg_hypotheses=[h if not z3.eq(h, za >= 2 * zQ) else za >= zQ for h in small]),
     )
@@ -132,16 +143,29 @@ def _map():
 
 
 def _length():
-    w, lam, S, Dl, th, L0v, G, P, z, H = z3.Reals("w Lam Sigma Delta theta Lam0 G P z H")
-    base = [w >= 1, S >= 1, Dl >= 1, th > 0, G >= 1, P >= 1, L0v >= 0,
-            z < 1 + w + lam + S * Dl + Dl * (1 + S) + Dl * S * th * L0v]
-    s1 = base + [lam <= L0v * (1 + Dl * S * th), L0v <= G * P]
-    sH = base + [L0v <= lam, lam <= H - 1 - w + z3.RealVal("1/2")]
-    n1 = 1 + w + G * P * (1 + 2 * Dl * S * th) + Dl * (2 * S + 1)
-    nh = H + (H - w) * Dl * S * th + Dl * (2 * S + 1) + 1
+    Sx1, Sx2, m1, m2, F1, F2, S, j, z1 = z3.Reals("Sx1 Sx2 m1 m2 F1 F2 Sigma j z1")
+    # two residues: S_r(m) in [sum_c F, sum_c F + |Sigma|), j = max_r (S_r(m) - S_r(x)), z's count S_1(x) + j
+    counts = [S >= 1, z3.Abs(Sx1 - Sx2) <= 1, F1 <= m1, m1 < F1 + S, F2 <= m2, m2 < F2 + S,
+              j == z3.If(m1 - Sx1 >= m2 - Sx2, m1 - Sx1, m2 - Sx2), z1 == Sx1 + j]
+    phi = z3.If(F1 >= F2, F1, F2)
+    w, Dl, G, P, Phi, zl, H, Fmax = z3.Reals("w Delta G P Phi z H Fmax")
+    upper = [w >= 1, Dl >= 1, S >= 1, G >= 1, P >= 1, zl < 1 + w + Dl * (Phi + S + 1)]
+    s1 = upper + [Phi <= S * Fmax, Fmax <= G * P]
+    sH = upper + [Phi <= (H - 1 - w) / Dl + 1 + z3.RealVal("1/2")]
+    low = [w >= 1, Dl >= 1, zl >= 1 + w + Dl * (Phi - 1), Phi >= (H - 1 - w) / Dl + 1]
+    L0, Smax = z3.Reals("L0 Smax")
+    reach = [w >= 1, Dl >= 1, S >= 1, H >= 1, L0 >= H + Dl * (S + 3) - w, Smax >= (L0 - Dl + 1) / Dl]
     return (
-        _z3("length at s = 1: |z| < N_1", s1, z < n1, neg_goal=z < 1 + w + G * P + Dl * (2 * S + 1)),
-        _z3("length after the stretch: |z| < N_H", sH, z < nh, neg_goal=z < H + Dl * (2 * S + 1) + 1),
+        _z3("each residue count of z lies in [Phi - 1, Phi + |Sigma| + 1) (two residues; the same for each pair)",
+            counts, z3.And(z1 >= phi - 1, z1 < phi + S + 1), neg_goal=z3.And(z1 >= phi, z1 < phi + S + 1)),
+        _z3("length at s = 1: |z| < 1 + w + Delta (|Sigma| + 1) + Delta |Sigma| G theta^-k = N_1", s1,
+            zl < 1 + w + Dl * (S + 1) + Dl * S * G * P, neg_goal=zl < 1 + w + Dl * S * G * P),
+        _z3("length after the stretch: |z| < H + Delta (|Sigma| + 3) = N_H", sH, zl < H + Dl * (S + 3),
+            neg_goal=zl < H + Dl * (S + 2)),
+        _z3("the stretch target is reachable: |x| > N_H => max_r S_r(x) >= (H - 1 - w)/Delta + 1", reach,
+            Smax >= (H - 1 - w) / Dl + 1,
+            neg_hypotheses=[h if not z3.eq(h, L0 >= H + Dl * (S + 3) - w) else L0 >= H - w for h in reach]),
+        _z3("the stretched z reaches the hardmax threshold: |z| >= H", low, zl >= H, neg_goal=zl >= H + 1),
     )
 
 

@@ -171,10 +171,11 @@ register(
 register(
     "izzo2025:thm4.1.corrected", "Theorem 4.1, corrected (bounds/corrected.py)",
     "For one-layer ReLU (or MLP-free) models under the izzo precision model, with K = max over f, g of "
-    "||U||_F (1 + ||A||_F ||B||_F) sum_h max_c ||V_h y_c||, eta = eps/(2K), k heads, Q = |Sigma| Delta + tau + 2 and "
-    "N = max(N_1, N_H) of bounds/corrected.py (N_1 ~ G theta^-(k+1) with theta = (k+1) eta/((k+2)(2Q + 4 Delta "
-    "|Sigma|^2)), G ~ (k+2)(2Q + 2 + 4 Delta |Sigma|(|Sigma|+1))/eta; N_H ~ H = ceil(2^{p/gamma})): |f - g| <= delta "
-    "on every input of length <= N implies |f - g| <= delta + eps on every input.",
+    "||U||_F (1 + ||A||_F ||B||_F) sum_h max_c ||V_h y_c||, eta = eps/(2K), k heads, Q = |Sigma| Delta + tau + 2, "
+    "theta = k eta/((k+1)(2Q + 4 Delta |Sigma|^2)), G = max(2(Delta + tau + 1), ceil((k+1)(2Q + 2 + 4 Delta |Sigma| "
+    "(|Sigma|+1))/eta)) and N = max(tau + 2 + Delta (|Sigma| + 1) + ceil(Delta |Sigma| G theta^-k), "
+    "ceil(2^{p/gamma}) + Delta (|Sigma| + 3)): |f - g| <= delta on every input of length <= N implies "
+    "|f - g| <= delta + eps on every input.",
     strength="steps-cited", evidence=
     "proof in the docstring of bounds/corrected.py. verify/izzo/corrected.py discharges every algebraic step in "
     "general (z3 over symbolic reals, sympy identities reading the code's constants a, b, Q), each with a negative "

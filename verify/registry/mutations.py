@@ -297,9 +297,9 @@ mutation("izzo-appb-sampler-no-biases", "izzo2025:app-b.data", "constructions/ta
          "        bits = rng.random((batch, length)) < q[:, t % self.period]\n        return [",
          "dropped App. B ingredient: the per-sequence residue biases q ~ U[0,1] (Var f* collapses to ~1/(4n))")
 mutation("izzo-corrected-exponent-k", "izzo2025:thm4.1.corrected", "bounds/corrected.py",
-         "top = self.G * (1 / self.theta) ** (self.heads + 1) *", "top = self.G * (1 / self.theta) ** self.heads *",
-         "changed constant: N_1 with theta^-k instead of theta^-(k+1) (the k + 1-th interval is the set of all "
-         "classes, needed for the residue padding)")
+         "math.ceil(D * S * self.G * (1 / self.theta) ** self.heads)",
+         "math.ceil(D * S * self.G * (1 / self.theta) ** (self.heads - 1))",
+         "changed constant: N_1 with theta^-(k-1) instead of theta^-k (one attention set fewer)")
 mutation("izzo-corrected-padding-weight", "izzo2025:thm4.1.corrected", "bounds/corrected.py",
          "return 2 * self.items + 4 * self.period * self.sigma**2", "return 2 * self.items + 2 * self.period * self.sigma**2",
          "changed constant: the padding's share of the budget a halved (theta too large for the residue padding)")

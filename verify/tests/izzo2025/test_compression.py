@@ -73,7 +73,7 @@ def test_every_step_of_the_proof_holds(data):
     assert {"|z| <= N", "|z| >= H", "same present classes", "residue counts fit positions 2..|z|-w",
             "|f(x) - g(x)| <= |f(z) - g(z)| + eps"} <= names
     if not z.constants.trivial:
-        assert "||pi(x) - pi(z)||_1 <= a theta + b/G" in names and "F(L_0) <= s G theta^-(k+1)" in names
+        assert "||pi(x) - pi(z)||_1 <= a theta + b/G" in names and "F(b_m) <= s G theta^-k" in names
 
 
 def _balanced(X: int, tau: int):
@@ -179,9 +179,9 @@ def _nested_pair():
 
 @checks("izzo2025:thm4.1.corrected")
 def test_separated_scales_reach_the_length_bound():
-    """Worst case of the length step: with the argmax totals of f (10^15 a's), g (+ 10^30 b's) and of all classes
-    (+ 10^45 c's) at separated scales, the k + 1 = 3 intervals are disjoint, F(L_0) = G theta^-3 exactly, and z is
-    longer than half of N_1 (so a bound with theta^-k instead of theta^-(k+1) would be broken by this z)."""
+    """Worst case of the length step: with the argmax totals of f (10^15 a's) and g (+ 10^30 b's) at separated
+    scales and 10^45 c's no head attends, the k = 2 intervals are disjoint, F(b_m) = G theta^-2 exactly, and z is
+    longer than half of N_1 (so a bound with theta^-(k-1) instead of theta^-k would be broken by this z)."""
     f, g = _nested_pair()
     eps = Fraction(1, 2)
     counts = {0: 1, 1: 10**15, 2: 10**30, 3: 10**45}  # classes t * Delta + r with Delta = 1: $, a, b, c
@@ -190,7 +190,7 @@ def test_separated_scales_reach_the_length_bound():
     pc = z.constants
     assert z.failed() == [] and not pc.trivial and z.stretch == 1
     assert 2 * z.length > z.N and z.N == pc.compression_length()
-    assert z.length > pc.G * (1 / pc.theta) ** pc.heads  # one factor theta^-1 fewer would not hold z
+    assert z.length > pc.period * pc.sigma * pc.G * (1 / pc.theta) ** (pc.heads - 1)
 
 
 @pytest.mark.slow

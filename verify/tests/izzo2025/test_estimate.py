@@ -32,11 +32,11 @@ def test_modp_json(capsys):
     assert (r["gamma"], r["L"], r["tau"], r["period"], r["alphabet_size"], r["precision_bits"]) == ("8", 1.0, 0, 5, 2, 8)
     assert r["hardmax_length"] == 2
     # corrected: K = ||U|| (1 + ||A|| ||B||) max ||V y|| = 2, eta = eps/(2K) = 1/40, |Sigma| = 2, Delta = 5, w = 1,
-    # k = 2: Q = 12, a = 2Q + 4*5*4 = 104, b = 2*13 + 4*5*2*3 = 146, theta = 3 eta/(4a) = 3/16640, G = 4b/eta = 23360,
-    # N = N_1 = 1 + w + ceil(G theta^-3 (1 + 2*5*2 theta)) + 5 (2*2 + 1)  (N_H = 2 + 1 + 25 + 1 is smaller)
+    # k = 2: Q = 12, a = 2Q + 4*5*4 = 104, b = 2*13 + 4*5*2*3 = 146, theta = 2 eta/(3a) = 1/6240, G = 3b/eta = 17520,
+    # N = N_1 = 1 + w + 5 (2 + 1) + ceil(5*2 G theta^-2)  (N_H = 2 + 5 (2 + 3) is smaller)
     c = r["corrected"]
-    assert c["K_upper"] == 2.0 and (c["eta"], c["theta"], c["G"]) == ("1/40", "3/16640", 23360)
-    n1 = 2 + math.ceil(23360 * Fraction(16640, 3) ** 3 * (1 + 20 * Fraction(3, 16640))) + 25
+    assert c["K_upper"] == 2.0 and (c["eta"], c["theta"], c["G"]) == ("1/40", "1/6240", 17520)
+    n1 = 2 + 15 + 10 * 17520 * 6240**2
     assert r["sample_length"] == n1 == r["N"]
     # the earlier proof count: 1 + Delta (tau+1) (1 + L/eps + L^2/eps^2) = 1 + 5 (1 + 10 + 100)
     assert r["proof_count"] == {"hardmax_length": 2, "sample_length": 556, "N": 556} and r["printed_sample_term"] == 0
