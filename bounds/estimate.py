@@ -28,7 +28,7 @@ import sys
 from fractions import Fraction
 
 from bounds.corrected import NoBoundError, corrected_bound, published_bound
-from bounds.lengths import Length
+from bounds.lengths import Length, integer_text
 from bounds.margin import INF, BoundsError, Ingredients, combine, ingredients, interval_ingredients
 from bounds.true_threshold import MAX_CONFIGS
 from constructions.limit_transformer.hardmax import hardmax_float
@@ -300,7 +300,7 @@ def _text(r: dict) -> str:
             f"  corrected: K = max_m ||U||_F (1 + ||A||_F ||B||_F) sum_h max_c ||V_h y_c|| <= {c['K_upper']:.6g}, "
             f"C = {c['classes']} classes, w = tau+1 = {c['window']}, k = {c['nesting']} heads, "
             f"{c['constants_text']}",
-            f"    N = max(N_1, N_H) = {c['N_text']}   (N_1 = compression length {c['sample_length']}, "
+            f"    N = max(N_1, N_H) = {c['N_text']}   (N_1 = compression length {integer_text(c['sample_length'])}, "
             f"N_H from H = hardmax threshold {_len(c['hardmax_length'])})",
             "    conclusion: |f - g| <= delta on all lengths <= N implies |f - g| <= delta + eps everywhere "
             "(proved: bounds/corrected.py; every step checked by bounds.compression)",
@@ -331,7 +331,7 @@ def _len(v) -> str:
     if v is None:
         return "none"
     if isinstance(v, int):
-        return str(v)
+        return integer_text(v)
     return str(Length(Fraction(v["pow2_exponent"]), v["plus"]))
 
 

@@ -17,6 +17,18 @@ from constructions.limit_transformer.hardmax import ceil_pow2
 MATERIALIZE_BITS = 64
 
 
+TEXT_DIGITS = 30
+
+
+def integer_text(n: int) -> str:
+    """``n`` in decimal, or ``d.dddddde+k (k+1 digits; exact in --json)`` beyond TEXT_DIGITS digits (never a float)."""
+    digits = str(abs(n))
+    if len(digits) <= TEXT_DIGITS:
+        return str(n)
+    sign = "-" if n < 0 else ""
+    return f"{sign}{digits[0]}.{digits[1:7]}e+{len(digits) - 1} ({len(digits)} digits; exact in --json)"
+
+
 @dataclass(frozen=True)
 class Length:
     """``ceil(2^exponent) + add`` (``add`` alone when exponent is None)."""
@@ -51,7 +63,7 @@ class Length:
 
     def __str__(self) -> str:
         if self.exponent is None:
-            return str(self.add)
+            return integer_text(self.add)
         tail = f" + {self.add}" if self.add else ""
         return f"ceil(2^{float(self.exponent):.10g}){tail} (~ 2^{float(self.exponent):.6g})"
 

@@ -68,3 +68,11 @@ def test_length_log_domain():
     big = Length.pow2(Fraction(10**6, 3), 7)
     assert big.exact is None and big.log2 == pytest.approx(10**6 / 3) and "2^333333.3333" in str(big)
     assert big.to_json()["plus"] == 7 and big.to_json()["pow2_exponent"] == "1000000/3"
+
+
+def test_integer_text_abbreviates_only_long_integers():
+    from bounds.lengths import integer_text
+
+    assert integer_text(10**30 - 1) == "9" * 30 and str(Length.of(7)) == "7"
+    n = 123456789 * 10**40
+    assert integer_text(n) == "1.234567e+48 (49 digits; exact in --json)" and integer_text(-n).startswith("-1.2345")
