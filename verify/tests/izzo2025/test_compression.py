@@ -6,7 +6,7 @@ import dataclasses
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from bounds.auxiliary import Claim, NotApplicableError, pair_period
@@ -201,3 +201,27 @@ def test_every_step_of_the_proof_holds_large_run(data):
     """The default test's property on 3000 examples (record in docs/bounds.md)."""
     f, g, counts, window, eps = _case(data)
     assert compress(f, g, counts, window, eps).failed() == []
+
+
+@checks("izzo2025:thm4.1.corrected")
+@settings(max_examples=25, deadline=None)
+@given(st.data())
+def test_short_z_is_a_string_with_the_class_level_outputs(data):
+    """Where z is short (eps >= 4K: any z of the right window, presence and residues), it is written out as a string
+    and f(z), g(z) from exact evaluation equal the class-level outputs the proof uses."""
+    from bounds.auxiliary import ClassModel, hardmax_output, string_of
+    from constructions.limit_transformer import exact_forward
+
+    f, g = _pair(data, data.draw(st.integers(1, 2)), 1)
+    eps = Fraction(100)
+    bound = corrected_bound(combine(ingredients(f, mode="exact"), ingredients(g, mode="exact")), eps, 4)
+    assume(bound.constants.trivial)  # K <= 25: the short case
+    D = pair_period(f, g)
+    counts, window = _long_input(data, len(f.alphabet), D, max(f.tau, g.tau), bound.N.exact)
+    z = compress(f, g, counts, window, eps)
+    assert z.failed() == [] and z.length <= bound.N.exact
+    for m in (f, g):
+        word = string_of(z.counts, window, D, m.alphabet)
+        assert len(word) + 1 == z.length
+        assert list(exact_forward(m, word, positions="last")) == list(hardmax_output(ClassModel.of(m, D), z.counts,
+                                                                                        window))
