@@ -6,7 +6,7 @@ import dataclasses
 from fractions import Fraction
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bounds.auxiliary import Claim, NotApplicableError, pair_period
@@ -213,9 +213,10 @@ def test_short_z_is_a_string_with_the_class_level_outputs(data):
     from constructions.limit_transformer import exact_forward
 
     f, g = _pair(data, data.draw(st.integers(1, 2)), 1)
-    eps = Fraction(100)
-    bound = corrected_bound(combine(ingredients(f, mode="exact"), ingredients(g, mode="exact")), eps, 4)
-    assume(bound.constants.trivial)  # K <= 25: the short case
+    ing = combine(ingredients(f, mode="exact"), ingredients(g, mode="exact"))
+    eps = 4 * corrected_bound(ing, 1, 4).constants.K + 1  # eta >= 2: the short case
+    bound = corrected_bound(ing, eps, 4)
+    assert bound.constants.trivial
     D = pair_period(f, g)
     counts, window = _long_input(data, len(f.alphabet), D, max(f.tau, g.tau), bound.N.exact)
     z = compress(f, g, counts, window, eps)
