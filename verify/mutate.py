@@ -122,7 +122,7 @@ def _copy_tree(dest: Path) -> None:
 
 
 def _pytest(copy: Path, nodes: list[str], timeout: float) -> int:
-    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=str(copy))
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=str(copy), LENGTHGEN_HYPOTHESIS_PROFILE="mutation")
     cmd = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "verify.pytest_plugin",
            "--no-claim-results", "--rootdir", str(copy), "-W", "ignore", *nodes]
     if (copy / "pyproject.toml").exists():

@@ -226,3 +226,42 @@ def test_short_z_is_a_string_with_the_class_level_outputs(data):
         assert len(word) + 1 == z.length
         assert list(exact_forward(m, word, positions="last")) == list(hardmax_output(ClassModel.of(m, D), z.counts,
                                                                                         window))
+
+
+def _uniform_pair():
+    """Sigma = {a, b}, Delta = 2, tau = 0, all logits 0: each model averages every position (one attention set that
+    holds every class), so every residue's classes are attended."""
+    from constructions.limit_transformer.model import (
+        Head,
+        Layer,
+        LimitTransformer,
+        LocalPhi,
+        PeriodicPositions,
+    )
+
+    eye = [[int(i == j) for j in range(4)] for i in range(4)]
+
+    def model(readout, name):
+        head = Head([[0, 0, 0, 0]], [[0, 0, 0, 0]], eye, LocalPhi((0,)))
+        return LimitTransformer(alphabet=("a", "b"), embedding=eye[:3], layers=(Layer(heads=(head,)),),
+                                unembedding=[readout], positions=PeriodicPositions([[0, 0, 0, 1], [0, 0, 0, 0]]),
+                                precision_bits=1, name=name)
+
+    return model([0, 1, -1, 0], "uniform"), model([0, 1, -1, 1], "uniform'")
+
+
+@checks("izzo2025:thm4.1.corrected")
+def test_attended_residue_is_padded_at_its_most_frequent_class():
+    """Every class attended, residue 1 holds 10^15 b's that F compresses less than the a's: residue 0 must be padded,
+    at a@0 (10^20 keys), not at b@0 (one key); the padding is a small relative change and every claim holds."""
+    f, g = _uniform_pair()
+    eps = Fraction(1, 2)
+    a0, b0, b1 = 10**20, 1, 10**15
+    a1 = a0 + b0 - b1  # residues balanced: S_0 = S_1
+    counts = {0: 1, 2: a0, 4: b0, 3: a1, 5: b1}  # classes t * 2 + r: a@0 = 2, a@1 = 3, b@0 = 4, b@1 = 5
+    M = 1 + 2 * (a0 + b0)
+    assert _positions_per_residue(M, 0, 2) == [a0 + b0, a1 + b1]
+    z = compress(f, g, counts, (2 + M % 2,), eps)
+    assert z.failed() == [] and z.counts[4] == 1 and z.counts[2] > 1
+    padded = [c for c in z.claims if c.name.startswith("padding <= rho m")]
+    assert [c.name for c in padded] == ["padding <= rho m [class 2]"] and padded[0].lhs > 0
