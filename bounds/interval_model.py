@@ -8,15 +8,27 @@ number is a JSON number, a decimal string or an ``"a/b"`` string (the schema of
 :mod:`constructions.limit_transformer.serialize`); its double is within relative ``3u`` of the exact value (one
 rounding for a decimal, three for ``a/b``), and the radius says so.  Shapes are checked as the exact loader checks
 them; every problem raises :class:`~constructions.limit_transformer.errors.ModelFormatError`.
+
+Exactness (a matrix gets radius 0 only when every number in it is read as the exact double it denotes):
+an integer (JSON int, or a string of ASCII digits with an optional ``-``) with ``|n| < 2^53``; an ``"a/b"`` string
+with ``|a| < 2^53`` and ``b`` a power of two below ``2^1000`` (what :func:`save_model` writes for float weights:
+the quotient is then exact, no underflow); a JSON float only when it is an integer below ``2^53`` in magnitude (the
+exact loader reads a JSON float by its shortest decimal text, ``repr``: for an integral double below 2^53 that
+text is the double itself, but ``2.0**60`` means ``1152921504606847000``).  :class:`_Reader` states these rules
+one number at a time; :func:`_read_numbers` applies the same rules to a whole matrix at once (numpy on the bytes
+of the joined strings), and hands anything outside the grammar it vectorizes back to :class:`_Reader`.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from bounds.certified import TINY, Ball, U, ball
 from constructions.limit_transformer.errors import ModelFormatError
@@ -79,8 +91,8 @@ def from_model(model) -> IntervalModel:
 
 
 class _Reader:
-    """Number -> float, remembering whether every number read was an exact double (an int below 2^53 or an
-    ``a/2^k`` string with |a| < 2^53: what :func:`save_model` writes for float weights)."""
+    """Number -> float, remembering whether every number read was an exact double (the rules of the module
+    docstring, one number at a time: the reference for :func:`_read_numbers`)."""
 
     def __init__(self):
         self.exact = True
@@ -90,9 +102,11 @@ class _Reader:
             raise ModelFormatError(f"expected a number, got {x!r}")
         if isinstance(x, int):
             self.exact &= abs(x) < 2**53
+            if abs(x) >= 2**1024:
+                raise ModelFormatError(f"{x} is too large for a double")
             return float(x)
-        if isinstance(x, float):  # a JSON float means its decimal text (as in the exact loader)
-            self.exact &= x.is_integer()
+        if isinstance(x, float):  # a JSON float means its decimal text repr(x) (as in the exact loader)
+            self.exact &= x.is_integer() and abs(x) < 2**53
             return x
         if isinstance(x, str):
             num, slash, den = x.partition("/")
@@ -109,25 +123,143 @@ class _Reader:
         raise ModelFormatError(f"cannot read {x!r} (type {type(x).__name__}) as a number")
 
 
+_SYNTAX = b"0123456789/-,"  # the bytes of joined "a/b" and integer strings
+_POW10 = 10 ** np.arange(17, -1, -1, dtype=np.int64)  # 10^17 .. 10^0
+
+
+def _digit_runs(digits: np.ndarray, end: np.ndarray, length: np.ndarray, width: int) -> np.ndarray:
+    """int64 values of the decimal numbers ``digits[end - length : end]`` (``digits``: bytes mapped to their digits,
+    padded in front by 18 zeros; 0 <= length <= width <= 18), read right-aligned in windows of ``width`` bytes with
+    the bytes before each number masked: exact, below 10^18 < 2^63."""
+    rows = sliding_window_view(digits, width)[end - width]
+    rows = rows * (np.arange(width, dtype=np.int8) >= (width - length)[:, None].astype(np.int8))
+    return rows.astype(np.int64) @ _POW10[18 - width:]
+
+
+@functools.cache
+def _pow2_limbs(n: int) -> np.ndarray:
+    """The base-10^18 digits of 2^k, k = 0..1023, lowest first: an int64 array (1024, n)."""
+    return np.array([[(2**k // 10 ** (18 * j)) % 10**18 for j in range(n)] for k in range(1024)], dtype=np.int64)
+
+
+def _read_strings(flat: list) -> tuple[np.ndarray, bool] | None:
+    """(doubles, exact) of strings that are all ``-?[0-9]+`` or ``-?[0-9]+/[0-9]+`` with at most 18 numerator
+    digits; None for anything else (the caller then reads number by number).  The rules of :class:`_Reader`, with
+    the same doubles: numerators are parsed exactly (int64) and rounded once; a denominator is a power of two iff
+    its base-10^18 digits are those of 2^k for the k its magnitude names, and is then read as the double 2^k
+    (otherwise int64 -> double, or Python's ``float(int)`` above 10^18: one correct rounding, as ``float(b)``); the
+    quotient is one IEEE division, as ``float(a) / float(b)``."""
+    n = len(flat)
+    try:
+        joined = (",".join(flat) + ",").encode("ascii")
+    except UnicodeEncodeError:
+        return None
+    if joined.translate(None, _SYNTAX):
+        return None
+    b = np.frombuffer(joined, np.uint8)
+    ends = np.flatnonzero(b == 44)  # one ',' after every string
+    if len(ends) != n:
+        return None
+    starts = np.concatenate(([0], ends[:-1] + 1))
+    slash_at = np.flatnonzero(b == 47)
+    owner = np.searchsorted(ends, slash_at)
+    if np.any(np.diff(owner) <= 0):
+        return None  # two '/' in one string
+    has_slash = np.zeros(n, bool)
+    has_slash[owner] = True
+    slash = ends.copy()
+    slash[owner] = slash_at
+    neg = b[starts] == 45
+    if np.count_nonzero(b == 45) != np.count_nonzero(neg):
+        return None  # a '-' not at the start
+    num_len, den_len = slash - starts - neg, np.where(has_slash, ends - slash - 1, 0)
+    if np.any(num_len < 1) or np.any(has_slash & (den_len < 1)) or num_len.max() > 18:
+        return None
+    digits = np.concatenate((np.zeros(18, np.uint8), b - np.uint8(48)))
+    digits[digits > 9] = 0
+    num = _digit_runs(digits, slash + 18, num_len, int(num_len.max()))
+    top = int(den_len.max())
+    limbs = [_digit_runs(digits, ends + 18 - k, np.clip(den_len - k, 0, 18), min(18, top - k))
+             for k in range(0, top, 18)]  # base-10^18 digits of the denominators, lowest first
+    limbs = limbs or [np.zeros(n, np.int64)]
+    limbs[0] = np.where(has_slash, limbs[0], 1)  # an integer string: denominator 1
+    if len(limbs) > 17:
+        return None  # a denominator of more than 306 digits: no double (_Reader says so)
+    approx = sum(limb * 1e18**j for j, limb in enumerate(limbs))  # within a few ulps: names the candidate 2^k
+    if not np.all(approx > 0):
+        return None  # division by zero: _Reader names the number
+    k = np.clip(np.rint(np.log2(approx)), 0, 1023).astype(np.int64)
+    table = _pow2_limbs(len(limbs))
+    pow2 = np.all([limb == table[k, j] for j, limb in enumerate(limbs)], axis=0) & (k < 1000)
+    den = np.where(pow2, np.ldexp(1.0, k), limbs[0].astype(np.float64))  # int64 -> double: correctly rounded
+    other = ~pow2 & (np.count_nonzero(limbs[1:], axis=0) > 0 if len(limbs) > 1 else False)
+    if np.any(other):  # denominators above 10^18 that are no power of two: rounded by Python, as _Reader does
+        try:
+            den[other] = [float(sum(int(limb[i]) * 10 ** (18 * j) for j, limb in enumerate(limbs)))
+                          for i in np.flatnonzero(other)]
+        except OverflowError:
+            return None
+    exact = bool(np.all(pow2) and np.all(num < 2**53))
+    a = num.astype(np.float64)
+    a = np.where(neg & ~(has_slash & (num == 0)), -a, a)  # float("-0") is -0.0, float(int("-0")) / 1.0 is 0.0
+    return a / den, exact
+
+
+def _read_numbers(flat: list) -> tuple[np.ndarray, bool]:
+    """(doubles, exact) of a flat list of numbers, by the rules of :class:`_Reader`, vectorized for the common
+    cases (all JSON numbers; all integer or ``"a/b"`` strings; all decimal strings); other lists, and every list
+    with a number that cannot be read, go through :class:`_Reader` number by number."""
+    kinds = set(map(type, flat))
+    fast = None
+    if kinds == {str}:
+        fast = _read_strings(flat)
+        if fast is None and not any("/" in x for x in flat):
+            try:  # numpy parses str with Python's float(): the same doubles as _Reader
+                mid = np.array(flat, dtype=np.float64)
+            except (ValueError, OverflowError):
+                mid = None
+            if mid is not None:
+                whole = bool(np.all(np.isfinite(mid) & (mid == np.trunc(mid)) & (np.abs(mid) < 2**53)))
+                fast = mid, whole and all(x.strip().lstrip("-").isdigit() for x in flat)
+    elif kinds and kinds <= {int, float}:
+        try:
+            mid = np.array(flat, dtype=np.float64)
+        except OverflowError:
+            mid = None
+        if mid is not None:  # ints: |n| < 2^53; floats: integral and below 2^53 (repr is then the double)
+            fast = mid, bool(np.all(np.isfinite(mid) & (mid == np.trunc(mid)) & (np.abs(mid) < 2**53)))
+    if fast is not None:
+        return fast
+    read = _Reader()
+    return np.array(list(map(read, flat)), dtype=np.float64), read.exact
+
+
 def _matrix(data, name: str, ndim: int = 2) -> Ball:
     if not isinstance(data, list):
         raise ModelFormatError(f"{name} must be a list")
-    read = _Reader()
-    try:
-        if ndim == 2:
-            rows = [list(map(read, row)) for row in data]
-            if len({len(r) for r in rows}) > 1:
-                raise ModelFormatError(f"{name}: rows of different lengths")
-        else:
-            rows = list(map(read, data))
-    except TypeError:
-        raise ModelFormatError(f"{name} must be a {ndim}-dimensional array of numbers") from None
-    mid = np.array(rows, dtype=np.float64)
+    regular = data and all(type(r) is list for r in data) and len(set(map(len, data))) == 1 and data[0]
+    if ndim == 2 and regular:
+        mid, exact = _read_numbers(list(chain.from_iterable(data)))
+        mid = mid.reshape(len(data), len(data[0]))
+    elif ndim == 1 and data:
+        mid, exact = _read_numbers(data)
+    else:  # irregular: read number by number, for the same messages as before
+        read = _Reader()
+        try:
+            if ndim == 2:
+                rows = [list(map(read, row)) for row in data]
+                if len({len(r) for r in rows}) > 1:
+                    raise ModelFormatError(f"{name}: rows of different lengths")
+            else:
+                rows = list(map(read, data))
+        except TypeError:
+            raise ModelFormatError(f"{name} must be a {ndim}-dimensional array of numbers") from None
+        mid, exact = np.array(rows, dtype=np.float64), read.exact
     if mid.ndim != ndim or (ndim == 2 and 0 in mid.shape and mid.shape[0] == 0):
         raise ModelFormatError(f"{name} must be {ndim}-dimensional, got shape {mid.shape}")
     if not np.all(np.isfinite(mid)):
         raise ModelFormatError(f"{name}: parameters must be finite")
-    if read.exact:
+    if exact:
         return Ball(mid, np.zeros_like(mid))
     return Ball(mid, np.abs(mid) * 3 * U * (1 + 4 * U) + TINY)
 
