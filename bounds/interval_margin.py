@@ -34,6 +34,7 @@ all rows of the detailed lower bounds.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import pairwise
@@ -46,6 +47,20 @@ _EXACT_TIE_BUDGET = 40_000  # d * r above which near-ties are not decided exactl
 _MAX_EXACT_TIES = 200
 _CHUNK = 256  # query classes per first-pass block (memory: _CHUNK x |Sigma| Delta doubles)
 _BATCH = 32  # rows per detailed block
+
+
+@functools.cache
+def _blas():
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
+
+
+def _one_blas_thread():
+    """A context with one BLAS thread: the products here are small (|Sigma|, Delta, d in the hundreds), and more
+    threads only contend with other processes on a loaded machine (OpenBLAS threads spin while they wait: 3-10x the
+    CPU time measured on a 2-core machine under load)."""
+    return _blas().limit(limits=1, user_api="blas")
 
 
 @dataclass(frozen=True)
@@ -309,6 +324,11 @@ def _detail_rows(search, im, blocks, h, qs, definition, offset, exact):
 
 def interval_margin(im, definition: str = "completed", offset: int = 0, exact_model=None) -> IntervalMargin:
     """Certified lower bound of gamma (see the module docstring)."""
+    with _one_blas_thread():
+        return _interval_margin(im, definition, offset, exact_model)
+
+
+def _interval_margin(im, definition, offset, exact_model) -> IntervalMargin:
     S, delta = len(im.alphabet), im.period
     qs = np.array([(s, i) for s in range(1, S + 1) for i in range(delta)])
     bounds, blocks = [], []
@@ -355,6 +375,12 @@ class IntervalNorms:
 
 
 def interval_norms(im, definition: str = "completed") -> IntervalNorms:
+    """Certified upper bounds of the squared norms of :class:`IntervalNorms`."""
+    with _one_blas_thread():
+        return _interval_norms(im, definition)
+
+
+def _interval_norms(im, definition) -> IntervalNorms:
     vmax = []
     for head in im.heads:
         VE = matmul(im.embedding, head.value.T)
@@ -363,8 +389,10 @@ def interval_norms(im, definition: str = "completed") -> IntervalNorms:
             vmax.append(float(np.max(sq_norm_upper(rows, axis=1))))
             continue
         VP = matmul(im.positions, head.value.T)
-        allv = add(Ball(VE.mid[:, None, :], VE.rad[:, None, :]), Ball(VP.mid[None], VP.rad[None]))
-        vmax.append(float(np.max(sq_norm_upper(allv, axis=2))))
+        step = max(1, 2**18 // VP.mid.size)  # classes (t, r) in blocks that stay in cache
+        vmax.append(max(float(np.max(sq_norm_upper(add(Ball(VE.mid[t:t + step, None, :], VE.rad[t:t + step, None, :]),
+                                                           Ball(VP.mid[None], VP.rad[None])), axis=2)))
+                        for t in range(0, VE.mid.shape[0], step)))
     a2 = float(sq_norm_upper(im.mlp_A)) if im.mlp_A is not None else 0.0
     b2 = float(sq_norm_upper(im.mlp_B)) if im.mlp_B is not None else 0.0
     return IntervalNorms(a2, b2, float(sq_norm_upper(im.unembedding)), tuple(vmax))

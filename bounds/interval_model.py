@@ -124,30 +124,56 @@ class _Reader:
 
 
 _SYNTAX = b"0123456789/-,"  # the bytes of joined "a/b" and integer strings
-_POW10 = 10 ** np.arange(17, -1, -1, dtype=np.int64)  # 10^17 .. 10^0
+_MAX_NUM, _MAX_DEN = 18, 336  # digits; 2^1023 has 308
 
 
-def _digit_runs(digits: np.ndarray, end: np.ndarray, length: np.ndarray, width: int) -> np.ndarray:
-    """int64 values of the decimal numbers ``digits[end - length : end]`` (``digits``: bytes mapped to their digits,
-    padded in front by 18 zeros; 0 <= length <= width <= 18), read right-aligned in windows of ``width`` bytes with
-    the bytes before each number masked: exact, below 10^18 < 2^63."""
-    rows = sliding_window_view(digits, width)[end - width]
-    rows = rows * (np.arange(width, dtype=np.int8) >= (width - length)[:, None].astype(np.int8))
-    return rows.astype(np.int64) @ _POW10[18 - width:]
+def _windows(padded: np.ndarray, start: np.ndarray, length: np.ndarray, width: int) -> np.ndarray:
+    """The digits of the numbers ``padded[start : start + length]``, right-aligned in uint64 words of 8 digit bytes
+    (``width`` bytes a row, zero bytes in front; ``padded`` has ``width`` bytes before the text)."""
+    rows = sliding_window_view(padded, width)[start + length - width] - np.uint8(48)
+    return rows.view(np.uint64) & _keep_last(width)[length]
 
 
 @functools.cache
-def _pow2_limbs(n: int) -> np.ndarray:
-    """The base-10^18 digits of 2^k, k = 0..1023, lowest first: an int64 array (1024, n)."""
-    return np.array([[(2**k // 10 ** (18 * j)) % 10**18 for j in range(n)] for k in range(1024)], dtype=np.int64)
+def _keep_last(width: int) -> np.ndarray:
+    """Row L: uint64 words whose bytes keep the last L of ``width`` bytes (L = 0..width)."""
+    return (np.arange(width) >= width - np.arange(width + 1)[:, None]).astype(np.uint8).__mul__(255).view(np.uint64)
+
+
+def _eight_digits(words: np.ndarray) -> np.ndarray:
+    """The values of 8 decimal digits packed in uint64 words (first byte most significant), by the usual SWAR
+    reduction (pairs, quadruples, octets; exact: uint64 arithmetic, every partial value below 10^8)."""
+    words = ((words & np.uint64(0x0F0F0F0F0F0F0F0F)) * np.uint64(2561)) >> np.uint64(8)
+    words = ((words & np.uint64(0x00FF00FF00FF00FF)) * np.uint64(6553601)) >> np.uint64(16)
+    return ((words & np.uint64(0x0000FFFF0000FFFF)) * np.uint64(42949672960001)) >> np.uint64(32)
+
+
+def _value(words: np.ndarray) -> np.ndarray:
+    """uint64 values of numbers of at most 19 digits given as rows of 8-digit words (:func:`_windows`)."""
+    octets = _eight_digits(words)
+    out = np.zeros(len(words), np.uint64)
+    for j in range(max(0, words.shape[1] - 3), words.shape[1]):
+        out = out * np.uint64(10**8) + octets[:, j]
+    return out
+
+
+@functools.cache
+def _pow2_words(width: int) -> tuple[np.ndarray, np.ndarray]:
+    """The last ``width`` decimal digits of 2^k, k = 0..1023, as :func:`_windows` lays them out (width a multiple
+    of 8), and the digit count of 2^k."""
+    texts = [str(2**k) for k in range(1024)]
+    table = np.zeros((1024, max(width, 312)), np.uint8)
+    for k, text in enumerate(texts):
+        table[k, table.shape[1] - len(text):] = np.frombuffer(text.encode(), np.uint8) - 48
+    return np.ascontiguousarray(table[:, -width:]).view(np.uint64), np.array([len(t) for t in texts])
 
 
 def _read_strings(flat: list) -> tuple[np.ndarray, bool] | None:
-    """(doubles, exact) of strings that are all ``-?[0-9]+`` or ``-?[0-9]+/[0-9]+`` with at most 18 numerator
-    digits; None for anything else (the caller then reads number by number).  The rules of :class:`_Reader`, with
-    the same doubles: numerators are parsed exactly (int64) and rounded once; a denominator is a power of two iff
-    its base-10^18 digits are those of 2^k for the k its magnitude names, and is then read as the double 2^k
-    (otherwise int64 -> double, or Python's ``float(int)`` above 10^18: one correct rounding, as ``float(b)``); the
+    """(doubles, exact) of strings that are all ``-?[0-9]+`` or ``-?[0-9]+/[0-9]+`` (at most 18 numerator and 336
+    denominator digits, no leading zero in a denominator); None for anything else (the caller then reads number
+    by number).  The rules and the doubles of :class:`_Reader`: numerators are parsed exactly (uint64) and rounded
+    once; a denominator is a power of two iff its digits are those of 2^k for the k its leading digits name, and
+    is then the double 2^k (otherwise Python's ``float(int)``: one correct rounding, as ``float(b)``); the
     quotient is one IEEE division, as ``float(a) / float(b)``."""
     n = len(flat)
     try:
@@ -173,34 +199,30 @@ def _read_strings(flat: list) -> tuple[np.ndarray, bool] | None:
     if np.count_nonzero(b == 45) != np.count_nonzero(neg):
         return None  # a '-' not at the start
     num_len, den_len = slash - starts - neg, np.where(has_slash, ends - slash - 1, 0)
-    if np.any(num_len < 1) or np.any(has_slash & (den_len < 1)) or num_len.max() > 18:
+    if np.any(num_len < 1) or num_len.max() > _MAX_NUM or den_len.max() > _MAX_DEN or \
+            np.any(has_slash & ((den_len < 1) | ((b[slash + 1 - ~has_slash] == 48) & (den_len > 1)))):
         return None
-    digits = np.concatenate((np.zeros(18, np.uint8), b - np.uint8(48)))
-    digits[digits > 9] = 0
-    num = _digit_runs(digits, slash + 18, num_len, int(num_len.max()))
-    top = int(den_len.max())
-    limbs = [_digit_runs(digits, ends + 18 - k, np.clip(den_len - k, 0, 18), min(18, top - k))
-             for k in range(0, top, 18)]  # base-10^18 digits of the denominators, lowest first
-    limbs = limbs or [np.zeros(n, np.int64)]
-    limbs[0] = np.where(has_slash, limbs[0], 1)  # an integer string: denominator 1
-    if len(limbs) > 17:
-        return None  # a denominator of more than 306 digits: no double (_Reader says so)
-    approx = sum(limb * 1e18**j for j, limb in enumerate(limbs))  # within a few ulps: names the candidate 2^k
-    if not np.all(approx > 0):
-        return None  # division by zero: _Reader names the number
-    k = np.clip(np.rint(np.log2(approx)), 0, 1023).astype(np.int64)
-    table = _pow2_limbs(len(limbs))
-    pow2 = np.all([limb == table[k, j] for j, limb in enumerate(limbs)], axis=0) & (k < 1000)
-    den = np.where(pow2, np.ldexp(1.0, k), limbs[0].astype(np.float64))  # int64 -> double: correctly rounded
-    other = ~pow2 & (np.count_nonzero(limbs[1:], axis=0) > 0 if len(limbs) > 1 else False)
-    if np.any(other):  # denominators above 10^18 that are no power of two: rounded by Python, as _Reader does
+    width = 8 * -(-max(int(den_len.max()), 24) // 8)
+    padded = np.concatenate((np.zeros(width, np.uint8), b))
+    num = _value(_windows(padded, starts + neg + width, num_len, 24))
+    den_words = _windows(padded, slash + 1 + width, den_len, width)
+    lead = _eight_digits(_windows(padded, slash + 1 + width, np.minimum(den_len, 8), 8)[:, 0])
+    with np.errstate(divide="ignore"):  # the magnitude from the leading 8 digits: k within 0.5 if b = 2^k
+        k = np.rint(np.log2(lead.astype(np.float64)) + (den_len - np.minimum(den_len, 8)) * np.log2(10))
+    k = np.clip(np.where(has_slash, k, 0), 0, 1023).astype(np.int64)
+    table, count = _pow2_words(width)
+    pow2 = has_slash & (k < 1000) & (count[k] <= width) & np.all(den_words == table[k], axis=1)
+    den = np.where(pow2, np.ldexp(1.0, k), 1.0)
+    other = np.flatnonzero(has_slash & ~pow2)
+    if other.size:  # no power of two (or 2^k with k >= 1000): rounded once, as float(int(b))
         try:
-            den[other] = [float(sum(int(limb[i]) * 10 ** (18 * j) for j, limb in enumerate(limbs)))
-                          for i in np.flatnonzero(other)]
+            den[other] = [float(int(joined[slash[i] + 1:ends[i]])) for i in other]
         except OverflowError:
             return None
-    exact = bool(np.all(pow2) and np.all(num < 2**53))
-    a = num.astype(np.float64)
+        if np.any(den[other] == 0):
+            return None  # division by zero: _Reader names the number
+    exact = bool(np.all(pow2 | ~has_slash) and np.all(num < 2**53))
+    a = num.astype(np.float64)  # uint64 -> double: one correct rounding, as float(int(a))
     a = np.where(neg & ~(has_slash & (num == 0)), -a, a)  # float("-0") is -0.0, float(int("-0")) / 1.0 is 0.0
     return a / den, exact
 
