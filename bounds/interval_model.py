@@ -131,7 +131,7 @@ def _windows(padded: np.ndarray, start: np.ndarray, length: np.ndarray, width: i
     """The digits of the numbers ``padded[start : start + length]``, right-aligned in uint64 words of 8 digit bytes
     (``width`` bytes a row, zero bytes in front; ``padded`` has ``width`` bytes before the text)."""
     rows = sliding_window_view(padded, width)[start + length - width] - np.uint8(48)
-    return rows.view(np.uint64) & _keep_last(width)[length]
+    return rows.view(np.uint64) & np.take(_keep_last(width), length, axis=0)
 
 
 @functools.cache
@@ -168,16 +168,15 @@ def _pow2_words(width: int) -> tuple[np.ndarray, np.ndarray]:
     return np.ascontiguousarray(table[:, -width:]).view(np.uint64), np.array([len(t) for t in texts])
 
 
-def _read_strings(flat: list) -> tuple[np.ndarray, bool] | None:
-    """(doubles, exact) of strings that are all ``-?[0-9]+`` or ``-?[0-9]+/[0-9]+`` (at most 18 numerator and 336
+def _read_strings(text: str, n: int) -> tuple[np.ndarray, bool] | None:
+    """(doubles, exact) of n strings joined by commas (``text``) that are all ``-?[0-9]+`` or ``-?[0-9]+/[0-9]+`` (at most 18 numerator and 336
     denominator digits, no leading zero in a denominator); None for anything else (the caller then reads number
     by number).  The rules and the doubles of :class:`_Reader`: numerators are parsed exactly (uint64) and rounded
     once; a denominator is a power of two iff its digits are those of 2^k for the k its leading digits name, and
     is then the double 2^k (otherwise Python's ``float(int)``: one correct rounding, as ``float(b)``); the
     quotient is one IEEE division, as ``float(a) / float(b)``."""
-    n = len(flat)
     try:
-        joined = (",".join(flat) + ",").encode("ascii")
+        joined = (text + ",").encode("ascii")
     except UnicodeEncodeError:
         return None
     if joined.translate(None, _SYNTAX):
@@ -234,7 +233,7 @@ def _read_numbers(flat: list) -> tuple[np.ndarray, bool]:
     kinds = set(map(type, flat))
     fast = None
     if kinds == {str}:
-        fast = _read_strings(flat)
+        fast = _read_strings(",".join(flat), len(flat))
         if fast is None and not any("/" in x for x in flat):
             try:  # numpy parses str with Python's float(): the same doubles as _Reader
                 mid = np.array(flat, dtype=np.float64)
@@ -261,7 +260,11 @@ def _matrix(data, name: str, ndim: int = 2) -> Ball:
         raise ModelFormatError(f"{name} must be a list")
     regular = data and all(type(r) is list for r in data) and len(set(map(len, data))) == 1 and data[0]
     if ndim == 2 and regular:
-        mid, exact = _read_numbers(list(chain.from_iterable(data)))
+        try:  # the common case, all strings: joined without a flat list
+            fast = _read_strings(",".join(map(",".join, data)), len(data) * len(data[0]))
+        except TypeError:
+            fast = None
+        mid, exact = fast if fast is not None else _read_numbers(list(chain.from_iterable(data)))
         mid = mid.reshape(len(data), len(data[0]))
     elif ndim == 1 and data:
         mid, exact = _read_numbers(data)
