@@ -343,7 +343,7 @@ def _interval_margin(im, definition, offset, exact_model) -> IntervalMargin:
     table = table[np.argsort(table[:, 0], kind="stable")]
     exact = {}
     pos = 0
-    while pos < len(table) and np.isfinite(table[pos, 0]) and \
+    while pos < len(table) and np.isfinite(table[pos, 0]) and not search.unresolved and \
             (search.best is None or table[pos, 0] <= 0 or table[pos, 0] < search.best[0]):
         batch = table[pos:pos + _BATCH]
         pos += len(batch)
