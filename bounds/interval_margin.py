@@ -45,7 +45,7 @@ from bounds.certified import TINY, Ball, U, add, matmul, sq_norm_upper
 
 _EXACT_TIE_BUDGET = 40_000  # d * r above which near-ties are not decided exactly
 _MAX_EXACT_TIES = 200
-_CHUNK = 256  # query classes per first-pass block (memory: _CHUNK x |Sigma| Delta doubles)
+_CHUNK = 64  # query classes per first-pass block (memory: _CHUNK x |Sigma| Delta doubles; cache-sized)
 _BATCH = 32  # rows per detailed block
 
 

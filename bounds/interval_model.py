@@ -182,18 +182,16 @@ def _read_strings(text: str, n: int) -> tuple[np.ndarray, bool] | None:
     if joined.translate(None, _SYNTAX):
         return None
     b = np.frombuffer(joined, np.uint8)
-    ends = np.flatnonzero(b == 44)  # one ',' after every string
-    if len(ends) != n:
-        return None
+    seps = np.flatnonzero((b == 44) | (b == 47))
+    is_slash = b[seps] == 47
+    comma = np.flatnonzero(~is_slash)  # one ',' after every string
+    if len(comma) != n or np.any(is_slash[1:] & is_slash[:-1]):
+        return None  # a ',' inside a string, or two '/' in one string
+    ends = seps[comma]
     starts = np.concatenate(([0], ends[:-1] + 1))
-    slash_at = np.flatnonzero(b == 47)
-    owner = np.searchsorted(ends, slash_at)
-    if np.any(np.diff(owner) <= 0):
-        return None  # two '/' in one string
-    has_slash = np.zeros(n, bool)
-    has_slash[owner] = True
-    slash = ends.copy()
-    slash[owner] = slash_at
+    before = np.maximum(comma - 1, 0)
+    has_slash = (comma > 0) & is_slash[before]
+    slash = np.where(has_slash, seps[before], ends)
     neg = b[starts] == 45
     if np.count_nonzero(b == 45) != np.count_nonzero(neg):
         return None  # a '-' not at the start
@@ -210,7 +208,7 @@ def _read_strings(text: str, n: int) -> tuple[np.ndarray, bool] | None:
         k = np.rint(np.log2(lead.astype(np.float64)) + (den_len - np.minimum(den_len, 8)) * np.log2(10))
     k = np.clip(np.where(has_slash, k, 0), 0, 1023).astype(np.int64)
     table, count = _pow2_words(width)
-    pow2 = has_slash & (k < 1000) & (count[k] <= width) & np.all(den_words == table[k], axis=1)
+    pow2 = has_slash & (k < 1000) & (count[k] <= width) & np.all(den_words == np.take(table, k, axis=0), axis=1)
     den = np.where(pow2, np.ldexp(1.0, k), 1.0)
     other = np.flatnonzero(has_slash & ~pow2)
     if other.size:  # no power of two (or 2^k with k >= 1000): rounded once, as float(int(b))
