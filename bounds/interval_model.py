@@ -130,8 +130,11 @@ _MAX_NUM, _MAX_DEN = 18, 336  # digits; 2^1023 has 308
 def _windows(padded: np.ndarray, start: np.ndarray, length: np.ndarray, width: int) -> np.ndarray:
     """The digits of the numbers ``padded[start : start + length]``, right-aligned in uint64 words of 8 digit bytes
     (``width`` bytes a row, zero bytes in front; ``padded`` has ``width`` bytes before the text)."""
-    rows = sliding_window_view(padded, width)[start + length - width] - np.uint8(48)
-    return rows.view(np.uint64) & np.take(_keep_last(width), length, axis=0)
+    rows = sliding_window_view(padded, width)[start + length - width]  # a fresh array: changed in place
+    rows -= np.uint8(48)
+    words = rows.view(np.uint64)
+    words &= np.take(_keep_last(width), length, axis=0)
+    return words
 
 
 @functools.cache
@@ -169,20 +172,23 @@ def _pow2_words(width: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _read_strings(text: str, n: int) -> tuple[np.ndarray, bool] | None:
-    """(doubles, exact) of n strings joined by commas (``text``) that are all ``-?[0-9]+`` or ``-?[0-9]+/[0-9]+`` (at most 18 numerator and 336
+    """(doubles, exact) of n strings, each followed by a comma in ``text``, that are all ``-?[0-9]+`` or ``-?[0-9]+/[0-9]+`` (at most 18 numerator and 336
     denominator digits, no leading zero in a denominator); None for anything else (the caller then reads number
     by number).  The rules and the doubles of :class:`_Reader`: numerators are parsed exactly (uint64) and rounded
     once; a denominator is a power of two iff its digits are those of 2^k for the k its leading digits name, and
     is then the double 2^k (otherwise Python's ``float(int)``: one correct rounding, as ``float(b)``); the
     quotient is one IEEE division, as ``float(a) / float(b)``."""
     try:
-        joined = (text + ",").encode("ascii")
+        joined = text.encode("ascii")
     except UnicodeEncodeError:
         return None
-    if joined.translate(None, _SYNTAX):
+    if joined.translate(None, _SYNTAX) or not joined.endswith(b","):
         return None
     b = np.frombuffer(joined, np.uint8)
-    seps = np.flatnonzero((b == 44) | (b == 47))
+    marks = np.flatnonzero(b < 48)  # ',' '-' '/'
+    kind = b[marks]
+    minus = np.count_nonzero(kind == 45)
+    seps = marks[kind != 45]
     is_slash = b[seps] == 47
     comma = np.flatnonzero(~is_slash)  # one ',' after every string
     if len(comma) != n or np.any(is_slash[1:] & is_slash[:-1]):
@@ -193,7 +199,7 @@ def _read_strings(text: str, n: int) -> tuple[np.ndarray, bool] | None:
     has_slash = (comma > 0) & is_slash[before]
     slash = np.where(has_slash, seps[before], ends)
     neg = b[starts] == 45
-    if np.count_nonzero(b == 45) != np.count_nonzero(neg):
+    if minus != np.count_nonzero(neg):
         return None  # a '-' not at the start
     num_len, den_len = slash - starts - neg, np.where(has_slash, ends - slash - 1, 0)
     if np.any(num_len < 1) or num_len.max() > _MAX_NUM or den_len.max() > _MAX_DEN or \
@@ -231,7 +237,7 @@ def _read_numbers(flat: list) -> tuple[np.ndarray, bool]:
     kinds = set(map(type, flat))
     fast = None
     if kinds == {str}:
-        fast = _read_strings(",".join(flat), len(flat))
+        fast = _read_strings(",".join([*flat, ""]), len(flat))
         if fast is None and not any("/" in x for x in flat):
             try:  # numpy parses str with Python's float(): the same doubles as _Reader
                 mid = np.array(flat, dtype=np.float64)
@@ -259,7 +265,7 @@ def _matrix(data, name: str, ndim: int = 2) -> Ball:
     regular = data and all(type(r) is list for r in data) and len(set(map(len, data))) == 1 and data[0]
     if ndim == 2 and regular:
         try:  # the common case, all strings: joined without a flat list
-            fast = _read_strings(",".join(map(",".join, data)), len(data) * len(data[0]))
+            fast = _read_strings(",".join([*map(",".join, data), ""]), len(data) * len(data[0]))
         except TypeError:
             fast = None
         mid, exact = fast if fast is not None else _read_numbers(list(chain.from_iterable(data)))
