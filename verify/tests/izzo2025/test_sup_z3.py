@@ -5,7 +5,12 @@ from fractions import Fraction
 
 from bounds.sup_z3 import sup_disagreement
 from bounds.true_threshold import max_disagreement
-from counterexamples.izzo.estimate_breaks import count_disagreement, heaviside_pair, residual_pair, unembedding_pair
+from counterexamples.izzo.estimate_breaks import (
+    count_disagreement,
+    heaviside_pair,
+    residual_pair,
+    unembedding_pair,
+)
 from counterexamples.izzo.search import search_pair
 from verify.claims import checks
 
