@@ -1,0 +1,65 @@
+"""z3 asks for pairs that break a training-length bound (counterexamples/izzo/z3_search.py): it rediscovers the
+residual-path break of the published formula, finds breaks of the corrected encoding when N is set too small (a
+control), none at the corrected bound's own N on a slice, and every reported break survives exact evaluation."""
+
+from fractions import Fraction
+
+from bounds.compare import exhaustive_disagreement
+from bounds.margin import combine, ingredients
+from counterexamples.izzo.z3_search import (
+    SearchLog,
+    Target,
+    attention_menu,
+    build,
+    search_structure,
+    target_length,
+    verify_break,
+)
+from verify.claims import checks
+
+BUDGETS = {"U2": Fraction(2), "A2": Fraction(2), "B2": Fraction(1), "V2": Fraction(1)}
+
+
+@checks("izzo2025:thm4.1.residual")
+def test_z3_rediscovers_the_residual_break():
+    """No MLP (printed L = 0, so N = 2^{p/gamma} = 2 for every eps); f attends uniformly, g to token b: z3 finds
+    output weights with f = g on every input up to length 2 and |f - g| > 1 later; every string is re-evaluated."""
+    menu = attention_menu(2, 1, 0)
+    log = SearchLog()
+    b = search_structure(Target("published", Fraction(1, 10), gap=Fraction(1)), 2, 1, 0, False, menu[0], menu[6],
+                         log)
+    assert b is not None and log.sat == 1 and b.N == 2 and b.difference > 1
+    pr = combine(ingredients(b.f, definition="printed"), ingredients(b.g, definition="printed"))
+    assert pr.L2 == 0 and pr.tau == 0
+    assert all(exhaustive_disagreement(b.f, b.g, n)[0] == 0 for n in (1, 2))
+    assert exhaustive_disagreement(b.f, b.g, b.length)[0] == b.difference
+
+
+@checks("izzo2025:thm4.1.search")
+def test_z3_corrected_bound_slice_and_control():
+    """|Sigma| = 1, tau = 0, f uniform, g uniform without its own position (phi = -1 at offset 0), eps = 2: at the
+    corrected N z3 proves there is no break in the encoded family (unsat); the same encoding with N = 2 finds one,
+    checked exactly."""
+    menu = attention_menu(1, 1, 0)
+    corrected, control = Target("corrected", Fraction(2), **BUDGETS), Target("fixed", Fraction(2), N=2, **BUDGETS)
+    log = SearchLog()
+    assert search_structure(corrected, 1, 1, 0, False, menu[0], menu[2], log) is None
+    assert log.unsat == 1 and min(log.lengths) > 2
+    b = search_structure(control, 1, 1, 0, False, menu[0], menu[2], log)
+    assert b is not None and b.N == 2 and b.difference > 2 and log.sat == 1
+
+
+@checks("izzo2025:thm4.1.search")
+def test_verify_break_rejects_non_breaks():
+    """The exact checker can fail: a pair equal to itself, and the rediscovered pair against a gap it does not reach
+    or against the corrected bound (its N is beyond the breaking length)."""
+    menu = attention_menu(2, 1, 0)
+    params = {"u": [0, 1, 0], "W": [1, 0, 1]}
+    f, g = build(2, 1, menu[0], params), build(2, 1, menu[6], params)
+    published = Target("published", Fraction(1, 10), gap=Fraction(1, 10))
+    hit = verify_break(published, f, g)
+    assert hit is not None and hit.N == 2
+    assert verify_break(published, f, f) is None
+    assert verify_break(Target("published", Fraction(1, 10), gap=Fraction(3)), f, g) is None  # |f - g| <= 2 here
+    assert target_length(Target("corrected", Fraction(1, 10)), f, g, budgets=False) > hit.length
+    assert verify_break(Target("corrected", Fraction(1, 10)), f, g) is None
