@@ -24,19 +24,20 @@ input); only checked breaks are reported.  ``unknown`` (timeout) is counted, nev
 What it does not cover: free embeddings or attention scores (the logits are from the menu), more than one head,
 wider MLPs, Heaviside units.
 
-**Targets** (:class:`Target`): N is computed before the search from the pair's fixed ingredients and norm budgets
-that the encoding imposes as constraints, through the public functions only
-(:func:`bounds.corrected.published_bound`, :func:`bounds.corrected.corrected_bound`):
+**Targets** (:class:`Target`).  N is computed before the search through the public functions only
+(:func:`bounds.corrected.published_bound`, :func:`bounds.corrected.corrected_bound`), from the pair's fixed
+ingredients (gamma, tau, Delta, |Sigma|, p) and, for the norms, their maxima over the parameter box
+(:func:`box_norms`); the constraints stay linear in the parameters (LRA without an MLP):
 
-* ``published`` (``max{2^{p/gamma}, tau Delta L^2/eps^2}``, printed gamma and L, O(.) constant 1): with ``L2`` the
-  budget of ``||A||_F^2 ||B||_F^2 max_s ||V E_s||^2`` (``0``: no MLP, or ``V E_s = 0`` for every symbol s, the
-  residual-path break; then N does not depend on eps and ``allowed`` is a fixed gap, a break for every eps);
-* ``corrected`` (the package's default bound): budgets for ``||U||_F^2``, ``||A||_F^2``, ``||B||_F^2`` and
-  ``max_c ||V y_c||^2`` (every class); ``allowed = eps`` (delta = 0).  A pair found agrees up to the budget's N,
-  which is at least its own N when the bound grows with the norms; :func:`verify_break` recomputes the pair's own
-  N either way;
-* ``fixed`` (controls): a given N with the corrected kind's budgets; with N too small the same encoding must find
-  breaks (it does: the tests), so "nothing found" for the corrected N is not an artefact of the budgets.
+* ``published`` (``max{2^{p/gamma}, tau Delta L^2/eps^2}``, printed gamma and L, O(.) constant 1).  With no MLP, or
+  with ``token_values_zero`` (V E_s = 0 for every symbol s), the printed L is 0, N does not depend on eps, and
+  ``gap`` is a fixed disagreement: a break for every eps;
+* ``corrected`` (the package's default bound), ``allowed = eps`` (delta = 0).  A pair found agrees up to the box's
+  N, which is at least its own N when the bound grows with the norms; :func:`verify_break` recomputes the pair's
+  own N either way.  "Nothing found" means: no pair of the box agrees up to the box's N and differs by more than
+  eps within ``extra`` lengths after it;
+* ``fixed`` (controls): a given N; with N too small the same encoding must find breaks (it does: the tests), so
+  "nothing found" at the corrected N is not an artefact of the box.
 """
 
 from __future__ import annotations
@@ -120,48 +121,57 @@ def skeleton(sigma: int, delta: int, attention: Attention, mlp: bool = False) ->
 
 @dataclass(frozen=True)
 class Target:
-    """An attacked bound: ``kind`` "published" or "corrected", eps, and the norm budgets the encoding imposes
-    (None: unconstrained).  ``token_values_zero`` forces V E_s = 0 for every symbol (printed L = 0)."""
+    """An attacked bound: ``kind`` "published", "corrected" or "fixed" (controls: N given), eps, the disagreement
+    asked for (``gap``, default eps), the parameter box radius R, and ``token_values_zero`` (V E_s = 0 for every
+    symbol s, so the printed L is 0)."""
 
     kind: str
     eps: Fraction
-    gap: Fraction | None = None  # the disagreement asked for (default: eps)
-    L2: Fraction | None = None  # published: budget of the printed L^2 (0 with token_values_zero or no MLP)
-    U2: Fraction | None = None  # corrected: budgets of ||U||^2, ||A||^2, ||B||^2, max_c ||V y_c||^2
-    A2: Fraction | None = None
-    B2: Fraction | None = None
-    V2: Fraction | None = None
+    gap: Fraction | None = None
+    radius: Fraction = Fraction(2)
     token_values_zero: bool = False
-    N: int | None = None  # kind "fixed" (controls only): this N, with the corrected kind's norm budgets
+    N: int | None = None
 
     @property
     def allowed(self) -> Fraction:
         return self.gap if self.gap is not None else self.eps
 
 
+def box_norms(target: Target, base: int, delta: int, mlp: bool) -> dict:
+    """Upper bounds of the squared norms over the parameter box [-R, R] (module docstring's realization):
+    ||U||^2 = |u|^2 + 1, ||A||^2 = |alpha|^2 + 1, ||B||^2 = c^2, ||V y_c||^2 = (W.y_c)^2 + (beta.y_c)^2 with y_c
+    one token and (Delta > 1) one residue coordinate, and the printed L^2 = ||A||^2 ||B||^2 max_s ||V E_s||^2."""
+    r2 = Fraction(target.radius) ** 2
+    ones = 2 if delta > 1 else 1
+    channels = 2 if mlp else 1
+    A2, B2 = (1 + base * r2, r2) if mlp else (Fraction(0), Fraction(0))
+    zero_tokens = target.token_values_zero or not mlp
+    return {"U_f2": 1 + base * r2, "A_f2": A2, "B_f2": B2, "head_value_max2": (channels * ones**2 * r2,),
+            "L2": Fraction(0) if zero_tokens else A2 * B2 * channels * r2}
+
+
 def target_length(target: Target, f: LimitTransformer, g: LimitTransformer, budgets: bool = True) -> int | None:
     """The attacked N for the pair: from its own ingredients (``budgets=False``, used to check a found pair) or with
-    the target's budgets in place of the norms (``budgets=True``, used for the encoding)."""
+    the box's norm bounds (:func:`box_norms`) in place of the norms (``budgets=True``, used for the encoding)."""
     from bounds.corrected import NoBoundError, corrected_bound, published_bound
     from bounds.margin import combine, ingredients
 
     if target.kind == "fixed":
         return target.N
+    mlp = f.layers[0].mlp is not None
+    box = box_norms(target, f.embedding.shape[1] - 2, f.period or 1, mlp)
     if target.kind == "published":
         pr = combine(ingredients(f, definition="printed", mode="exact"),
                      ingredients(g, definition="printed", mode="exact"))
         if budgets:
-            mlp = f.layers[0].mlp is not None
-            pr = dataclasses.replace(pr, L2=Fraction(0) if (target.token_values_zero or not mlp) else target.L2)
+            pr = dataclasses.replace(pr, L2=box["L2"])
         try:
             return published_bound(pr, target.eps).N.exact
         except NoBoundError:
             return None
     ing = combine(ingredients(f, mode="exact"), ingredients(g, mode="exact"))
     if budgets:
-        mlp = f.layers[0].mlp is not None
-        ing = dataclasses.replace(ing, U_f2=target.U2, A_f2=target.A2 if mlp else Fraction(0),
-                                  B_f2=target.B2 if mlp else Fraction(0), head_value_max2=(target.V2,))
+        ing = dataclasses.replace(ing, **{k: v for k, v in box.items() if k != "L2"})
     try:
         return corrected_bound(ing, target.eps).N.exact
     except NoBoundError:
@@ -258,30 +268,10 @@ class _Encoding:
             out = out + self.vars["c"] * z3.If(pre > 0, pre, z3.RealVal(0))
         return out
 
-    def norms(self, target: Target, sigma: int, classes) -> list:
-        """The target's norm budgets as constraints."""
-        def sq(xs):
-            return sum((x * x for x in xs), 0)
-
-        v, cons = self.vars, []
-        mlp = "alpha" in v
-        if target.token_values_zero:
-            cons += [v["W"][s] == 0 for s in range(1, sigma + 1)]
-            cons += [v["beta"][s] == 0 for s in range(1, sigma + 1)] if mlp else []
-        if target.kind == "published" and mlp and not target.token_values_zero and target.L2 is not None:
-            # L^2 = ||A||^2 ||B||^2 max_s ||V E_s||^2 <= L2: bound the three factors by A2, B2 and L2 / (A2 B2)
-            a2, b2 = target.A2, target.B2
-            cons += [sq(v["alpha"]) + 1 <= a2, v["c"] * v["c"] <= b2]
-            cons += [v["W"][s] ** 2 + v["beta"][s] ** 2 <= target.L2 / (a2 * b2) for s in range(1, sigma + 1)]
-        if target.kind in ("corrected", "fixed"):
-            cons.append(sq(v["u"]) + 1 <= target.U2)
-            for y in classes:
-                wy = sum((x * int(a) for x, a in zip(v["W"], y, strict=True) if a), 0)
-                by = sum((x * int(a) for x, a in zip(v["beta"], y, strict=True) if a), 0) if mlp else 0
-                cons.append(wy * wy + by * by <= target.V2)
-            if mlp:
-                cons += [sq(v["alpha"]) + 1 <= target.A2, v["c"] * v["c"] <= target.B2]
-        return cons
+    def token_zero(self, sigma: int) -> list:
+        """V E_s = 0 for every symbol s (the printed L is then 0)."""
+        v = self.vars
+        return [v[k][s] == 0 for k in ("W", "beta") if k in v for s in range(1, sigma + 1)]
 
     def value(self, model) -> dict:
         out = {}
@@ -307,7 +297,7 @@ def verify_break(target: Target, f: LimitTransformer, g: LimitTransformer, delta
 
 
 def search_structure(target: Target, sigma: int, delta: int, tau: int, mlp: bool, af: Attention, ag: Attention,
-                     log: SearchLog, bound=Fraction(2), extra: int = 3, agree=Fraction(0),
+                     log: SearchLog, extra: int = 3, agree=Fraction(0),
                      timeout_ms: int = 10_000) -> Break | None:
     """One z3 query: a pair with these fixed structures breaking the target, checked exactly."""
     import z3
@@ -323,12 +313,13 @@ def search_structure(target: Target, sigma: int, delta: int, tau: int, mlp: bool
     log.lengths.add(N)
     cms = tuple(_averaging(ClassModel.of(m, delta), _base(sigma, delta)) for m in (fs, gs))
     early, late = _inputs(cms, 1, N, sigma, delta, tau), _inputs(cms, N + 1, N + extra, sigma, delta, tau)
-    ef, eg = _Encoding(_base(sigma, delta), mlp, bound, "f"), _Encoding(_base(sigma, delta), mlp, bound, "g")
-    s = z3.SolverFor("QF_NRA" if mlp or target.kind != "published" or target.L2 else "QF_LRA")
+    R = z3.RealVal(str(target.radius))
+    ef, eg = _Encoding(_base(sigma, delta), mlp, R, "f"), _Encoding(_base(sigma, delta), mlp, R, "g")
+    s = z3.SolverFor("QF_NRA" if mlp else "QF_LRA")
     s.set("timeout", timeout_ms)
     s.add(*ef.box, *eg.box)
-    classes = sorted({tuple(cms[0].inputs[c]) for c in range(cms[0].inputs.shape[0])})
-    s.add(*ef.norms(target, sigma, classes), *eg.norms(target, sigma, classes))
+    if target.token_values_zero:
+        s.add(*ef.token_zero(sigma), *eg.token_zero(sigma))
     lim = z3.RealVal(str(agree))
     for yq, af_, ag_ in early:
         d = ef.output(yq, af_) - eg.output(yq, ag_)

@@ -17,9 +17,6 @@ from counterexamples.izzo.z3_search import (
 )
 from verify.claims import checks
 
-BUDGETS = {"U2": Fraction(2), "A2": Fraction(2), "B2": Fraction(1), "V2": Fraction(1)}
-
-
 @checks("izzo2025:thm4.1.residual")
 def test_z3_rediscovers_the_residual_break():
     """No MLP (printed L = 0, so N = 2^{p/gamma} = 2 for every eps); f attends uniformly, g to token b: z3 finds
@@ -37,16 +34,17 @@ def test_z3_rediscovers_the_residual_break():
 
 @checks("izzo2025:thm4.1.search")
 def test_z3_corrected_bound_slice_and_control():
-    """|Sigma| = 1, tau = 0, f uniform, g uniform without its own position (phi = -1 at offset 0), eps = 2: at the
-    corrected N z3 proves there is no break in the encoded family (unsat); the same encoding with N = 2 finds one,
-    checked exactly."""
+    """|Sigma| = 1, tau = 0, f uniform, g uniform without its own position (phi = -1 at offset 0), parameters in
+    [-1/2, 1/2], eps = 1: at the corrected N z3 proves there is no break in the encoded family (unsat); the same
+    encoding with N = 2 finds one, checked exactly."""
     menu = attention_menu(1, 1, 0)
-    corrected, control = Target("corrected", Fraction(2), **BUDGETS), Target("fixed", Fraction(2), N=2, **BUDGETS)
+    R = Fraction(1, 2)
+    corrected, control = Target("corrected", Fraction(1), radius=R), Target("fixed", Fraction(1), radius=R, N=2)
     log = SearchLog()
     assert search_structure(corrected, 1, 1, 0, False, menu[0], menu[2], log) is None
     assert log.unsat == 1 and min(log.lengths) > 2
     b = search_structure(control, 1, 1, 0, False, menu[0], menu[2], log)
-    assert b is not None and b.N == 2 and b.difference > 2 and log.sat == 1
+    assert b is not None and b.N == 2 and b.difference > 1 and log.sat == 1
 
 
 @checks("izzo2025:thm4.1.search")
