@@ -349,16 +349,19 @@ def search_structure(target: Target, sigma: int, delta: int, tau: int, mlp: bool
 def search(target: Target, max_sigma: int = 2, max_delta: int = 2, max_tau: int = 1, mlp=(False, True),
            max_breaks: int | None = None, **kw) -> SearchLog:
     """Every structure of the family (unordered menu pairs, f's menu index <= g's) against the target."""
+    from lengthgen_cli import progress
+
     log, start = SearchLog(), time.monotonic()
-    for sigma, delta, tau in itertools.product(range(1, max_sigma + 1), range(1, max_delta + 1),
-                                               range(max_tau + 1)):
-        menu = attention_menu(sigma, delta, tau)
-        for has_mlp in mlp:
-            for i, j in itertools.combinations_with_replacement(range(len(menu)), 2):
-                search_structure(target, sigma, delta, tau, has_mlp, menu[i], menu[j], log, **kw)
-                if max_breaks is not None and len(log.breaks) >= max_breaks:
-                    log.seconds = time.monotonic() - start
-                    return log
+    jobs = [(sigma, delta, tau, has_mlp, a, b)
+            for sigma, delta, tau in itertools.product(range(1, max_sigma + 1), range(1, max_delta + 1),
+                                                       range(max_tau + 1))
+            for menu in [attention_menu(sigma, delta, tau)]
+            for has_mlp in mlp
+            for a, b in itertools.combinations_with_replacement(menu, 2)]
+    for sigma, delta, tau, has_mlp, a, b in progress(jobs, desc=f"z3 search ({target.kind})", unit="pair"):
+        search_structure(target, sigma, delta, tau, has_mlp, a, b, log, **kw)
+        if max_breaks is not None and len(log.breaks) >= max_breaks:
+            break
     log.seconds = time.monotonic() - start
     return log
 
