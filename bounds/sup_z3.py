@@ -41,8 +41,11 @@ from bounds.margin import BoundsError, hardmax_threshold
 from bounds.true_threshold import certified_sup, configurations, smallest_gap, witness_string
 
 
-class Z3UndeterminedError(BoundsError):
-    """z3 answered ``unknown`` (timeout or incompleteness): the question is undetermined."""
+MAX_PATTERNS = 5000  # z3 problems per pair (2^(|Sigma| Delta) |Sigma|^(tau+1) Delta); larger pairs are refused
+
+
+def count_patterns(sigma: int, delta: int, tau: int) -> int:
+    return 2 ** (sigma * delta) * sigma ** (tau + 1) * delta
 
 
 @dataclass(frozen=True)
@@ -259,6 +262,9 @@ def sup_disagreement(f, g, L0: int = 1, tol=Fraction(1, 1024), timeout_ms: int =
         raise BoundsError("the z3 supremum needs the izzo precision model (a hardmax regime)")
     start = time.monotonic()
     D, tau = pair_period(f, g), max(f.tau, g.tau)
+    if count_patterns(len(f.alphabet), D, tau) > MAX_PATTERNS:
+        raise BoundsError(f"{count_patterns(len(f.alphabet), D, tau)} patterns (|Sigma| = {len(f.alphabet)}, Delta = "
+                          f"{D}, tau = {tau}) is above the limit {MAX_PATTERNS} of the z3 supremum")
     n0 = long_length(f, g, L0)
     cms = (ClassModel.of(f, D), ClassModel.of(g, D))
     problems = [encode_pattern(cms, p, D, n0, heads) for p in patterns(len(f.alphabet), D, tau)]

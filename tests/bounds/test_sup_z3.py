@@ -9,7 +9,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bounds.auxiliary import ClassModel, hardmax_output, pair_period
-from bounds.sup_z3 import Pattern, encode_pattern, long_length, outputs_at, sup_disagreement
+from bounds.sup_z3 import (
+    MAX_PATTERNS,
+    Pattern,
+    count_patterns,
+    encode_pattern,
+    long_length,
+    outputs_at,
+    sup_disagreement,
+)
 from bounds.true_threshold import certified_sup, configurations, max_disagreement
 from counterexamples.izzo.estimate_breaks import residual_pair
 from counterexamples.izzo.search import search_pair
@@ -71,7 +79,8 @@ def test_unknown_is_never_a_bound(monkeypatch):
     assert r.undetermined and r.upper == certified_sup(f, g) and "undetermined" in r.describe()
 
 
-def test_refuses_models_outside_the_setting():
+def test_refuses_models_outside_the_setting(monkeypatch):
+    import bounds.sup_z3 as mod
     from bounds.margin import BoundsError
     from constructions.limit_transformer.model import LimitTransformer
 
@@ -80,3 +89,7 @@ def test_refuses_models_outside_the_setting():
                              positions=g.positions, precision_bits=g.precision_bits, precision=g.precision)
     with pytest.raises(BoundsError, match="same alphabet"):
         sup_disagreement(f, other)
+    assert count_patterns(2, 1, 0) == 8 and count_patterns(3, 3, 2) == 41472 > MAX_PATTERNS
+    monkeypatch.setattr(mod, "MAX_PATTERNS", 4)
+    with pytest.raises(BoundsError, match="8 patterns .* above the limit 4"):
+        sup_disagreement(f, g)
