@@ -40,7 +40,6 @@ from bounds.auxiliary import ClassModel, hardmax_output, in_hardmax, pair_period
 from bounds.margin import BoundsError, hardmax_threshold
 from bounds.true_threshold import certified_sup, configurations, smallest_gap, witness_string
 
-
 MAX_PATTERNS = 5000  # z3 problems per pair (2^(|Sigma| Delta) |Sigma|^(tau+1) Delta); larger pairs are refused
 
 
