@@ -122,8 +122,8 @@ def skeleton(sigma: int, delta: int, attention: Attention, mlp: bool = False) ->
 @dataclass(frozen=True)
 class Target:
     """An attacked bound: ``kind`` "published", "corrected" or "fixed" (controls: N given), eps, the disagreement
-    asked for (``gap``, default eps), the parameter box radius R, and ``token_values_zero`` (V E_s = 0 for every
-    symbol s, so the printed L is 0)."""
+    asked for (``gap``, default eps), the parameter box radius R (``value_radius`` for W and beta, the attention's
+    paths: default R), and ``token_values_zero`` (V E_s = 0 for every symbol s, so the printed L is 0)."""
 
     kind: str
     eps: Fraction
@@ -131,6 +131,12 @@ class Target:
     radius: Fraction = Fraction(2)
     token_values_zero: bool = False
     N: int | None = None
+    value_radius: Fraction | None = None
+    shift: int = 0  # controls: attack N + shift instead of N (shift < 0: a break is not a break of the bound)
+
+    @property
+    def value_box(self) -> Fraction:
+        return self.radius if self.value_radius is None else self.value_radius
 
     @property
     def allowed(self) -> Fraction:
@@ -138,26 +144,31 @@ class Target:
 
 
 def box_norms(target: Target, base: int, delta: int, mlp: bool) -> dict:
-    """Upper bounds of the squared norms over the parameter box [-R, R] (module docstring's realization):
+    """Upper bounds of the squared norms over the parameter box (module docstring's realization):
     ||U||^2 = |u|^2 + 1, ||A||^2 = |alpha|^2 + 1, ||B||^2 = c^2, ||V y_c||^2 = (W.y_c)^2 + (beta.y_c)^2 with y_c
     one token and (Delta > 1) one residue coordinate, and the printed L^2 = ||A||^2 ||B||^2 max_s ||V E_s||^2."""
-    r2 = Fraction(target.radius) ** 2
+    r2, v2 = Fraction(target.radius) ** 2, Fraction(target.value_box) ** 2
     ones = 2 if delta > 1 else 1
     channels = 2 if mlp else 1
     A2, B2 = (1 + base * r2, r2) if mlp else (Fraction(0), Fraction(0))
     zero_tokens = target.token_values_zero or not mlp
-    return {"U_f2": 1 + base * r2, "A_f2": A2, "B_f2": B2, "head_value_max2": (channels * ones**2 * r2,),
-            "L2": Fraction(0) if zero_tokens else A2 * B2 * channels * r2}
+    return {"U_f2": 1 + base * r2, "A_f2": A2, "B_f2": B2, "head_value_max2": (channels * ones**2 * v2,),
+            "L2": Fraction(0) if zero_tokens else A2 * B2 * channels * v2}
 
 
 def target_length(target: Target, f: LimitTransformer, g: LimitTransformer, budgets: bool = True) -> int | None:
     """The attacked N for the pair: from its own ingredients (``budgets=False``, used to check a found pair) or with
     the box's norm bounds (:func:`box_norms`) in place of the norms (``budgets=True``, used for the encoding)."""
+    if target.kind == "fixed":
+        return target.N
+    N = _bound_length(target, f, g, budgets)
+    return None if N is None else N + target.shift
+
+
+def _bound_length(target: Target, f: LimitTransformer, g: LimitTransformer, budgets: bool) -> int | None:
     from bounds.corrected import NoBoundError, corrected_bound, published_bound
     from bounds.margin import combine, ingredients
 
-    if target.kind == "fixed":
-        return target.N
     mlp = f.layers[0].mlp is not None
     box = box_norms(target, f.embedding.shape[1] - 2, f.period or 1, mlp)
     if target.kind == "published":
@@ -240,7 +251,7 @@ def _real(value) -> Fraction:
 
 
 class _Encoding:
-    def __init__(self, base: int, mlp: bool, bound: Fraction, tag: str):
+    def __init__(self, base: int, mlp: bool, bound, value_bound, tag: str):
         import z3
 
         self.vars = {"u": [z3.Real(f"{tag}u{i}") for i in range(base)], "W": [z3.Real(f"{tag}W{i}") for i in
@@ -249,11 +260,9 @@ class _Encoding:
             self.vars.update(alpha=[z3.Real(f"{tag}al{i}") for i in range(base)],
                              beta=[z3.Real(f"{tag}be{i}") for i in range(base)], b=z3.Real(f"{tag}b"),
                              c=z3.Real(f"{tag}c"))
-        self.box = [z3.And(x >= -bound, x <= bound) for x in self._flat()]
-
-    def _flat(self):
-        for v in self.vars.values():
-            yield from (v if isinstance(v, list) else [v])
+        self.box = [z3.And(x >= -r, x <= r) for k, v in self.vars.items()
+                    for r in [value_bound if k in ("W", "beta") else bound]
+                    for x in (v if isinstance(v, list) else [v])]
 
     def output(self, yq, avg):
         import z3
@@ -313,8 +322,8 @@ def search_structure(target: Target, sigma: int, delta: int, tau: int, mlp: bool
     log.lengths.add(N)
     cms = tuple(_averaging(ClassModel.of(m, delta), _base(sigma, delta)) for m in (fs, gs))
     early, late = _inputs(cms, 1, N, sigma, delta, tau), _inputs(cms, N + 1, N + extra, sigma, delta, tau)
-    R = z3.RealVal(str(target.radius))
-    ef, eg = _Encoding(_base(sigma, delta), mlp, R, "f"), _Encoding(_base(sigma, delta), mlp, R, "g")
+    R, Rv = z3.RealVal(str(target.radius)), z3.RealVal(str(target.value_box))
+    ef, eg = (_Encoding(_base(sigma, delta), mlp, R, Rv, tag) for tag in "fg")
     s = z3.SolverFor("QF_NRA" if mlp else "QF_LRA")
     s.set("timeout", timeout_ms)
     s.add(*ef.box, *eg.box)

@@ -36,19 +36,24 @@ def test_z3_rediscovers_the_residual_break():
     assert exhaustive_disagreement(b.f, b.g, b.length)[0] == b.difference
 
 
+BOX = {"radius": Fraction(1, 2), "value_radius": Fraction(1, 64)}
+
+
 @checks("izzo2025:thm4.1.search")
 def test_z3_corrected_bound_slice_and_control():
-    """|Sigma| = 1, tau = 0, f uniform, g uniform without its own position (phi = -1 at offset 0), parameters in
-    [-1/2, 1/2], eps = 1: at the corrected N z3 proves there is no break in the encoded family (unsat); the same
-    encoding with N = 2 finds one, checked exactly."""
-    menu = attention_menu(1, 1, 0)
-    R = Fraction(1, 2)
-    corrected, control = Target("corrected", Fraction(1), radius=R), Target("fixed", Fraction(1), radius=R, N=2)
+    """One symbol, Delta = 2, tau = 0, both heads uniform; U on the residual in [-1/2, 1/2], the attention's paths in
+    [-1/64, 1/64], eps = 1/4: at the corrected N (and at N - 1) z3 proves there is no break in the encoded family
+    (unsat); the same encoding with N = 2 finds one (the query class (a, residue 0) is first seen at length 3),
+    checked exactly."""
+    menu = attention_menu(1, 2, 0)
+    eps = Fraction(1, 4)
     log = SearchLog()
-    assert search_structure(corrected, 1, 1, 0, False, menu[0], menu[2], log) is None
-    assert log.unsat == 1 and min(log.lengths) > 2
-    b = search_structure(control, 1, 1, 0, False, menu[0], menu[2], log)
-    assert b is not None and b.N == 2 and b.difference > 1 and log.sat == 1
+    for shift in (0, -1):
+        assert search_structure(Target("corrected", eps, shift=shift, **BOX), 1, 2, 0, False, menu[0], menu[0],
+                                log) is None
+    assert log.unsat == 2 and min(log.lengths) > 2
+    b = search_structure(Target("fixed", eps, N=2, **BOX), 1, 2, 0, False, menu[0], menu[0], log)
+    assert b is not None and b.N == 2 and b.difference > eps and log.sat == 1
 
 
 @checks("izzo2025:thm4.1.search")
@@ -70,13 +75,13 @@ def test_verify_break_rejects_non_breaks():
 @pytest.mark.slow
 @checks("izzo2025:thm4.1.search")
 def test_z3_family_search_slow():
-    """No MLP, |Sigma| <= 2, Delta = 1, tau <= 1, parameters in [-1/2, 1/2], eps = 1 (docs/bounds.md records the
-    runs): no break of the corrected bound, no unknown; the control N = 2 and the published formula are broken."""
-    R, eps = Fraction(1, 2), Fraction(1)
-    family = {"max_sigma": 2, "max_delta": 1, "max_tau": 1, "mlp": (False,)}
-    corrected = search(Target("corrected", eps, radius=R), **family)
-    assert corrected.queries == 241 and corrected.unsat == 241 and not corrected.breaks
-    control = search(Target("fixed", eps, radius=R, N=2), **family)
-    assert control.breaks and not control.rejected
-    published = search(Target("published", Fraction(1, 10), gap=Fraction(1)), **family)
+    """The whole encoded family without an MLP (974 structures), the box of the fast test, eps = 1/4 (docs/bounds.md
+    records the runs): no break of the corrected bound, no unknown; the control N = 2 and the published formula are
+    broken."""
+    eps = Fraction(1, 4)
+    corrected = search(Target("corrected", eps, **BOX), mlp=(False,))
+    assert corrected.queries == corrected.unsat == 974 and not corrected.breaks
+    control = search(Target("fixed", eps, N=2, **BOX), mlp=(False,))
+    assert len(control.breaks) == control.sat > 0 and not control.rejected
+    published = search(Target("published", Fraction(1, 10), gap=Fraction(1)), mlp=(False,))
     assert len(published.breaks) == published.sat > 0
