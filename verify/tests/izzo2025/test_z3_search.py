@@ -54,6 +54,9 @@ def test_z3_corrected_bound_slice_and_control():
     assert log.unsat == 2 and min(log.lengths) > 2
     b = search_structure(Target("fixed", eps, N=2, **BOX), 1, 2, 0, False, menu[0], menu[0], log)
     assert b is not None and b.N == 2 and b.difference > eps and log.sat == 1
+    # with a ReLU unit (nonlinear arithmetic) the control is found as well
+    b = search_structure(Target("fixed", Fraction(1), N=2, **BOX), 1, 2, 0, True, menu[0], menu[0], log)
+    assert b is not None and b.f.layers[0].mlp is not None and b.difference > 1 and log.sat == 2
 
 
 @checks("izzo2025:thm4.1.search")
