@@ -15,7 +15,7 @@ input); only checked breaks are reported.  ``unknown`` (timeout) is counted, nev
   every token coordinate, the key K and phi from a menu (:func:`attention_menu`: uniform, one token, one residue;
   phi = 0 or +-1 at one offset).  The logits are integers, so every strictly sub-maximal softmax term is flushed
   from length 2 on, and the printed gamma is fixed by the menu choice;
-* free (z3 Reals in [-R, R]), per model: ``u`` (U on the base coordinates), ``W`` (the row U V), and, with a
+* free (z3 Reals in [-R, R], W and beta in [-R_v, R_v]), per model: ``u`` (U on the base coordinates), ``W`` (the row U V), and, with a
   one-unit ReLU MLP, ``alpha`` (A on the base), ``beta`` (A V), ``b`` and ``c`` (U B).  Realized in width
   base + 2 as ``V = e1 W^T + e2 beta^T``, ``U = u + e1``, ``A = alpha + e2``, ``B = c e1``, so the last-position
   output is ``u.y_q + W.avg + c relu(alpha.y_q + beta.avg + b)``, avg the head's hardmax average of the inputs
@@ -35,7 +35,9 @@ ingredients (gamma, tau, Delta, |Sigma|, p) and, for the norms, their maxima ove
 * ``corrected`` (the package's default bound), ``allowed = eps`` (delta = 0).  A pair found agrees up to the box's
   N, which is at least its own N when the bound grows with the norms; :func:`verify_break` recomputes the pair's
   own N either way.  "Nothing found" means: no pair of the box agrees up to the box's N and differs by more than
-  eps within ``extra`` lengths after it;
+  eps within ``extra`` lengths after it.  When the box's ``eta = eps / (2K) >= 2`` the corrected N depends on the
+  structure only (presence, window, residues, H), so every pair of the box has exactly the box's N and the search
+  is complete for the box (up to ``extra``);
 * ``fixed`` (controls): a given N; with N too small the same encoding must find breaks (it does: the tests), so
   "nothing found" at the corrected N is not an artefact of the box.
 """
