@@ -267,10 +267,15 @@ def run(argv=None) -> dict:
 
 def _true(models, args, out) -> dict:
     """The pair's true threshold (bounds/true_threshold.py) and the ratio bound / true when it is determined."""
+    from bounds.sup_z3 import refine_true_threshold
     from bounds.true_threshold import true_threshold
 
     try:
         t = true_threshold(*models, args.delta, args.eps, args.true_max_length)
+        try:
+            t = refine_true_threshold(t, *models)
+        except BoundsError:
+            pass  # the z3 supremum does not apply (too many patterns): the enumeration's answer stands
     except (BoundsError, AttributeError, TypeError) as e:  # interval models have no exact class evaluation
         return {"value": None, "max_length": args.true_max_length,
                 "text": f"not computed: {str(e).splitlines()[0] if str(e) else type(e).__name__}"}

@@ -368,3 +368,18 @@ def outputs_at(problem: PatternProblem, counts: dict) -> tuple:
     m = s.model()
     return tuple(np.array([_value(m.eval(z3.substitute(o, *subs) if subs else o, model_completion=True))
                            for o in outs], dtype=object) for outs in problem.outputs)
+
+
+def refine_true_threshold(tt, f, g, timeout_ms: int = 10_000):
+    """Decide an undetermined :class:`bounds.true_threshold.TrueThreshold` with z3: bracket sup |f - g| over every
+    input longer than the enumeration (:func:`sup_disagreement` from ``max_length + 1``).  Raises
+    :class:`~bounds.margin.BoundsError` where the z3 supremum does not apply (too many patterns, not izzo)."""
+    if tt.exact is not None:
+        return tt
+    res = sup_disagreement(f, g, L0=tt.max_length + 1, timeout_ms=timeout_ms)
+    tt.long_from, tt.long_upper, tt.long_lower = res.min_length, res.upper, res.lower
+    if res.witness is not None:
+        tt.long_witness = f"{res.witness_text()} (length {res.witness_length})"
+    else:
+        tt.long_lower = None
+    return tt

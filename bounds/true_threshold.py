@@ -116,26 +116,50 @@ class TrueThreshold:
     violation: LengthRow | None = None  # a length with max |f - g| > delta + eps
 
     sup_upper: Fraction | None = None  # certified upper bound of sup |f - g| over every length (certified_sup)
+    # sup |f - g| over every length >= long_from, bracketed by z3 (bounds.sup_z3.refine_true_threshold):
+    long_from: int | None = None
+    long_lower: Fraction | None = None  # attained by an exactly evaluated input (long_witness)
+    long_upper: Fraction | None = None
+    long_witness: str | None = None
+
+    @property
+    def _long_violation(self) -> bool:
+        return self.long_lower is not None and self.long_lower > self.delta + self.eps
+
+    @property
+    def _long_within(self) -> bool:
+        return (self.long_upper is not None and self.long_upper <= self.delta + self.eps
+                and self.long_from is not None and self.long_from <= self.max_length + 1 and self.violation is None)
 
     @property
     def exact(self) -> int | None:
-        """The true threshold when it is determined: T with a violation seen, 1 when the certified supremum is
-        within delta + eps."""
-        if self.violation is not None:
+        """The true threshold when it is determined: T with a violation seen (up to max_length, or by z3 beyond it
+        when T itself was seen), 1 when the supremum over every length is within delta + eps (interval bound, or
+        the enumeration up to max_length and z3 beyond)."""
+        if self.violation is not None or (self._long_violation and self.first_above_delta is not None):
             return self.first_above_delta
-        if self.sup_upper is not None and self.sup_upper <= self.delta + self.eps:
+        if (self.sup_upper is not None and self.sup_upper <= self.delta + self.eps) or self._long_within:
             return 1
         return None
 
     def describe(self) -> str:
+        if self.exact == 1 and self._long_within:
+            return (f"1 (exact: |f - g| <= delta + eps on every input up to length {self.max_length} by enumeration, "
+                    f"and sup over lengths >= {self.long_from} <= {self.long_upper} by z3)")
         if self.exact == 1 and self.violation is None:
             return (f"1 (exact: sup |f - g| over every length <= {self.sup_upper} <= delta + eps, certified by "
                     "interval bounds over the convex hull of the value vectors)")
+        if self.exact is not None and self.violation is None:
+            return (f"{self.exact} (exact: |f - g| <= {self.delta} up to length {self.exact - 1}; z3 and exact "
+                    f"evaluation give |f - g| = {_short(self.long_lower)} > delta + eps at {self.long_witness})")
         if self.exact is not None:
             v = self.violation
             before = (f"|f - g| <= {self.delta} up to length {self.exact - 1}, and " if self.exact > 1 else "")
             return (f"{self.exact} (exact: {before}|f - g| = {_short(v.max_disagreement)} > delta + eps at length "
                     f"{v.length}, string {v.witness!r})")
+        if self._long_violation:
+            return (f"undetermined: above {self.max_length} (|f - g| <= {self.delta} up to there; z3 and exact "
+                    f"evaluation give |f - g| = {_short(self.long_lower)} > delta + eps at {self.long_witness})")
         if self.first_above_delta is not None:
             return (f"undetermined: 1 if sup |f - g| <= delta + eps, else {self.first_above_delta} "
                     f"(no |f - g| > delta + eps up to length {self.max_length})")

@@ -93,3 +93,21 @@ def test_refuses_models_outside_the_setting(monkeypatch):
     monkeypatch.setattr(mod, "MAX_PATTERNS", 4)
     with pytest.raises(BoundsError, match="8 patterns .* above the limit 4"):
         sup_disagreement(f, g)
+
+
+def test_refine_true_threshold_decides_what_enumeration_leaves_open():
+    """Enumeration up to a short length sees no violation; z3 beyond it decides: a pair against itself has true
+    threshold exactly 1 (the interval bound alone is loose there), the unembedding pair has a violation beyond
+    the enumeration (witness evaluated exactly), so its threshold stays undetermined above the enumerated lengths."""
+    from bounds.sup_z3 import refine_true_threshold
+    from bounds.true_threshold import true_threshold
+    from counterexamples.izzo.estimate_breaks import residual_pair, unembedding_pair
+
+    f, _ = residual_pair()
+    same = true_threshold(f, f, 0, Fraction(1, 10), 3)
+    assert same.exact is None  # certified_sup is loose for f against itself (control)
+    same = refine_true_threshold(same, f, f)
+    assert same.exact == 1 and same.long_upper <= Fraction(1, 10) and "by z3" in same.describe()
+    u, v = unembedding_pair(4)
+    t = refine_true_threshold(true_threshold(u, v, 0, Fraction(1, 10), 5), u, v)
+    assert t.exact is None and t.long_lower > Fraction(1, 10) and "above 5" in t.describe()
