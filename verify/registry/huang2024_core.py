@@ -60,7 +60,12 @@ register("huang2024:eq1", "Equation (1)", "y_i^(0) = E_{x_i} + p_{i+o}.", "verif
          "the library's exact_forward and the protocol's streaming evaluator -- agree on every activation; a "
          "tampered message is caught)")
 register("huang2024:eq2", "Equation (2)", "a_ij = y_j^T K^T Q y_i (key j, query i).", "verified",
-         f"{_M}::test_protocol_matches_direct_exactly (see huang2024:eq1)")
+         "verify/tests/huang2024/test_attention_logit.py: a hand-computed instance with K^T Q = e_a e_b^T (not "
+         "symmetric; the transposed form gives other weights and outputs) and an independent re-implementation of "
+         "(2) from the entries of K and Q whose weights equal exact_forward's on random two-layer models, each "
+         "of which tells (2) from its transpose; also "
+         f"{_M}::test_protocol_matches_direct_exactly (see huang2024:eq1; it shares the content-logit code with "
+         "exact_forward, so it cannot tell a transposed form)")
 register("huang2024:eq3", "Equation (3)", "Y_i = y_i + sum_h softmax(log|x| a_i.) V y (causal).", "verified",
          f"{_M}::test_protocol_matches_direct_exactly (see huang2024:eq1; both precision models)")
 register("huang2024:eq4", "Equation (4)", "y_i = Y_i + B psi(A Y_i + b), psi ReLU or Heaviside per unit.", "verified",

@@ -10,9 +10,11 @@ Measured (2026-11-24, 2 shared cores, at ``nice 5`` beside other work): ``python
 izzo-corrected-no-stretch alone took 245 s and the first 77 mutations 6 min 8 s).  The
 survivors are kept on purpose, each shows a weakness of its claim's checks (the claim stays ``passing``):
 the eq. (7)-(10) bounds of golowich2025:thm4.3 hold on the instances with the factor L, eta_L or 2 dropped (the
-instances have slack); golowich2025:def4.1's checker is never exercised at item 1's locality boundary; and
-huang2024:eq2's checks compare the Theorem 12 protocol with the exact evaluator, which share the content-logit
-code, so a transposed bilinear form changes both sides alike.
+instances have slack); golowich2025:def4.1's checker is never exercised at item 1's locality boundary.  (In that run
+huang2024:eq2's checks compared only the Theorem 12 protocol with the exact evaluator, which share the
+content-logit code, so huang-eq2-bilinear-transposed survived; verify/tests/huang2024/test_attention_logit.py
+now re-implements eq. (2) independently on instances where K^T Q is not symmetric, and ``python -m verify.mutate
+--claim huang2024:eq2`` catches it: 1 of 1 caught, 5 s.)
 """
 
 from verify.mutate import mutation
