@@ -37,6 +37,16 @@ def identity_coupling(ell: int):
         yield S, {i: i for i in range(1, ell + 1)}, p
 
 
+def gap_coupling(gap: int):
+    """S* = {j, j + gap} (j uniform), psi = identity: span psi(S*) = gap at every length, so item 1 of
+    Definition 4.1 holds exactly at its boundary for L_local = gap and fails for L_local = gap - 1."""
+    def coupling(ell: int):
+        js = range(1, ell - gap + 1)
+        for j in js:
+            yield (j, j + gap), {i: i for i in range(1, ell + 1)}, Fraction(1, len(js))
+    return coupling
+
+
 def check_def41(coupling, ells, Lloc: int) -> str:
     """'' if items 1-3 of Definition 4.1 hold for every l in ells, else the first failure."""
     kprime, pattern_law = None, None

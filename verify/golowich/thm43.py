@@ -215,6 +215,39 @@ def marker_instance(p_missing=Fraction(1, 10), L=8, Lbar=10, Lloc=2):
     return Instance(ens, Lloc, L, Lbar, keys, vals)
 
 
+def edge_instance(q4: Fraction, q3: Fraction) -> Instance:
+    """An instance on which (7), (8) and (10) are nearly tight: each fails without its factor L, eta_L or 2.
+
+    k = 2, L_local = 1, L = Lbar = 4; background token 0 (mu = delta_0), planted pair (1, 2) with
+    g* = 1/2; Q_2 = {1, 2}, Q_3 = {1, 2} w.p. q3 else {2, 3}, Q_4 = {1, 2} w.p. q4 else {2, 3}.  One
+    key 'edge' (adjacent pairs, weights (0,1): 97, (1,2): 1, (2,0): 2, (0,0): 6) and two value tables:
+    'edge' (0 on (2, 0), 1 on (0, 0), else 1/2) and 'const' (17/30, risk 1/15 at every length).
+
+    h_{edge,edge} is (nearly) right away from the left edge ((1, 2), (0, 1, 2): 1/2; (0, 1, 2, 0): 49/100),
+    but reads (1, 2, 0) as 1/6 and (1, 2, 0, 0) as 13/18: its error sits on the set {1, 2} that the change
+    of measure of (8)-(10) favours, in opposite directions at lengths 3 and 4.
+    * q4, q3 = 1/2, 1/4 (eta_3 = 4 > eta_4 = 2): h_{edge,edge} is the minimiser (training sum 359/1800 <
+      3/15) though delta = 1/15 comes from 'const'; risk_4 = 209/1800 > delta (7 needs more than delta),
+      (8)'s side is 2/9 > eta_4 delta, and (10)'s side is 5/9 > eta_4 L delta.  The factor 2 of (10) can
+      only matter here: e10 <= eta_L risk_L + eta_{L-Lloc} risk_{L-Lloc} and the two risks sum to at most
+      (floor(L/2) + 1) delta, so without eta_{L-Lloc} > eta_L (the refuted second change-of-measure
+      display, com2) the bound holds without the 2.
+    * q4, q3 = 1/8, 1/8 (eta_4 = 8): h_{edge,edge} is minimiser and realiser (delta = 1/24) and (8)'s side
+      is 2/9 > L delta: the factor eta_L is needed.
+    """
+    def Q(ell):
+        return {2: {(1, 2): Fraction(1)}, 3: {(1, 2): q3, (2, 3): 1 - q3}, 4: {(1, 2): q4, (2, 3): 1 - q4}}.get(ell, {})
+
+    ens = Planted(2, {0: Fraction(1)}, Q, {(1, 2): Fraction(1)}, lambda z: Fraction(1, 2))
+    pairs = list(itertools.product((0, 1, 2), repeat=2))
+    weights = {(0, 1): Fraction(97), (1, 2): Fraction(1), (2, 0): Fraction(2), (0, 0): Fraction(6)}
+    edge = {(2, 0): Fraction(0), (0, 0): Fraction(1)}
+    keys = {"edge": {((0, 1), xs): w for xs, w in weights.items()}}
+    vals = {"edge": {xs: edge.get(xs, Fraction(1, 2)) for xs in pairs},
+            "const": {xs: Fraction(17, 30) for xs in pairs}}
+    return Instance(ens, 1, 4, 4, keys, vals)
+
+
 def random_k1_instance(rng, L=4, Lbar=6):
     """k = 1, L_local = 1, V = {0, 1, 2}: arbitrary per-length position laws Q_l (full support, so eta is
     finite), random mu, Qvoc, g*, and random key/value tables.  Cheap enough for a bounded search."""

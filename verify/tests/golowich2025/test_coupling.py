@@ -46,6 +46,19 @@ def test_def41_checker_accepts_reversal_and_rejects_identity():
     assert {len({psi[a] for a in S}) for S, psi, _ in C.reversal_coupling(8)} == {1}
 
 
+@checks("golowich2025:def4.1")
+def test_def41_item1_at_the_locality_boundary():
+    """Item 1 at its boundary: span psi(S*) = L_local is accepted, span L_local + 1 rejected."""
+    step = EnumerationStep("golowich2025:def4.1", "gap-d identity coupling satisfies items 1-3 with L_local = d",
+                           instances=lambda: range(1, 4),
+                           predicate=lambda d: C.check_def41(C.gap_coupling(d), range(d + 1, 10), d) == "")
+    step = EnumerationStep(**{**step.__dict__, "negative": negated(
+        step, predicate=lambda d: C.check_def41(C.gap_coupling(d + 1), range(d + 2, 10), d) == "")})
+    assert_proof(Proof("golowich2025:def4.1", "Def 4.1 item 1 boundary", (step,)))
+    assert C.check_def41(C.gap_coupling(2), range(3, 10), 1) == \
+        "item 1 fails at l = 3, S* = (1, 3): span psi(S*) = 2"
+
+
 @checks("golowich2025:prop-d2", "golowich2025:prop4.4")
 def test_pc_background_law_depends_on_length():
     ens, idc = _adjacent_marker_ensemble()

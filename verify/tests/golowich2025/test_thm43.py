@@ -66,6 +66,30 @@ def test_every_step_holds_on_exact_instances_with_controls():
     assert all(not r.negative_outcome.holds for r in res)
 
 
+@checks(f"{K}.eq7", f"{K}.eq8-9", f"{K}.eq10")
+def test_eq7_to_eq10_nearly_tight_each_factor_needed():
+    """On the edge instances every step holds, and (7), (8), (10) fail without their factor L, eta_L or 2."""
+    wide, narrow = T.edge_instance(Fraction(1, 2), Fraction(1, 4)), T.edge_instance(Fraction(1, 8), Fraction(1, 8))
+    qw, qn = T.proof_quantities(wide), T.proof_quantities(narrow)
+    for inst, q in ((wide, qw), (narrow, qn)):  # the theorem's hypotheses hold; delta > 0
+        assert q["delta"] > 0 and all(e < INF for e in q["eta"].values()) and inst.L >= 4 * inst.Lloc
+        assert (inst.Lbar - inst.L) % inst.Lloc == 0 and T.is_local_relative(inst.w("edge"), 2, 1, (0, 1, 2))
+        assert q["minimisers"] == [("edge", "edge")]
+    res = assert_proof(_proof([qw, qn]))
+    assert all(not r.negative_outcome.holds for r in res)
+    assert T.violations(qw) == {"com2": (4, 2)} and T.violations(qn) == {}  # only the printed eta_L of com2
+
+    def top(q, name):
+        return max(a for a, _ in q["steps"][name])
+
+    d, eta, L = qw["delta"], qw["eta"][4], wide.L
+    assert (d, eta, qn["delta"], qn["eta"][4]) == (Fraction(1, 15), 2, Fraction(1, 24), 8)
+    assert top(qw, "eq7") == Fraction(209, 1800) > d            # (7) needs a factor > 1 (L)
+    assert top(qw, "eq8") == Fraction(2, 9) > eta * d           # (8) needs L
+    assert top(qn, "eq8") == Fraction(2, 9) > L * qn["delta"]   # (8) needs eta_L
+    assert top(qw, "eq10") == Fraction(5, 9) > eta * L * d      # (10) needs the 2
+
+
 @checks(f"{K}.change-of-measure")
 def test_second_change_of_measure_needs_eta_L_minus_Llocal():
     """Finding: the second display bounds P_{L-2Ll}(..) mu / P_{L-Ll}(X, S) by eta_L; (ii) only gives eta_{L-Ll}."""
