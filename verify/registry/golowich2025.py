@@ -38,7 +38,8 @@ _CLAIMS = [
      "rank pattern law independent of l",
      "verified",
      "checker verify.golowich.coupling.check_def41 on the reversal coupling (all three items, l <= 12) and a "
-     "mutated coupling that it rejects; golowich2025/test_coupling.py"),
+     "mutated coupling that it rejects; at item 1's boundary on coupling.gap_coupling (span psi(S*) = L_local "
+     "accepted, L_local + 1 rejected); golowich2025/test_coupling.py"),
     ("def-b1", "Definition B.1 (single attention heads AttHeads_{d,h,V})",
      "X -> O sum_i alpha_i V W_e X_i, alpha = softmax(<Q h_query, K W_e X_i>)",
      "verified",
@@ -185,4 +186,6 @@ for _label, _summary, _status in _THM43_STEPS:
                                       "holds with eta_{L-L_local}",
                  "final": " -- refuted by thm43.literal_counterexample (non-local S* at Lbar); holds on every "
                           "instance with local planted sets",
-                 "eq13": " -- non-local S* at Lbar uncovered (see final)"}.get(_label, "")))
+                 "eq13": " -- non-local S* at Lbar uncovered (see final)",
+                 **dict.fromkeys(("eq7", "eq8-9", "eq10"), " -- nearly tight on thm43.edge_instance: (7), (8) and "
+                                 "(10) fail there without their factor L, eta_L or 2")}.get(_label, "")))

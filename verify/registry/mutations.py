@@ -7,14 +7,16 @@ catch none of its mutations shows ``passing``, never ``verified*`` (:mod:`verify
 Measured (2026-11-24, 2 shared cores, at ``nice 5`` beside other work): ``python -m verify.mutate --results
 /tmp/mut-all.json`` ran all 84 mutations in 253 s: 78 caught, 6 survived, 0 errors (mutation runs load the
 ``mutation`` Hypothesis profile, which skips shrinking: a caught mutation needs only the first failure; before it,
-izzo-corrected-no-stretch alone took 245 s and the first 77 mutations 6 min 8 s).  The
-survivors are kept on purpose, each shows a weakness of its claim's checks (the claim stays ``passing``):
-the eq. (7)-(10) bounds of golowich2025:thm4.3 hold on the instances with the factor L, eta_L or 2 dropped (the
-instances have slack); golowich2025:def4.1's checker is never exercised at item 1's locality boundary.  (In that run
-huang2024:eq2's checks compared only the Theorem 12 protocol with the exact evaluator, which share the
-content-logit code, so huang-eq2-bilinear-transposed survived; verify/tests/huang2024/test_attention_logit.py
-now re-implements eq. (2) independently on instances where K^T Q is not symmetric, and ``python -m verify.mutate
---claim huang2024:eq2`` catches it: 1 of 1 caught, 5 s.)
+izzo-corrected-no-stretch alone took 245 s and the first 77 mutations 6 min 8 s).  All six
+survivors of that run are caught since (``--claim`` runs): the eq. (7)-(10) bounds of golowich2025:thm4.3 held on
+the instances with the factor L, eta_L or 2 dropped (the instances had slack), now the nearly tight
+``verify.golowich.thm43.edge_instance`` exceeds each bound without its factor; golowich2025:def4.1's checker was
+never exercised at item 1's locality boundary, now ``verify.golowich.coupling.gap_coupling`` puts span psi(S*)
+exactly at L_local (accepted) and one past it (rejected) (golowich2025:thm4.3.eq7, .eq8-9, .eq10 and def4.1: 5 of
+5 caught, 19 s).  In that run huang2024:eq2's checks compared only the Theorem 12 protocol with the exact
+evaluator, which share the content-logit code, so huang-eq2-bilinear-transposed survived;
+verify/tests/huang2024/test_attention_logit.py now re-implements eq. (2) independently on instances where K^T Q
+is not symmetric, and ``python -m verify.mutate --claim huang2024:eq2`` catches it: 1 of 1 caught, 5 s.
 """
 
 from verify.mutate import mutation
