@@ -319,7 +319,7 @@ def _text(r: dict) -> str:
                      f"printed tau = {pub['tau']}; constant 1): N = max(2^(p/gamma), tau Delta L^2/eps^2) = "
                      f"{pub['N_text']}   [refuted, docs/gaps.md]")
     lines.append(f"  proof count (earlier estimate, L = {r['L']:.6g}): hardmax_length = {_len(pc['hardmax_length'])}, "
-                 f"sample_length = {pc['sample_length']}, N = {_len(pc['N'])}   [refuted, docs/gaps.md]")
+                 f"sample_length = {integer_text(pc['sample_length'])}, N = {_len(pc['N'])}   [refuted, docs/gaps.md]")
     lines.append(f"  N = {_len(r['N'])}   ({r['bound']})")
     tt = r.get("true_threshold")
     if tt is not None:
