@@ -4,19 +4,17 @@ Each edit breaks one thing a claim depends on: a hypothesis of a proof step, a c
 rule, a validation, a slope of Lemma 37's eventual forms, or a committed data record.  A claim whose checks
 catch none of its mutations shows ``passing``, never ``verified*`` (:mod:`verify.status`).
 
-Measured (2026-11-24, 2 shared cores, at ``nice 5`` beside other work): ``python -m verify.mutate --results
-/tmp/mut-all.json`` ran all 84 mutations in 253 s: 78 caught, 6 survived, 0 errors (mutation runs load the
-``mutation`` Hypothesis profile, which skips shrinking: a caught mutation needs only the first failure; before it,
-izzo-corrected-no-stretch alone took 245 s and the first 77 mutations 6 min 8 s).  All six
-survivors of that run are caught since (``--claim`` runs): the eq. (7)-(10) bounds of golowich2025:thm4.3 held on
-the instances with the factor L, eta_L or 2 dropped (the instances had slack), now the nearly tight
-``verify.golowich.thm43.edge_instance`` exceeds each bound without its factor; golowich2025:def4.1's checker was
-never exercised at item 1's locality boundary, now ``verify.golowich.coupling.gap_coupling`` puts span psi(S*)
-exactly at L_local (accepted) and one past it (rejected) (golowich2025:thm4.3.eq7, .eq8-9, .eq10 and def4.1: 5 of
-5 caught, 19 s).  In that run huang2024:eq2's checks compared only the Theorem 12 protocol with the exact
-evaluator, which share the content-logit code, so huang-eq2-bilinear-transposed survived;
-verify/tests/huang2024/test_attention_logit.py now re-implements eq. (2) independently on instances where K^T Q
-is not symmetric, and ``python -m verify.mutate --claim huang2024:eq2`` catches it: 1 of 1 caught, 5 s.
+Measured (2026-11-24, 2 shared cores, at ``nice 5``): ``python -m verify.mutate --results /tmp/mut-all.json`` ran
+all 84 mutations in 142 s after a 240-check baseline: 84 caught, 0 survived, 0 errors.  Mutation runs load the
+``mutation`` Hypothesis profile, which skips shrinking (a caught mutation needs only the first failure; before it,
+izzo-corrected-no-stretch alone took 245 s).  The six mutations that survived an earlier run showed slack checks and
+are caught since: the eq. (7)-(10) bounds of golowich2025:thm4.3 held on instances with the factor L, eta_L or 2
+dropped, now the nearly tight ``verify.golowich.thm43.edge_instance`` exceeds each bound without its factor;
+golowich2025:def4.1's checker was never exercised at item 1's locality boundary, now
+``verify.golowich.coupling.gap_coupling`` puts span psi(S*) exactly at L_local (accepted) and one past it
+(rejected); huang2024:eq2's checks compared only the Theorem 12 protocol with the exact evaluator, which share the
+content-logit code, now verify/tests/huang2024/test_attention_logit.py re-implements eq. (2) independently on
+instances where K^T Q is not symmetric.
 """
 
 from verify.mutate import mutation
