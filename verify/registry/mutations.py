@@ -5,7 +5,7 @@ rule, a validation, a slope of Lemma 37's eventual forms, or a committed data re
 catch none of its mutations shows ``passing``, never ``verified*`` (:mod:`verify.status`).
 
 Measured (2026-11-24, 2 shared cores, at ``nice 5``): ``python -m verify.mutate --results /tmp/mut-all.json`` ran
-all 84 mutations in 142 s after a 240-check baseline: 84 caught, 0 survived, 0 errors.  Mutation runs load the
+all 84 mutations in 142 s after a baseline of 244 linked checks (21.5 s): 84 caught, 0 survived, 0 errors.  Mutation runs load the
 ``mutation`` Hypothesis profile, which skips shrinking (a caught mutation needs only the first failure; before it,
 izzo-corrected-no-stretch alone took 245 s).  The six mutations that survived an earlier run showed slack checks and
 are caught since: the eq. (7)-(10) bounds of golowich2025:thm4.3 held on instances with the factor L, eta_L or 2
