@@ -68,6 +68,15 @@ def hypotheses(f: LimitTransformer, g: LimitTransformer) -> dict[str, bool]:
     }
 
 
+def require(f: LimitTransformer, g: LimitTransformer, names: tuple, purpose: str, error=None) -> None:
+    """Raise ``error`` (default :class:`NotApplicableError`) naming the first of ``names`` (keys of
+    :func:`hypotheses`) the pair fails: "<purpose> needs <hypothesis>; the pair fails it"."""
+    hyp = hypotheses(f, g)
+    for name in names:
+        if not hyp[name]:
+            raise (error or NotApplicableError)(f"{purpose} needs {name.replace('_', ' ')}; the pair fails it")
+
+
 def agree_up_to(f: LimitTransformer, g: LimitTransformer, N: int, delta=0) -> bool:
     """The agreement hypothesis: |f(x) - g(x)| <= delta at the last position of every input of model length <= N
     (exhaustive exact evaluation; NotExactError below the hardmax regime)."""
@@ -225,11 +234,8 @@ def auxiliary(f: LimitTransformer, g: LimitTransformer, counts: dict, window: tu
     class reduction would need the number of classes).
     """
     eps = Fraction(eps)
-    hyp = hypotheses(f, g)
-    for name in ("one_layer", "periodic", "local_translation_invariant", "same_alphabet", "single_head",
-                 "tau_positive"):
-        if not hyp[name]:
-            raise NotApplicableError(f"App. A.1 needs {name.replace('_', ' ')}; the pair fails it")
+    require(f, g, ("one_layer", "periodic", "local_translation_invariant", "same_alphabet", "single_head",
+                   "tau_positive"), "App. A.1")
     if not 0 < eps < 1:
         raise NotApplicableError(f"eps must be in (0, 1), got {eps}")
     delta = pair_period(f, g)

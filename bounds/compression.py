@@ -24,9 +24,9 @@ from bounds.auxiliary import (
     NotApplicableError,
     attend,
     hardmax_output,
-    hypotheses,
     in_hardmax,
     pair_period,
+    require,
 )
 from bounds.corrected import ProofConstants, corrected_bound
 from bounds.margin import combine, ingredients
@@ -166,11 +166,8 @@ def compress(f, g, counts: dict, window: tuple, eps, *, constants: ProofConstant
     :func:`bounds.corrected.proof_constants` of the pair with k = heads of f and g.
     """
     eps = Fraction(eps)
-    hyp = hypotheses(f, g)
-    for name in ("one_layer", "periodic", "local_translation_invariant", "same_alphabet", "hardmax_regime_exists",
-                 "relu_mlp"):
-        if not hyp[name]:
-            raise NotApplicableError(f"the corrected bound needs {name.replace('_', ' ')}; the pair fails it")
+    require(f, g, ("one_layer", "periodic", "local_translation_invariant", "same_alphabet", "hardmax_regime_exists",
+                   "relu_mlp"), "the corrected bound")
     delta, tau = pair_period(f, g), max(f.tau, g.tau)
     w = tau + 1
     if len(window) != w:

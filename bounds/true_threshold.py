@@ -252,13 +252,11 @@ def max_disagreement(f, g, n: int, cms=None) -> LengthRow:
 def true_threshold(f, g, delta=0, eps=Fraction(1, 10), max_length: int = 10,
                    max_configs: int = MAX_CONFIGS) -> TrueThreshold:
     """Enumerate lengths 1..max_length (module docstring); stops at the first violation of delta + eps."""
-    from bounds.auxiliary import hypotheses
+    from bounds.auxiliary import require
 
     delta, eps = Fraction(delta), Fraction(eps)
-    hyp = hypotheses(f, g)
-    for name in ("one_layer", "periodic", "local_translation_invariant", "same_alphabet", "hardmax_regime_exists"):
-        if not hyp[name]:
-            raise BoundsError(f"the true threshold needs {name.replace('_', ' ')}; the pair fails it")
+    require(f, g, ("one_layer", "periodic", "local_translation_invariant", "same_alphabet", "hardmax_regime_exists"),
+            "the true threshold", BoundsError)
     D, tau = pair_period(f, g), max(f.tau, g.tau)
     total = sum(count_configurations(n, len(f.alphabet), D, tau) for n in range(1, max_length + 1))
     if total > max_configs:
