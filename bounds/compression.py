@@ -30,6 +30,7 @@ from bounds.auxiliary import (
 )
 from bounds.corrected import ProofConstants, corrected_bound
 from bounds.margin import combine, ingredients
+from bounds.true_threshold import positions_per_residue
 
 _BISECTION_STEPS = 10_000
 
@@ -107,12 +108,6 @@ def _residue_sums(counts: dict, delta: int) -> list[int]:
         if c != 0:
             sums[c % delta] += k
     return sums
-
-
-def _positions_per_residue(length: int, w: int, delta: int) -> list[int]:
-    """How many of the free positions 2..length-w have residue r ((position - 1) mod Delta)."""
-    last = length - w
-    return [max(0, (last - first) // delta + 1) for first in (2 + (r - 1) % delta for r in range(delta))]
 
 
 def _scaled(counts: dict, F) -> dict:
@@ -210,7 +205,7 @@ def compress(f, g, counts: dict, window: tuple, eps, *, constants: ProofConstant
     out = Compression(pc, N, H, s, z, tuple(window))
     cl = out.claims
     cl.append(Claim("same present classes", Fraction(len(z.keys() ^ counts.keys())), "==", Fraction(0)))
-    per = _positions_per_residue(out.length, w, delta)
+    per = positions_per_residue(out.length - w, delta)
     sz = _residue_sums(z, delta)
     cl.append(Claim("residue counts fit positions 2..|z|-w", Fraction(sum(abs(a - b) for a, b in zip(per, sz,
                                                                                                       strict=True))),

@@ -51,11 +51,17 @@ def _compositions(total: int, parts: int):
         yield tuple(out)
 
 
+def positions_per_residue(M: int, delta: int) -> list[int]:
+    """How many of the positions 2..M (after ``$``) have residue r = (position - 1) mod Delta, for r = 0..Delta-1
+    (arithmetic only: M may be far beyond what a ``range`` holds)."""
+    return [max(0, (M - first) // delta + 1) for first in (2 + (r - 1) % delta for r in range(delta))]
+
+
 def _layout(n: int, delta: int, tau: int):
     """(prefix positions per residue available to symbols, window residues, whether the window holds $)."""
     w = min(n, tau + 1)
     M = n - w
-    per = [len(range(r, M, delta)) - (1 if r == 0 and M >= 1 else 0) for r in range(delta)]
+    per = positions_per_residue(M, delta)
     window_res = [(M + s) % delta for s in range(w)]
     return per, window_res, M == 0
 

@@ -10,9 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bounds.auxiliary import Claim, NotApplicableError, pair_period
-from bounds.compression import Compressor, _positions_per_residue, components, compress
+from bounds.compression import Compressor, components, compress
 from bounds.corrected import corrected_bound
 from bounds.margin import combine, ingredients
+from bounds.true_threshold import positions_per_residue
 from counterexamples.izzo.search import GROUPS, Spec, build, draw_group, perturb
 from verify.claims import checks
 
@@ -43,7 +44,7 @@ def _long_input(data, sigma: int, delta: int, tau: int, N: int):
         counts[big] = counts.get(big, 0) + N * data.draw(st.integers(1, 10**6))
     sums = [sum(k for c, k in counts.items() if c and c % delta == r) for r in range(delta)]
     M = 1 + delta * max(sums)  # positions 1..M precede the window
-    for r, (have, need) in enumerate(zip(sums, _positions_per_residue(M, 0, delta), strict=True)):
+    for r, (have, need) in enumerate(zip(sums, positions_per_residue(M, delta), strict=True)):
         star = max((c for c in counts if c and c % delta == r), key=counts.get)
         counts[star] += need - have
     window = tuple(data.draw(st.integers(1, sigma)) * delta + (M + s) % delta for s in range(tau + 1))
@@ -79,7 +80,7 @@ def test_every_step_of_the_proof_holds(data):
 def _balanced(X: int, tau: int):
     """Delta = 2, one symbol: classes a@1 (3) and a@0 (2) with X keys each (residues balanced), window a@(M mod 2)."""
     counts, M = {0: 1, 3: X, 2: X}, 1 + 2 * X
-    assert _positions_per_residue(M, 0, 2) == [counts[2], counts[3]]
+    assert positions_per_residue(M, 2) == [counts[2], counts[3]]
     return counts, tuple(2 + (M + s) % 2 for s in range(tau + 1))
 
 
@@ -260,7 +261,7 @@ def test_attended_residue_is_padded_at_its_most_frequent_class():
     a1 = a0 + b0 - b1  # residues balanced: S_0 = S_1
     counts = {0: 1, 2: a0, 4: b0, 3: a1, 5: b1}  # classes t * 2 + r: a@0 = 2, a@1 = 3, b@0 = 4, b@1 = 5
     M = 1 + 2 * (a0 + b0)
-    assert _positions_per_residue(M, 0, 2) == [a0 + b0, a1 + b1]
+    assert positions_per_residue(M, 2) == [a0 + b0, a1 + b1]
     z = compress(f, g, counts, (2 + M % 2,), eps)
     assert z.failed() == [] and z.counts[4] == 1 and z.counts[2] > 1
     padded = [c for c in z.claims if c.name.startswith("padding <= rho m")]
