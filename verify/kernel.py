@@ -225,3 +225,29 @@ def assert_proof(proof: Proof) -> list[StepResult]:
 def negated(step, **changes):
     """A copy of ``step`` with fields replaced (e.g. a mutated goal) and no negative of its own."""
     return replace(step, negative=None, **changes)
+
+
+_UNSET = object()
+
+
+def z3_with_control(claim: str, name: str, hypotheses, goal, *, neg_hypotheses: Any = _UNSET,
+                    neg_goal: Any = _UNSET, timeout_ms: int = 20000) -> Z3Step:
+    """``hypotheses => goal`` by z3 for the claim key ``claim``, with a control that drops or changes hypotheses
+    or mutates the goal (at least one must be given)."""
+    hyps = tuple(hypotheses)
+    base = Z3Step(claim, name, hyps, goal, timeout_ms=timeout_ms)
+    if neg_hypotheses is _UNSET and neg_goal is _UNSET:
+        raise KernelError(f"{claim}/{name}: give a negative control (neg_hypotheses or neg_goal)")
+    neg = replace(base, negative=None,
+                  hypotheses=hyps if neg_hypotheses is _UNSET else tuple(neg_hypotheses),
+                  goal=goal if neg_goal is _UNSET else neg_goal)
+    return replace(base, negative=neg)
+
+
+def sympy_with_control(claim: str, name: str, lhs, rhs, *, neg_lhs: Any = _UNSET, neg_rhs: Any = _UNSET) -> SympyStep:
+    """Exact identity ``lhs == rhs`` for the claim key ``claim``, with a mutated side as control."""
+    if neg_lhs is _UNSET and neg_rhs is _UNSET:
+        raise KernelError(f"{claim}/{name}: give a negative control (neg_lhs or neg_rhs)")
+    base = SympyStep(claim, name, lhs, rhs)
+    neg = replace(base, lhs=lhs if neg_lhs is _UNSET else neg_lhs, rhs=rhs if neg_rhs is _UNSET else neg_rhs)
+    return replace(base, negative=neg)

@@ -13,7 +13,15 @@ from typing import Any
 
 import sympy
 
-from verify.kernel import EnumerationStep, KernelError, LinalgStep, SympyStep, Z3Step
+from verify.kernel import (
+    EnumerationStep,
+    KernelError,
+    LinalgStep,
+    SympyStep,
+    Z3Step,
+    sympy_with_control,
+    z3_with_control,
+)
 
 PAPER = "ahuja2024"
 
@@ -28,23 +36,14 @@ def key(label: str) -> str:
 def z3_step(claim: str, name: str, hypotheses: Iterable, goal, *, neg_hypotheses: Any = _UNSET,
             neg_goal: Any = _UNSET, timeout_ms: int = 20000) -> Z3Step:
     """``hypotheses => goal`` by z3, with a control that drops hypotheses or mutates the goal."""
-    hyps = tuple(hypotheses)
-    base = Z3Step(key(claim), name, hyps, goal, timeout_ms=timeout_ms)
-    if neg_hypotheses is _UNSET and neg_goal is _UNSET:
-        raise KernelError(f"{claim}/{name}: give a negative control (neg_hypotheses or neg_goal)")
-    neg = replace(base, negative=None,
-                  hypotheses=hyps if neg_hypotheses is _UNSET else tuple(neg_hypotheses),
-                  goal=goal if neg_goal is _UNSET else neg_goal)
-    return replace(base, negative=neg)
+    extra = {k: v for k, v in (("neg_hypotheses", neg_hypotheses), ("neg_goal", neg_goal)) if v is not _UNSET}
+    return z3_with_control(key(claim), name, hypotheses, goal, timeout_ms=timeout_ms, **extra)
 
 
 def sympy_step(claim: str, name: str, lhs, rhs, *, neg_lhs: Any = _UNSET, neg_rhs: Any = _UNSET) -> SympyStep:
     """Exact identity ``lhs == rhs`` with a mutated side as control."""
-    if neg_lhs is _UNSET and neg_rhs is _UNSET:
-        raise KernelError(f"{claim}/{name}: give a negative control (neg_lhs or neg_rhs)")
-    base = SympyStep(key(claim), name, lhs, rhs)
-    neg = replace(base, lhs=lhs if neg_lhs is _UNSET else neg_lhs, rhs=rhs if neg_rhs is _UNSET else neg_rhs)
-    return replace(base, negative=neg)
+    extra = {k: v for k, v in (("neg_lhs", neg_lhs), ("neg_rhs", neg_rhs)) if v is not _UNSET}
+    return sympy_with_control(key(claim), name, lhs, rhs, **extra)
 
 
 def linalg_step(claim: str, name: str, residual, neg_residual) -> LinalgStep:

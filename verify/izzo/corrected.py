@@ -23,21 +23,17 @@ from __future__ import annotations
 import sympy
 import z3
 
-from verify.kernel import CitedLemma, Proof, SympyStep, Z3Step, negated
+from verify.kernel import CitedLemma, Proof, SympyStep, Z3Step, sympy_with_control, z3_with_control
 
 CLAIM = "izzo2025:thm4.1.corrected"
 
 
-def _z3(name: str, hypotheses, goal, *, neg_hypotheses=None, neg_goal=None) -> Z3Step:
-    base = Z3Step(CLAIM, name, tuple(hypotheses), goal)
-    neg = negated(base, hypotheses=tuple(hypotheses if neg_hypotheses is None else neg_hypotheses),
-                  goal=goal if neg_goal is None else neg_goal)
-    assert neg != negated(base), f"{name}: the control must differ from the step"
-    return Z3Step(CLAIM, name, tuple(hypotheses), goal, negative=neg)
+def _z3(name: str, hypotheses, goal, **control) -> Z3Step:
+    return z3_with_control(CLAIM, name, hypotheses, goal, **control)
 
 
 def _sympy(name: str, lhs, rhs, neg_rhs) -> SympyStep:
-    return SympyStep(CLAIM, name, lhs, rhs, negative=SympyStep(CLAIM, name, lhs, neg_rhs))
+    return sympy_with_control(CLAIM, name, lhs, rhs, neg_rhs=neg_rhs)
 
 
 def _one_head():
