@@ -154,13 +154,14 @@ class ProofConstants:
         return H + self.period * (self.sigma + 3)
 
 
-def proof_constants(ing: Ingredients, eps, nesting: int | None = None) -> ProofConstants:
+def proof_constants(ing: Ingredients, eps, nesting: int | None = None, K_iv=None) -> ProofConstants:
     """theta, G and the rest for the ingredients (the worse of a pair) and eps; ``nesting`` = k (default 2 x heads)."""
     eps = Fraction(eps)
     if eps <= 0:
         raise BoundsError(f"eps must be positive, got {eps}")
     k = nesting if nesting is not None else 2 * ing.heads
-    _, _, K_iv = corrected_K(ing)
+    if K_iv is None:
+        _, _, K_iv = corrected_K(ing)
     K = _upper(K_iv)
     w, S, D = ing.tau + 1, ing.alphabet_size, ing.period
     pc = ProofConstants(S, D, w, k, K, None if K == 0 else eps / (2 * K), None, None)
@@ -224,7 +225,7 @@ def corrected_bound(ing: Ingredients, eps, nesting: int | None = None) -> Correc
         raise NoBoundError("no hardmax threshold is certified: two logits are within the rounding error of each "
                            "other (interval mode) or gamma is not positive")
     lam, R, K = corrected_K(ing)
-    pc = proof_constants(ing, eps, nesting)
+    pc = proof_constants(ing, eps, nesting, K)
     N1 = pc.compression_length()
     N, H = _combine(N1, pc, k_exp, ing.gamma == INF)
     return CorrectedBound(N, H, N1, float(K.b), float(lam.b), float(R.b), ing.alphabet_size * ing.period + 1,
