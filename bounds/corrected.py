@@ -155,7 +155,8 @@ class ProofConstants:
 
 
 def proof_constants(ing: Ingredients, eps, nesting: int | None = None, K_iv=None) -> ProofConstants:
-    """theta, G and the rest for the ingredients (the worse of a pair) and eps; ``nesting`` = k (default 2 x heads)."""
+    """theta, G and the rest for the ingredients (the worse of a pair) and eps; ``nesting`` = k (default 2 x heads);
+    ``K_iv`` is the enclosure of K from :func:`corrected_K` when the caller has it."""
     eps = Fraction(eps)
     if eps <= 0:
         raise BoundsError(f"eps must be positive, got {eps}")
