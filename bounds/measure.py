@@ -12,11 +12,15 @@ for the App. A.2 construction of the same task at the error scale ``sqrt(eps)`` 
     python -m bounds.measure --preset quick --workers 2 --resume  # continue it after an interruption
     python -m bounds.measure --preset paper --executor ray        # App. B settings, GPU-sized
     python -m bounds.measure --task modp --period 3 --train-lengths 8,16,32 --seeds 8 --out runs/mine
+    python -m bounds.measure --preset quick --refresh-predictions  # stored predictions from bounds.estimate now
 
 Runs go to the folder ``--out`` (default ``runs/izzo2025-<preset>``), one file per run written atomically; a
 folder that already has records is refused unless ``--resume`` is given, which skips every recorded run (a
 SIGKILL loses only the runs in flight).  A preset also writes its summaries,
-``<results-dir>/izzo2025-{modp,simple}-<preset>.json``, and, with ``--plots DIR``, the figures.  Device:
+``<results-dir>/izzo2025-{modp,simple}-<preset>.json``, and, with ``--plots DIR``, the figures
+(``python -m bounds.figures`` redraws every committed figure from the results files).  When the estimate
+changes, ``--refresh-predictions`` recomputes the predictions stored in a preset's results files (and their
+ratios to the measured N_min) with the code that wrote them, training nothing.  Device:
 ``--device auto`` (default) uses CUDA when torch sees it.  Progress (runs done/left, ETA, steps) is on
 stderr and starts before torch is imported.  Usage errors exit 2 with one line.
 """
@@ -103,6 +107,9 @@ def _parser() -> argparse.ArgumentParser:
                     help="test sequences per seed (default 256)")
     ap.add_argument("--summarize-only", action="store_true",
                     help="train nothing: summarize the runs already in the run folder (the summary lists what is missing)")
+    ap.add_argument("--refresh-predictions", action="store_true",
+                    help="train nothing: recompute the predictions stored in the preset's results files "
+                         "(<results-dir>/izzo2025-{modp,simple}-<preset>.json) with bounds.estimate as it is now")
     add_json_option(ap)
     return ap
 
@@ -154,6 +161,8 @@ def run(argv=None, show_progress: bool | None = None) -> dict:
 
     args = _parser().parse_args(argv)
     _check(args)
+    if args.refresh_predictions:
+        return refresh(args)
     preset = _preset(args)
     runs_dir = args.out or os.path.join("runs", f"izzo2025-{preset.name}")
     _check_out(runs_dir, args.resume or args.summarize_only)
@@ -192,6 +201,32 @@ def run(argv=None, show_progress: bool | None = None) -> dict:
         out["plots"] = plot_summary(out, args.plots, preset.name)
     out["_json"] = args.json
     return out
+
+
+def refresh(args) -> dict:
+    """``--refresh-predictions``: rewrite the preset's stored predictions (:func:`bounds.training.report.refresh_predictions`)."""
+    from bounds.training.executor import write_atomic
+    from bounds.training.report import refresh_predictions
+
+    if args.preset is None:
+        raise UsageError("--refresh-predictions needs --preset NAME (the results files it rewrites)")
+    written, tasks = [], []
+    for kind in ("modp", "simple"):
+        path = os.path.join(args.results_dir, f"izzo2025-{kind}-{args.preset}.json")
+        if not os.path.exists(path):
+            continue
+        try:
+            with open(path, encoding="utf-8") as fh:
+                summary = refresh_predictions(json.load(fh))
+        except (OSError, ValueError, KeyError) as e:
+            raise UsageError(f"cannot read the results file {path!r}: {e}") from None
+        write_atomic(path, summary)
+        written.append(path)
+        tasks += summary["tasks"]
+    if not written:
+        raise UsageError(f"no results files izzo2025-{{modp,simple}}-{args.preset}.json in {args.results_dir!r}")
+    return {"preset": args.preset, "runs": "-", "trained": 0, "eps": summary["eps"], "tasks": tasks, "slopes": {},
+            "written": written, "_json": args.json}
 
 
 def _check_out(runs_dir: str, resume: bool) -> None:

@@ -30,6 +30,7 @@ TOOLS = {
     "bounds.estimate": "bounds.estimate",
     "bounds.compare": "bounds.compare",
     "bounds.measure": "bounds.measure",
+    "bounds.figures": "bounds.figures",
     "bounds.reproduce": "bounds.reproduce.__main__",
     "verify.report": "verify.report",
     "verify.mutate": "verify.mutate",

@@ -169,8 +169,9 @@ def format_table(table: int, rows: list) -> str:
     return "\n".join(lines)
 
 
-def plot(table: int, rows: list, stem: str) -> list:
-    """Test loss against length per architecture (PNG + SVG); label variance dashed (the mean predictor)."""
+def figures(table: int, rows: list) -> dict:
+    """Test loss against length per architecture, label variance dashed (the mean predictor), and for Table 1
+    Fig. 3: ``{suffix: Figure}`` ("" and "-fig3"), not saved."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -193,7 +194,7 @@ def plot(table: int, rows: list, stem: str) -> list:
         ax.set_ylabel("test MSE")
         ax.set_title(f"ahuja2024 table {table}: {g}")
         ax.legend(fontsize=7)
-    paths = _save(fig, stem)
+    out = {"": fig}
     ex = [r for r in rows if r.get("model") == "transformer-softmax" and "exemplar" in r]
     if ex:  # Fig. 3: the softmax transformer tracking one test sequence up to the longest length
         e = ex[0]["exemplar"]
@@ -206,19 +207,16 @@ def plot(table: int, rows: list, stem: str) -> list:
         ax.set_ylabel(f"label coordinate {e['coordinate']}")
         ax.set_title(f"ahuja2024 Fig. 3: one test sequence (trained on t <= {ex[0]['train_len']})")
         ax.legend(fontsize=8)
-        paths += _save(fig, f"{stem}-fig3")
-    return paths
+        out["-fig3"] = fig
+    return out
 
 
-def _save(fig, stem: str) -> list:
-    import matplotlib.pyplot as plt
+def plot(table: int, rows: list, json_path: str) -> list:
+    """Draw :func:`figures` beside the results file (its stem, PNG + SVG, arrays embedded)."""
+    from bounds.figure_data import save
 
-    fig.tight_layout()
-    paths = [f"{stem}.png", f"{stem}.svg"]
-    for p in paths:
-        fig.savefig(p)
-    plt.close(fig)
-    return paths
+    stem, source = os.path.splitext(json_path)[0], os.path.basename(json_path)
+    return [p for suffix, fig in figures(table, rows).items() for p in save(fig, stem + suffix, source, dpi=100)]
 
 
 # ------------------------------------------------------------------------------------------------- CLI
@@ -291,14 +289,13 @@ def main(argv: list[str] | None = None) -> int:
     rows = [summarize_run(r) for r in load_records(runs, todo)]
     order = {s.key: i for i, s in enumerate(todo)}
     rows.sort(key=lambda r: order[r["key"]])
-    stem = os.path.splitext(results)[0]
     summary = {"paper": "ahuja2024", "table": a.table, "preset": a.preset, "runs": runs,
                "command": f"{PROG} --table {a.table} --preset {a.preset}",
                "machine": {"cpus": os.cpu_count(), "loadavg_start": load0, "loadavg_end": os.getloadavg()},
                "wall_seconds_this_call": round(time.time() - t0, 1),
                "wall_seconds_runs": round(sum(r["wall_seconds"] for r in rows), 1),
                "paper_numbers": PAPER_NUMBERS[a.table], "records": rows,
-               "plots": [os.path.basename(x) for x in plot(a.table, rows, stem)]}
+               "plots": [os.path.basename(x) for x in plot(a.table, rows, results)]}
     from bounds.training.executor import write_atomic
 
     write_atomic(results, summary)

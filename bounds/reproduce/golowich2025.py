@@ -282,17 +282,16 @@ def table(summary: dict) -> str:
     return "\n".join(lines)
 
 
-def plot(summary: dict, out_dir: str) -> list[str]:
+def figure(summary: dict):
+    """Accuracy against test length per cell (not saved); None without rows."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    plt.rcParams["svg.hashsalt"] = "lengthgen"  # stable SVG ids: reruns give identical files
-
     rows = summary["rows"]
     if not rows:
-        return []
+        return None
     fig, axes = plt.subplots(1, len(rows), figsize=(4 * len(rows), 3.4), sharey=True, squeeze=False)
     for ax, r in zip(axes[0], rows, strict=True):
         if summary["name"] == "sparse-parity":
@@ -313,15 +312,15 @@ def plot(summary: dict, out_dir: str) -> list[str]:
         ax.set_ylim(-0.02, 1.02)
         ax.legend(fontsize=7) if summary["name"] == "sparse-parity" else None
     axes[0][0].set_ylabel("accuracy")
-    fig.tight_layout()
-    os.makedirs(out_dir, exist_ok=True)
-    paths = []
-    for ext in ("png", "svg"):
-        p = os.path.join(out_dir, f"golowich2025-{summary['name']}-{summary['preset']}.{ext}")
-        fig.savefig(p, dpi=110, metadata={"Date": None} if ext == "svg" else None)
-        paths.append(p)
-    plt.close(fig)
-    return paths
+    return fig
+
+
+def plot(summary: dict, json_path: str) -> list[str]:
+    """Draw :func:`figure` beside its results file (same stem, PNG + SVG, arrays embedded)."""
+    from bounds.figure_data import save
+
+    fig = figure(summary)
+    return [] if fig is None else save(fig, os.path.splitext(json_path)[0], os.path.basename(json_path), dpi=110)
 
 
 # -------------------------------------------------------------------------------------------------- CLI
@@ -418,7 +417,7 @@ def run(args) -> int:
         fh.write(text + "\n")
     print(text)
     if not args.no_plot:
-        for p in plot(summary, args.results_dir):
+        for p in plot(summary, path):
             print(f"wrote {p}")
     print(f"wrote {path}")
     return 0

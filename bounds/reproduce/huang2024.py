@@ -150,7 +150,7 @@ def run_cell(task: str, positions: str, arch: dict, seeds: list[int], config: di
     bins = _bins(T)
     n_positions = max(T.max_tokens(n) for n in T.lengths(bins[-1][0], bins[-1][1]))
     spec = ModelSpec(positions, arch["n_layer"], arch["n_head"], arch["d_model"],
-                     max(len(T.input_vocab), len(T.classes)), n_positions)
+                     max(len(T.input_vocab), len(T.classes)), n_positions, arch.get("activation"))
     train_lengths = T.lengths(bins[0][0], TRAIN_MAX)
 
     def draw(rng):
@@ -176,8 +176,9 @@ def run_cell(task: str, positions: str, arch: dict, seeds: list[int], config: di
     return {"task": task, "positions": positions, "arch": arch, "seeds": list(seeds), "bins": bins,
             "accuracy": [[acc[b][s] for b in range(len(bins))] for s in range(len(seeds))],
             "steps": result.steps, "final_loss": result.final_loss, "reached_target": result.reached_target,
-            "train_seconds": round(result.seconds, 2), "seconds": round(time.perf_counter() - t0, 2),
-            "device": result.device, "n_positions": n_positions, "parameters": spec.to_json()}
+            "history": result.history, "train_seconds": round(result.seconds, 2),
+            "seconds": round(time.perf_counter() - t0, 2), "device": result.device, "n_positions": n_positions,
+            "parameters": spec.to_json()}
 
 
 # ------------------------------------------------------------------------------------------------ summary
@@ -237,14 +238,12 @@ def table(summary: dict) -> str:
     return "\n".join(lines)
 
 
-def plot(summary: dict, out_dir: str) -> list[str]:
-    """Figure 1 style: per task, accuracy per bin for APE and NoPE, with the prediction marked."""
+def figure(summary: dict):
+    """Figure 1 style: per task, accuracy per bin for APE and NoPE, with the prediction marked (not saved)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-
-    plt.rcParams["svg.hashsalt"] = "lengthgen"  # stable SVG ids: reruns give identical files
 
     tasks = list(dict.fromkeys(r["task"] for r in summary["rows"]))
     fig, axes = plt.subplots(1, 2, figsize=(max(8, 0.9 * len(tasks) + 3), 4), sharey=True)
@@ -266,15 +265,14 @@ def plot(summary: dict, out_dir: str) -> list[str]:
         ax.set_title(f"{pe.upper()} (mark: C-RASP prediction; bars: fit seeds)", fontsize=10)
     axes[0].set_ylabel("exact-match accuracy %")
     axes[0].legend(fontsize=8, loc="lower left")
-    fig.tight_layout()
-    os.makedirs(out_dir, exist_ok=True)
-    paths = []
-    for ext in ("png", "svg"):
-        p = os.path.join(out_dir, f"huang2024-fig1-{summary['preset']}.{ext}")
-        fig.savefig(p, dpi=120, metadata={"Date": None} if ext == "svg" else None)
-        paths.append(p)
-    plt.close(fig)
-    return paths
+    return fig
+
+
+def plot(summary: dict, json_path: str) -> list[str]:
+    """Draw :func:`figure` beside its results file (same stem, PNG + SVG, arrays embedded)."""
+    from bounds.figure_data import save
+
+    return save(figure(summary), os.path.splitext(json_path)[0], os.path.basename(json_path))
 
 
 # -------------------------------------------------------------------------------------------------- CLI
@@ -368,7 +366,7 @@ def run(args) -> int:
         fh.write(text + "\n")
     print(text)
     if not args.no_plot:
-        for p in plot(summary, args.results_dir):
+        for p in plot(summary, path):
             print(f"wrote {p}")
     print(f"wrote {path}")
     return 0

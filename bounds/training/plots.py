@@ -14,7 +14,8 @@ Per task kind (``modp``: Figure 2, ``simple``: Figure 1 of Izzo et al.):
 * ``modp-attention``: Figure 3, per training length the attention weight per key on positions = k (mod p) and
   elsewhere (mean +- std over the batch, per seed), 1/(class size) dashed.
 
-The summary files are the input (not the raw runs), so the committed figures can be redrawn from committed data.
+The summary files are the input (not the raw runs), so the committed figures can be redrawn from committed data
+(``python -m bounds.figures`` redraws every figure under ``docs/results``).
 """
 
 from __future__ import annotations
@@ -33,17 +34,6 @@ def _plt():
     return plt
 
 
-def _save(fig, out_dir: str, stem: str) -> list[str]:
-    fig.tight_layout()
-    paths = []
-    for ext in ("png", "svg"):
-        p = os.path.join(out_dir, f"{stem}.{ext}")
-        fig.savefig(p, dpi=120, bbox_inches="tight", metadata={"Date": None} if ext == "svg" else None)
-        paths.append(p)
-    _plt().close(fig)
-    return paths
-
-
 def _pname(t: dict) -> str:
     return f"p = {t['params']['period']}" if t["task_kind"] == "modp" else f"omega = {t['params']['omega']}"
 
@@ -54,7 +44,7 @@ def _x(t: dict) -> float:
     return task_param(t)
 
 
-def test_loss_figure(summary: dict, kind: str, out_dir: str, name: str) -> list[str]:
+def test_loss_figure(summary: dict, kind: str, name: str):
     plt = _plt()
     tasks = [t for t in summary["tasks"] if t["task_kind"] == kind]
     fig, axes = plt.subplots(1, len(tasks), figsize=(3.6 * len(tasks), 3.2), squeeze=False)
@@ -72,10 +62,10 @@ def test_loss_figure(summary: dict, kind: str, out_dir: str, name: str) -> list[
     axes[0][0].set_ylabel("test MSE (seed mean)")
     axes[0][-1].legend(fontsize=6, loc="lower left")
     fig.suptitle(f"{kind}: test loss against test length per training length ({name} preset)", fontsize=9)
-    return _save(fig, out_dir, f"{kind}-test-loss")
+    return fig
 
 
-def plateau_figure(summary: dict, kind: str, out_dir: str, name: str) -> list[str]:
+def plateau_figure(summary: dict, kind: str, name: str):
     plt = _plt()
     tasks = [t for t in summary["tasks"] if t["task_kind"] == kind]
     panels = 2 if kind == "modp" else 1
@@ -95,10 +85,10 @@ def plateau_figure(summary: dict, kind: str, out_dir: str, name: str) -> list[st
         ax.set_ylabel("plateau MSE (seed mean; band: min-max)")
         ax.legend(fontsize=7)
     fig.suptitle(f"{kind}: limiting test loss against training length ({name} preset)", fontsize=9)
-    return _save(fig, out_dir, f"{kind}-plateau")
+    return fig
 
 
-def nmin_figure(summary: dict, kind: str, out_dir: str, name: str) -> list[str]:
+def nmin_figure(summary: dict, kind: str, name: str):
     import numpy as np
 
     plt = _plt()
@@ -131,14 +121,14 @@ def nmin_figure(summary: dict, kind: str, out_dir: str, name: str) -> list[str]:
     ax.set_ylabel("training length")
     ax.legend(fontsize=7)
     fig.suptitle(f"{kind}: measured N_min against the Theorem 4.1 estimate ({name} preset)", fontsize=9)
-    return _save(fig, out_dir, f"{kind}-nmin")
+    return fig
 
 
-def attention_figure(summary: dict, out_dir: str, name: str, period: int = 5) -> list[str]:
+def attention_figure(summary: dict, name: str, period: int = 5):
     plt = _plt()
     t = next((t for t in summary["tasks"] if t["task_kind"] == "modp" and int(t["params"]["period"]) == period), None)
     if t is None or not t["attention"]:
-        return []
+        return None
     fig, ax = plt.subplots(figsize=(6, 3.4))
     ns = sorted(int(n) for n in t["attention"])
     for j, n in enumerate(ns):
@@ -155,23 +145,41 @@ def attention_figure(summary: dict, out_dir: str, name: str, period: int = 5) ->
     ax.set_ylabel(f"attention weight per key at length {t['attention'][str(ns[0])]['length']}")
     ax.legend(fontsize=7)
     fig.suptitle(f"ModP p = {period}: attention of the last position (Figure 3; {name} preset)", fontsize=9)
-    return _save(fig, out_dir, "modp-attention")
+    return fig
 
 
-def plot_summary(summary: dict, out_dir: str, name: str) -> list[str]:
-    """Every figure for the task kinds present in ``summary`` (one results file, or the merged CLI summary)."""
-    os.makedirs(out_dir, exist_ok=True)
-    paths = []
+def figures(summary: dict, name: str) -> dict:
+    """Every figure for the task kinds present in ``summary`` (one results file, or the merged CLI summary):
+    ``{(kind, stem): matplotlib Figure}``, not saved."""
+    out = {}
     for kind in ("modp", "simple"):
         if not any(t["task_kind"] == kind for t in summary["tasks"]):
             continue
         part = {**summary, "tasks": [t for t in summary["tasks"] if t["task_kind"] == kind],
                 "slope": summary.get("slope") if "slopes" not in summary else summary["slopes"].get(kind)}
-        paths += test_loss_figure(part, kind, out_dir, name)
-        paths += plateau_figure(part, kind, out_dir, name)
-        paths += nmin_figure(part, kind, out_dir, name)
+        out[(kind, f"{kind}-test-loss")] = test_loss_figure(part, kind, name)
+        out[(kind, f"{kind}-plateau")] = plateau_figure(part, kind, name)
+        out[(kind, f"{kind}-nmin")] = nmin_figure(part, kind, name)
         if kind == "modp":
-            paths += attention_figure(part, out_dir, name)
+            att = attention_figure(part, name)
+            if att is not None:
+                out[(kind, "modp-attention")] = att
+    return out
+
+
+def source_name(kind: str, name: str) -> str:
+    """The results file a kind's figures are drawn from (``bounds.measure`` writes it for a preset)."""
+    return f"izzo2025-{kind}-{name}.json"
+
+
+def plot_summary(summary: dict, out_dir: str, name: str) -> list[str]:
+    """Draw :func:`figures` into ``out_dir`` (PNG + SVG, each with its plotted arrays embedded:
+    :mod:`bounds.figure_data`)."""
+    from bounds.figure_data import save
+
+    paths = []
+    for (kind, stem), fig in figures(summary, name).items():
+        paths += save(fig, os.path.join(out_dir, stem), source_name(kind, name))
     return paths
 
 

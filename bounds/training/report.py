@@ -24,6 +24,18 @@ def predicted(task_kind: str, params: dict, eps: float) -> dict:
     return construction_prediction(task_kind, params, eps)
 
 
+def refresh_predictions(summary: dict) -> dict:
+    """``summary`` (a stored results file) with every task's ``predicted`` and ``ratio_predicted_over_measured``
+    recomputed by :func:`predicted` at the file's ``eps``: what a sweep would store today, without its runs (the
+    prediction depends on the task and eps only).  The measurements are left as they are."""
+    tasks = []
+    for t in summary["tasks"]:
+        pred = predicted(t["task_kind"], t["params"], summary["eps"])
+        tasks.append({**t, "predicted": pred,
+                      "ratio_predicted_over_measured": pred["N"] / t["n_min"] if t["n_min"] else None})
+    return {**summary, "tasks": tasks}
+
+
 def _mean_curves(records: list[dict]) -> dict:
     out = {}
     for r in records:
