@@ -105,8 +105,8 @@ def lf_max(P: np.ndarray, lo: np.ndarray, hi: np.ndarray, order: np.ndarray | No
     D = np.concatenate([D, lsum[..., -1:]], axis=-1)
     with np.errstate(divide="ignore", invalid="ignore"):
         t = np.where(D > 0, N / np.where(D > 0, D, 1.0), -np.inf)
-    best = t.max(axis=-1)
     empty = ~(h[..., -1] > 0)
+    best = np.where(empty, 0.0, t.max(axis=-1))
     maxP = np.abs(Ps).max(axis=-1)
     pad = 8 * gamma_n(2 * E + 4) * maxP + 4 * U * np.abs(best) + TINY
     out = best + pad

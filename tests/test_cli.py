@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TOOLS = {
     "bounds.estimate": "bounds.estimate",
     "bounds.compare": "bounds.compare",
+    "bounds.certify": "bounds.certify",
     "bounds.measure": "bounds.measure",
     "bounds.figures": "bounds.figures",
     "bounds.reproduce": "bounds.reproduce.__main__",

@@ -133,6 +133,19 @@ register(
     "verify/tests/izzo2025/test_measured_results.py.")
 
 register(
+    "izzo2025:sec5.threshold", "Section 5 (the measured threshold is the length-generalization threshold)",
+    "The training length N from which the test-loss plateau (lengths up to 8-16 N) is below eps is the length from "
+    "which the trained model length-generalizes, i.e. Theorem 4.1's N: agreement up to N gives |f - f*| <= delta + "
+    "eps on every input.",
+    strength="gap", evidence=
+    "the step from an average test loss at a few lengths to every input is missing: bounds.certify finds, for the "
+    "quick-sweep run ModP p = 2, N = 5, seed 0 (plateau 0.0077 < 1e-2; docs/results/izzo2025-certify-witness.json), "
+    "an input of length 129 on which the trained network is off by 0.243 while it agrees within 0.018 up to its "
+    "training length (certified class-level evaluation, the torch network itself and the exact target agree; the "
+    "App. A.2 construction is exact on it). verify/tests/izzo2025/test_certify.py; docs/certify.md has the sweep's "
+    "verdicts (certified / fails / undetermined per run).")
+
+register(
     "izzo2025:thm4.1.residual", "Theorem 4.1 (L omits the residual path)",
     "With L = max ||A_f||_F ||B_f||_F ||V_f E_s||, N = O(max{2^{p/gamma}, tau Delta L^2/eps^2}) suffices; a model "
     "without MLP has L = 0.",

@@ -1,0 +1,515 @@
+"""Certified sup of ``|f - g|`` over every input: exact enumeration up to N0, interval branch-and-bound beyond.
+
+Setting: Izzo et al. Theorem 4.1's models (one layer, Delta-periodic positions, tau-local phi), evaluated at the
+class level (:mod:`bounds.class_softmax`).  An input of model length n > w = tau + 1 is (k, window, counts): its
+*phase* ``k = (n - w) mod Delta`` fixes how many of the positions 2..n-w carry each residue,
+``count_r = m_r(rho) n`` with ``m_r(rho) = 1/Delta + rho d_(r,k)`` affine in ``rho = 1/n``
+(:func:`bounds.true_threshold.positions_per_residue`), and the window's residues.  Per residue r the tokens share
+``count_r`` in proportions ``theta_(t,r)`` (a simplex: the first |Sigma| - 1 are the box's free coordinates).  So
+every input longer than N0 is a point of the compact domain
+
+    rho in [0, 1/(N0 + 1)],  theta in prod_r simplex,  (k, window) finite,
+
+and each of its boxes gets certified bounds of ``f - g`` (:func:`bounds.class_softmax.bound_D`).  Branch-and-bound
+keeps the boxes in a heap by their upper bound of ``|f - g|``, splits the worst (rho geometrically, ``[0, r]`` at
+``r^2``: the weights are ``rho^G``), drops boxes that hold no length of their phase and boxes whose upper bound is
+below the best *realized* lower bound: a box's centre rounded to a real input (n, counts), evaluated with the
+certified evaluator.  ``U`` (the largest upper bound of an open box) is a certified upper bound of
+``sup |f - g|`` over every length > N0; the realized input attaining ``L`` is the witness.
+
+Up to N0 every configuration (:func:`bounds.true_threshold.configurations`) is evaluated: the max of ``|f - g|``
+per length, certified to about 1e-11 (exact where the weights are rational: the hardmax regime).
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from bounds.certified import TINY, U
+from bounds.class_softmax import LIBM_REL, PairEvaluator, Window, _down, _up, bound_D, izzo_keep, weight_box
+from bounds.margin import BoundsError
+from bounds.true_threshold import configurations, count_configurations, positions_per_residue, witness_string
+
+MAX_FREE = 24  # free coordinates of the branch-and-bound domain (Delta (|Sigma| - 1)); larger is refused
+MAX_WINDOWS = 4096  # (phase, window) pieces of the domain
+MAX_CONFIGS_PER_LENGTH = 400_000  # enumeration below N0
+BATCH = 48  # boxes split per step
+
+
+class CertifyError(BoundsError):
+    """The pair is outside what the certifier handles, or a size is beyond its limits (named)."""
+
+
+# ------------------------------------------------------------------------------------------- targets
+@dataclass
+class Target:
+    """A task's true function as a class-level function: ``map(z)``, ``z`` the mean over the entries of the support
+    classes (prefix classes and window slots) of ``value[token]``; 0 when the support is empty (the tasks'
+    empty-class convention).  ModP: support = residue k mod p, value = [token is '1'], map = identity; SimpleTask:
+    support = tokens '0', '1', value +1 / -1, map = sin(omega z)."""
+
+    name: str
+    residue: int | None  # support residue (None: every residue)
+    values: dict  # token id -> value (tokens absent: not in the support)
+    omega: float | None = None  # None: identity map
+
+    def _z(self, win: Window, lo, hi):
+        from bounds.class_softmax import lf_max, lf_min
+
+        sup = np.array([t in self.values and (self.residue is None or r == self.residue)
+                        for t, r in zip(win.token, win.residue, strict=True)])
+        vals = np.array([self.values.get(int(t), 0.0) for t in win.token], dtype=float)
+        lo2, hi2 = np.where(sup, lo, 0.0), np.where(sup, hi, 0.0)
+        zmax, empty = lf_max(np.broadcast_to(vals, lo.shape), lo2, hi2)
+        zmin, _ = lf_min(np.broadcast_to(vals, lo.shape), lo2, hi2)
+        maybe_empty = ~((lo2 > 0).any(axis=1))
+        return zmin, zmax, maybe_empty, empty
+
+    def bounds(self, win: Window, lo, hi):
+        """Enclosure (B,) of the target over boxes of entry masses [lo, hi]."""
+        zmin, zmax, maybe_empty, empty = self._z(win, lo, hi)
+        if self.omega is None:
+            tlo, thi = zmin, zmax
+        else:
+            tlo, thi = _sin_range(self.omega * zmin, self.omega * zmax)
+        tlo = np.where(maybe_empty, np.minimum(tlo, 0.0), tlo)
+        thi = np.where(maybe_empty, np.maximum(thi, 0.0), thi)
+        return np.where(empty, 0.0, tlo), np.where(empty, 0.0, thi)
+
+
+def _sin_range(a, b):
+    """Enclosure of sin over [a, b] (float arrays; a <= b), with 2^-40 padding for the libm."""
+    a, b = _down(a), _up(b)
+    lo = np.minimum(np.sin(a), np.sin(b)) - 2 * LIBM_REL - TINY
+    hi = np.maximum(np.sin(a), np.sin(b)) + 2 * LIBM_REL + TINY
+    k_max = np.ceil((a - np.pi / 2) / (2 * np.pi) - 1e-9)  # a peak pi/2 + 2 pi k inside [a, b]
+    has_max = np.pi / 2 + 2 * np.pi * k_max <= b + 1e-9
+    k_min = np.ceil((a + np.pi / 2) / (2 * np.pi) - 1e-9)
+    has_min = -np.pi / 2 + 2 * np.pi * k_min <= b + 1e-9
+    return np.where(has_min, -1.0, np.maximum(lo, -1.0)), np.where(has_max, 1.0, np.minimum(hi, 1.0))
+
+
+def task_target(kind: str, params: dict) -> Target:
+    """The true function of a ModP / SimpleTask (App. A.2's tasks) as a :class:`Target`."""
+    if kind == "modp":
+        p, k = int(params["period"]), int(params.get("index", 0))
+        return Target(f"modp(p={p},k={k}) target", k % p, {1: 0.0, 2: 1.0})
+    if kind == "simple":
+        from fractions import Fraction
+
+        return Target(f"simple(omega={params['omega']}) target", None, {1: 1.0, 2: -1.0},
+                      float(Fraction(str(params["omega"]))))
+    raise CertifyError(f"no target function for task {kind!r}")
+
+
+# --------------------------------------------------------------------------------------------- the pair
+class Problem:
+    """f against g (a model or None) and optionally a :class:`Target` (then ``D = f - target``; g must be None)."""
+
+    def __init__(self, f, g=None, semantics=("softmax", "softmax"), target: Target | None = None):
+        if g is not None and target is not None:
+            raise CertifyError("give either a model g or a target function, not both")
+        self.ev = PairEvaluator(f, g, semantics)
+        self.target = target
+        self.delta, self.tau, self.sigma = self.ev.delta, self.ev.tau, self.ev.sigma
+        if target is not None and target.residue is not None and target.residue >= self.delta:
+            # the target's residue is modulo its own period; the pair period must be a multiple of it
+            raise CertifyError("the target's period does not divide the model's")
+        self.w = self.tau + 1
+        self.free = self.delta * (self.sigma - 1)
+        if self.free > MAX_FREE:
+            raise CertifyError(f"the domain has {self.free} free coordinates (Delta (|Sigma| - 1)), above the limit "
+                               f"MAX_FREE = {MAX_FREE}")
+        pieces = self.delta * self.sigma**self.w
+        if pieces > MAX_WINDOWS:
+            raise CertifyError(f"{pieces} (phase, window) pieces (Delta |Sigma|^(tau+1)), above the limit "
+                               f"MAX_WINDOWS = {MAX_WINDOWS}")
+
+    # D = f - g (- target) over a batch, as (lower, upper) of |D| and of D
+    def evaluate(self, win: Window, lo, hi, s_lo, s_hi, keep=None):
+        net_pairs = self.ev.nets(win.window)[1]
+        heads = net_pairs[0][0].heads
+        weights = [weight_box(h, win, lo, hi, s_lo, s_hi, None if keep is None else keep[i])
+                   for i, h in enumerate(heads)]
+        Dl, Dh = [], []
+        for net, neg in net_pairs:
+            a, b = bound_D(net, neg, weights)
+            Dl.append(a)
+            Dh.append(b)
+        Dl, Dh = np.stack(Dl, axis=1), np.stack(Dh, axis=1)
+        if self.target is not None:
+            tl, th = self.target.bounds(win, lo, hi)
+            Dl, Dh = _down(Dl - th[:, None]), _up(Dh - tl[:, None])
+        abs_hi = np.maximum(Dh, -Dl).max(axis=1)
+        abs_lo = np.maximum(np.maximum(Dl, -Dh), 0.0).max(axis=1)
+        return abs_lo, abs_hi
+
+    # ---- concrete inputs
+    def point(self, counts: list, window: tuple, n: int):
+        """Certified (lower, upper) of max |D| at concrete inputs (one window, model length n)."""
+        win = self.ev.nets(tuple(window))[0]
+        lo, hi, present = self.ev.masses(win, counts, n)
+        s = math.log(n)
+        B = len(counts)
+        s_lo, s_hi = np.full(B, s * (1 - 2 * LIBM_REL) - TINY), np.full(B, s * (1 + 2 * LIBM_REL) + TINY)
+        heads = self.ev.nets(tuple(window))[1][0][0].heads
+        keep = None
+        if any(h.semantics == "izzo" for h in heads):
+            keep = [None if h.semantics != "izzo" else _keep_cached(h, present, n) for h in heads]
+        return self.evaluate(win, lo, hi, s_lo, s_hi, keep)
+
+
+def _keep_cached(head, present, n):
+    cache: dict = {}
+    out = np.zeros(present.shape, dtype=bool)
+    for b in range(present.shape[0]):
+        key = present[b].tobytes()
+        if key not in cache:
+            cache[key] = izzo_keep(head, present[b], n)
+        out[b] = cache[key]
+    return out
+
+
+# ------------------------------------------------------------------------------------ lengths up to N0
+@dataclass
+class LengthRow:
+    length: int
+    configurations: int
+    lower: float  # max over inputs of the certified lower end of |f - g| (attained by ``witness``)
+    upper: float  # certified upper bound of max |f - g| at this length
+    witness: str
+
+
+def enumerate_length(prob: Problem, n: int) -> LengthRow:
+    """max |f - g| over every input of model length n (every class configuration), certified."""
+    groups: dict = {}
+    for counts, window in configurations(n, prob.sigma, prob.delta, prob.tau):
+        groups.setdefault(window, []).append(counts)
+    best_lo, best_hi, arg = -1.0, 0.0, None
+    total = 0
+    for window, cs in groups.items():
+        total += len(cs)
+        for s in range(0, len(cs), 4096):
+            chunk = cs[s:s + 4096]
+            lo, hi = prob.point(chunk, window, n)
+            i = int(np.argmax(lo))
+            if lo[i] > best_lo:
+                best_lo, arg = float(lo[i]), (chunk[i], window)
+            best_hi = max(best_hi, float(hi.max()))
+    return LengthRow(n, total, max(best_lo, 0.0), best_hi,
+                     witness_string(arg[0], arg[1], prob.delta, prob.ev.f.alphabet))
+
+
+def enumerate_lengths(prob: Problem, budget_s: float, min_length: int, max_length: int | None = None,
+                      progress=None, first: int = 1) -> list[LengthRow]:
+    """Rows for n = 1, 2, ... up to ``max_length`` if given, else while the next length's estimated time fits the
+    budget (and at least up to ``min_length``)."""
+    rows: list[LengthRow] = []
+    t0 = time.perf_counter()
+    rate = None  # seconds per configuration
+    n = first
+    while True:
+        if max_length is not None and n > max_length:
+            break
+        count = count_configurations(n, prob.sigma, prob.delta, prob.tau)
+        if count > MAX_CONFIGS_PER_LENGTH:
+            if n <= min_length or (max_length is not None):
+                raise CertifyError(f"length {n} has {count} input configurations, above the limit "
+                                   f"MAX_CONFIGS_PER_LENGTH = {MAX_CONFIGS_PER_LENGTH}; lower the length")
+            break
+        if max_length is None and n > min_length and rate is not None:
+            if time.perf_counter() - t0 + rate * count > budget_s:
+                break
+        t1 = time.perf_counter()
+        rows.append(enumerate_length(prob, n))
+        dt = time.perf_counter() - t1
+        rate = max(dt / max(count, 1), 1e-6)
+        if progress:
+            progress(n)
+        n += 1
+    return rows
+
+
+# --------------------------------------------------------------------------------------- branch and bound
+@dataclass
+class Piece:
+    """One (phase, window) piece of the long-input domain."""
+
+    k: int
+    window: tuple
+    win: Window
+    d: np.ndarray  # (Delta,): m_r(rho) = 1/Delta + rho d_r
+
+
+def pieces(prob: Problem) -> list[Piece]:
+    D, w, sig = prob.delta, prob.w, prob.sigma
+    out = []
+    for k in range(D):
+        M0 = k + 10 * D
+        per = positions_per_residue(M0, D)
+        d = np.array([per[r] - (M0 - k) / D - (w + k) / D for r in range(D)])
+        for toks in itertools.product(range(1, sig + 1), repeat=w):
+            window = tuple(t * D + (k + s) % D for s, t in enumerate(toks))
+            out.append(Piece(k, window, prob.ev.nets(window)[0], d))
+    return out
+
+
+def box_masses(prob: Problem, piece: Piece, r_lo, r_hi, th_lo, th_hi):
+    """Entry masses [lo, hi] (B, E) and ln n bounds of boxes of one piece; a feasibility mask (B,)."""
+    D, sig = prob.delta, prob.sigma
+    win = piece.win
+    B = len(r_lo)
+    m_a = 1.0 / D + r_lo[:, None] * piece.d[None, :]
+    m_b = 1.0 / D + r_hi[:, None] * piece.d[None, :]
+    m_lo, m_hi = _down(np.minimum(m_a, m_b)), _up(np.maximum(m_a, m_b))
+    lo, hi = np.zeros((B, win.E)), np.zeros((B, win.E))
+    feasible = np.all(th_hi >= th_lo, axis=1)
+    for r in range(D):
+        cols = slice(r * (sig - 1), (r + 1) * (sig - 1))
+        tl, th = th_lo[:, cols], th_hi[:, cols]
+        rest_lo = np.maximum(_down(1.0 - th.sum(axis=1) - 4 * U * sig), 0.0)
+        rest_hi = np.minimum(_up(1.0 - tl.sum(axis=1) + 4 * U * sig), 1.0)
+        feasible &= rest_hi >= 0
+        for t in range(1, sig + 1):
+            e = 1 + (t - 1) * D + r  # entry index of prefix class (t, r) (Window.prefix order)
+            a, b = (tl[:, t - 1], th[:, t - 1]) if t < sig else (rest_lo, rest_hi)
+            lo[:, e] = np.maximum(_down(m_lo[:, r] * a), 0.0)
+            hi[:, e] = np.maximum(_up(m_hi[:, r] * b), 0.0)
+    lo[:, 0], hi[:, 0] = r_lo, r_hi  # $: count 1
+    P = len(win.prefix)
+    lo[:, P:], hi[:, P:] = r_lo[:, None], r_hi[:, None]
+    with np.errstate(divide="ignore"):
+        s_lo = np.maximum(_down(-np.log(r_hi) * (1 - 2 * LIBM_REL)), 0.0)
+        s_hi = np.where(r_lo > 0, _up(-np.log(np.where(r_lo > 0, r_lo, 1.0)) * (1 + 2 * LIBM_REL)), np.inf)
+    return lo, hi, s_lo, s_hi, feasible
+
+
+def _has_length(piece: Piece, prob: Problem, r_lo: float, r_hi: float) -> bool:
+    """Some n in [1/r_hi, 1/r_lo] with n = w + k (mod Delta)."""
+    n_min = math.ceil(1 / r_hi - 1e-9)
+    n = n_min + ((prob.w + piece.k - n_min) % prob.delta)
+    return r_lo == 0 or n <= 1 / r_lo + 1e-9
+
+
+def realize(prob: Problem, piece: Piece, rho: float, theta: np.ndarray, n_min: int):
+    """A real input near (rho, theta): (counts, n)."""
+    D, sig, w = prob.delta, prob.sigma, prob.w
+    n = max(n_min, int(round(1 / rho)) if rho > 0 else n_min)
+    n = min(n, 10**18)
+    n += (w + piece.k - n) % D
+    M = n - w
+    per = positions_per_residue(M, D)
+    counts = {0: 1}
+    for r in range(D):
+        th = list(theta[r * (sig - 1):(r + 1) * (sig - 1)])
+        th.append(max(0.0, 1.0 - sum(th)))
+        tot = sum(th) or 1.0
+        share = [x / tot * per[r] for x in th]
+        base = [int(math.floor(x)) for x in share]
+        left = per[r] - sum(base)
+        for i in sorted(range(sig), key=lambda i: base[i] - share[i])[:left]:
+            base[i] += 1
+        for t, c in enumerate(base, 1):
+            if c:
+                counts[t * D + r] = c
+    return counts, n
+
+
+@dataclass
+class BnBResult:
+    upper: float  # certified sup |f - g| over every length > N0
+    lower: float  # realized
+    witness: tuple | None  # (counts, window, n)
+    boxes_split: int
+    boxes_open: int
+    seconds: float
+    converged: bool
+
+
+def branch_and_bound(prob: Problem, N0: int, tol: float, budget_s: float, max_boxes: int = 2_000_000,
+                     lower_start: float = 0.0, stop_above: float | None = None, progress=None) -> BnBResult:
+    """Certified sup of |f - g| over every input of model length > N0 (module docstring); stops when the gap is
+    <= tol, the time budget is spent, or (``stop_above``) a realized input exceeds that value."""
+    t0 = time.perf_counter()
+    rho_max = 1.0 / (N0 + 1)
+    ps = pieces(prob)
+    F = prob.free
+    heap: list = []
+    uid = itertools.count()
+    best = [lower_start, None]
+
+    def evaluate(piece_idx, r_lo, r_hi, th_lo, th_hi):
+        lo, hi, s_lo, s_hi, feas = box_masses(prob, ps[piece_idx], r_lo, r_hi, th_lo, th_hi)
+        _, up = prob.evaluate(ps[piece_idx].win, lo, hi, s_lo, s_hi)
+        return np.where(feas, up, -np.inf)
+
+    def push(piece_idx, r_lo, r_hi, th_lo, th_hi, up):
+        piece = ps[piece_idx]
+        order = np.argsort(-up)
+        for i in order:
+            if up[i] > best[0]:
+                heapq.heappush(heap, (-float(up[i]), next(uid), piece_idx, float(r_lo[i]), float(r_hi[i]),
+                                      th_lo[i].copy(), th_hi[i].copy()))
+        cand = [i for i in order[:2] if np.isfinite(up[i])]
+        if cand:  # realize the best children: a lower bound attained by a real input
+            by_n: dict = {}
+            for i in cand:
+                rc = math.sqrt(r_lo[i] * r_hi[i]) if r_lo[i] > 0 else r_hi[i] / 2
+                c, n = realize(prob, piece, rc, (th_lo[i] + th_hi[i]) / 2, N0 + 1)
+                by_n.setdefault(n, []).append(c)
+            for n, cs in by_n.items():
+                lo_v, _ = prob.point(cs, piece.window, n)
+                j = int(np.argmax(lo_v))
+                if lo_v[j] > best[0]:
+                    best[0], best[1] = float(lo_v[j]), (cs[j], piece.window, n)
+
+    for i in range(len(ps)):
+        args = (np.array([0.0]), np.array([rho_max]), np.zeros((1, F)), np.ones((1, F)))
+        push(i, *args, evaluate(i, *args))
+    split = 0
+    converged = False
+    while heap:
+        upper = -heap[0][0]
+        if upper - best[0] <= tol:
+            converged = True
+            break
+        if stop_above is not None and best[0] > stop_above:
+            break
+        if time.perf_counter() - t0 > budget_s or split >= max_boxes:
+            break
+        batch = [heapq.heappop(heap) for _ in range(min(BATCH, len(heap)))]
+        groups: dict = {}
+        for negup, _, pi, rl, rh, tl, th in batch:
+            if -negup <= best[0]:
+                continue
+            split += 1
+            groups.setdefault(pi, []).append(_candidate_splits(prob, ps[pi], rl, rh, tl, th))
+        for pi, boxes in groups.items():
+            flat = [c for cands in boxes for pair in cands for c in pair]
+            r_lo = np.array([c[0] for c in flat])
+            r_hi = np.array([c[1] for c in flat])
+            tl = np.array([c[2] for c in flat]).reshape(len(flat), F)
+            th = np.array([c[3] for c in flat]).reshape(len(flat), F)
+            up = evaluate(pi, r_lo, r_hi, tl, th)
+            keep, pos = [], 0
+            for cands in boxes:  # strong branching: the split whose worse child is best
+                scores = [max(up[pos + 2 * j], up[pos + 2 * j + 1]) for j in range(len(cands))]
+                j = int(np.argmin(scores))
+                keep += [pos + 2 * j, pos + 2 * j + 1]
+                pos += 2 * len(cands)
+            keep = np.array(keep)
+            push(pi, r_lo[keep], r_hi[keep], tl[keep], th[keep], up[keep])
+        if progress:
+            progress(split, -heap[0][0] if heap else best[0], best[0])
+    upper = max(-heap[0][0], best[0]) if heap else best[0]
+    if not heap:
+        converged = True
+    return BnBResult(upper, best[0], best[1], split, len(heap), time.perf_counter() - t0, converged)
+
+
+def _candidate_splits(prob: Problem, piece: Piece, rl, rh, tl, th) -> list:
+    """Every way to halve the box: rho (geometrically; ``[0, r]`` at ``min(r^2, r/2)``) and each theta coordinate
+    wider than 1e-9; each a pair of children (a child with no length of the piece's phase is replaced by an
+    empty box)."""
+    out = []
+    mid = math.sqrt(rl * rh) if rl > 0 else min(rh * rh, rh / 2)
+    if mid < 1e-300:
+        mid = rh / 2
+    if rh - rl > 1e-15 * rh:
+        pair = []
+        for a, b in ((rl, mid), (mid, rh)):
+            pair.append((a, b, tl, th) if _has_length(piece, prob, a, b) else (a, b, tl, tl - 1.0))
+        out.append(pair)
+    for j in range(len(tl)):
+        if th[j] - tl[j] > 1e-9:
+            m = (tl[j] + th[j]) / 2
+            a_hi, b_lo = th.copy(), tl.copy()
+            a_hi[j], b_lo[j] = m, m
+            out.append([(rl, rh, tl, a_hi), (rl, rh, b_lo, th)])
+    return out or [[(rl, rh, tl, th), (rl, rh, tl, tl - 1.0)]]
+
+
+# ------------------------------------------------------------------------------------------------ report
+@dataclass
+class Certificate:
+    semantics: tuple
+    eps: float
+    delta: tuple  # (lower, upper) of the agreement delta
+    N0: int
+    rows: list
+    long: BnBResult
+    upper: float
+    lower: float
+    witness_length: int
+    witness: str | None  # the string, or None when too long to print
+    witness_counts: dict
+    verdict: str
+    seconds: float
+    notes: list = field(default_factory=list)
+
+    @property
+    def gap(self) -> float:
+        return self.upper - self.lower
+
+
+def describe_witness(prob: Problem, counts: dict, window: tuple, n: int, limit: int = 4096):
+    s = witness_string(counts, window, prob.delta, prob.ev.f.alphabet) if n <= limit else None
+    return s
+
+
+def certify(prob: Problem, eps: float, delta: float | None = 0.0, train_length: int | None = None,
+            budget_s: float = 60.0, tol: float | None = None, max_length: int | None = None,
+            progress=None, first: int = 1) -> Certificate:
+    """The verdict of the module docstring: lengths ``first..N0`` enumerated (N0 within a quarter of the budget, at
+    least the training length and Delta + tau + 2), every longer length by branch-and-bound to gap ``tol``
+    (default eps/10).  ``delta`` is the agreement delta; with ``train_length`` it is the certified max |f - g| over
+    the lengths up to it (its lower end decides "certified", its upper end "fails").  ``first = 2`` leaves out the
+    empty input (``$`` alone), on which a trained network is never trained."""
+    t0 = time.perf_counter()
+    tol = eps / 10 if tol is None else tol
+    need = max(prob.delta + prob.w + 1, train_length or 0)
+    rows = enumerate_lengths(prob, budget_s / 4, need, max_length, first=first)
+    N0 = rows[-1].length
+    if train_length is not None:
+        part = [r for r in rows if r.length <= train_length]
+        d_lo, d_hi = max(r.lower for r in part), max(r.upper for r in part)
+    else:
+        d_lo = d_hi = float(delta or 0.0)
+    short_hi = max(r.upper for r in rows)
+    short_best = max(rows, key=lambda r: r.lower)
+    remaining = max(budget_s - (time.perf_counter() - t0), budget_s / 4)
+    long = branch_and_bound(prob, N0, tol, remaining, lower_start=0.0, progress=progress)
+    upper = max(short_hi, long.upper)
+    if long.lower > short_best.lower and long.witness is not None:
+        counts, window, n = long.witness
+        lower, wl, ws, wc = long.lower, n, describe_witness(prob, counts, window, n), counts
+    else:
+        lower, wl, ws, wc = short_best.lower, short_best.length, short_best.witness, {}
+    if upper <= d_lo + eps:
+        verdict = "certified"
+    elif lower > d_hi + eps:
+        verdict = "fails"
+    else:
+        verdict = "undetermined"
+    return Certificate((prob.ev.tf.semantics, prob.ev.tg.semantics if prob.ev.tg else None), eps, (d_lo, d_hi),
+                       N0, rows, long, upper, lower, wl, ws, {str(k): v for k, v in wc.items()}, verdict,
+                       time.perf_counter() - t0)
+
+
+def certificate_record(cert, prob=None) -> dict:
+    """A certificate as JSON."""
+    long = cert.long
+    return {"verdict": cert.verdict, "upper": cert.upper, "lower": cert.lower, "gap": cert.gap,
+            "eps": cert.eps, "delta": list(cert.delta), "delta_plus_eps": cert.delta[0] + cert.eps,
+            "semantics": list(cert.semantics), "N0": cert.N0, "seconds": round(cert.seconds, 3),
+            "boxes_split": long.boxes_split, "boxes_open": long.boxes_open, "long_upper": long.upper,
+            "long_lower": long.lower, "long_converged": long.converged,
+            "witness": {"length": cert.witness_length, "string": cert.witness, "counts": cert.witness_counts},
+            "lengths": [{"length": r.length, "configurations": r.configurations, "lower": r.lower, "upper": r.upper,
+                         "witness": r.witness} for r in cert.rows]}
