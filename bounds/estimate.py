@@ -230,9 +230,9 @@ def _models(args):
 
 
 def _ingredients(m, bits, definition, mode):
-    from bounds.interval_model import IntervalModel
+    from constructions.limit_transformer.model import LimitTransformer
 
-    if isinstance(m, IntervalModel):
+    if not isinstance(m, LimitTransformer):  # a model read by the interval reader (a task needs no reader)
         return interval_ingredients(m, bits, definition)
     return ingredients(m, bits, definition, mode=mode)
 

@@ -34,7 +34,6 @@ all rows of the detailed lower bounds.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import pairwise
@@ -42,25 +41,12 @@ from itertools import pairwise
 import numpy as np
 
 from bounds.certified import TINY, Ball, U, add, matmul, sq_norm_upper
+from constructions.blas import one_blas_thread
 
 _EXACT_TIE_BUDGET = 40_000  # d * r above which near-ties are not decided exactly
 _MAX_EXACT_TIES = 200
 _CHUNK = 64  # query classes per first-pass block (memory: _CHUNK x |Sigma| Delta doubles; cache-sized)
 _BATCH = 32  # rows per detailed block
-
-
-@functools.cache
-def _blas():
-    from threadpoolctl import ThreadpoolController
-
-    return ThreadpoolController()
-
-
-def _one_blas_thread():
-    """A context with one BLAS thread: the products here are small (|Sigma|, Delta, d in the hundreds), and more
-    threads only contend with other processes on a loaded machine (OpenBLAS threads spin while they wait: 3-10x the
-    CPU time measured on a 2-core machine under load)."""
-    return _blas().limit(limits=1, user_api="blas")
 
 
 @dataclass(frozen=True)
@@ -86,38 +72,37 @@ def _blocks(im, head):
     return a, matmul(QE, KP.T), matmul(QP, KE.T), matmul(QP, KP.T)
 
 
-def _row_parts(im, blocks, head, s, i, definition, offset):
+def _row_parts(im, blocks, head, s, i, definition, offset, sources=True):
     """The logit set of query classes (s[j], i[j]) (arrays), in parts: the far logits are ``A[:, t] + B[:, r]``
     (Balls C x |Sigma| and C x Delta, keys (t, r) in that order), the other logits are listed as (mid, rad,
-    sources) blocks of C rows (window keys and $)."""
+    sources) blocks of C rows (window keys and $; sources None unless asked for)."""
     a, b, c, e = blocks
     S, delta = len(im.alphabet), im.period
     tau = len(head.phi.mid) - 1
-    toks = np.arange(1, S + 1)
-    A = add(Ball(a.mid[s][:, toks], a.rad[s][:, toks]), Ball(c.mid[i][:, toks], c.rad[i][:, toks]))  # C x S
+    A = add(Ball(a.mid[s, 1:], a.rad[s, 1:]), Ball(c.mid[i, 1:], c.rad[i, 1:]))  # C x S (key tokens 1..S)
     B = add(b[s], e[i])  # C x Delta
-    C = len(s)
-    rows = np.arange(C)
+    rows = np.arange(len(s))
     phi_zero = head.phi.mid == 0
     parts = []
     bos = offset % delta
     if definition == "completed":
-        db = add(add(a[s][:, 0], c[i][:, 0]), add(b[s][:, bos], e[i][:, bos]))
-        parts.append((db.mid[:, None], db.rad[:, None], [(0, bos, None)]))
+        dollar = add(add(Ball(a.mid[s, 0], a.rad[s, 0]), Ball(c.mid[i, 0], c.rad[i, 0])),
+                     add(Ball(b.mid[s, bos], b.rad[s, bos]), Ball(e.mid[i, bos], e.rad[i, bos])))
+        parts.append((dollar.mid[:, None], dollar.rad[:, None], [(0, bos, None)] if sources else None))
     for k in range(tau + 1):
         if definition == "completed" and phi_zero[k]:
             continue  # the same logits as the far keys
         col = (i - k) % delta
-        far = add(A, Ball(B.mid[rows, col][:, None], B.rad[rows, col][:, None]))
-        w = add(far, head.phi[k])
-        parts.append((w.mid, w.rad, [(t, "w", k) for t in toks]))
+        w = add(add(A, Ball(B.mid[rows, col][:, None], B.rad[rows, col][:, None])), head.phi[k])
+        parts.append((w.mid, w.rad, [(t, "w", k) for t in range(1, S + 1)] if sources else None))
     if definition == "completed":
         for k in range(tau + 1):
             hit = (i - k - bos) % delta == 0
             if not hit.any() or phi_zero[k]:
                 continue
-            db = add(add(add(a[s][:, 0], c[i][:, 0]), add(b[s][:, bos], e[i][:, bos])), head.phi[k])
-            parts.append((np.where(hit, db.mid, np.inf)[:, None], np.where(hit, db.rad, 0.0)[:, None], [(0, bos, k)]))
+            db = add(dollar, head.phi[k])
+            parts.append((np.where(hit, db.mid, np.inf)[:, None], np.where(hit, db.rad, 0.0)[:, None],
+                          [(0, bos, k)] if sources else None))
     return A, B, parts
 
 
@@ -140,7 +125,7 @@ def _row_values(im, blocks, head, s, i, definition, offset):
 def _row_bounds(im, blocks, head, s, i, definition, offset):
     """Certified lower bound of each row's smallest positive gap, or <= 0 where near-ties are possible (+inf for
     a row with fewer than two finite logits); the first pass of the module docstring."""
-    A, B, parts = _row_parts(im, blocks, head, s, i, definition, offset)
+    A, B, parts = _row_parts(im, blocks, head, s, i, definition, offset, sources=False)
     C, S, D = len(s), A.mid.shape[1], B.mid.shape[1]
     n_far = S * D if definition == "completed" else 0
     vals = np.empty((C, n_far + sum(m.shape[1] for m, _, _ in parts)))
@@ -324,7 +309,7 @@ def _detail_rows(search, im, blocks, h, qs, definition, offset, exact):
 
 def interval_margin(im, definition: str = "completed", offset: int = 0, exact_model=None) -> IntervalMargin:
     """Certified lower bound of gamma (see the module docstring)."""
-    with _one_blas_thread():
+    with one_blas_thread():
         return _interval_margin(im, definition, offset, exact_model)
 
 
@@ -376,7 +361,7 @@ class IntervalNorms:
 
 def interval_norms(im, definition: str = "completed") -> IntervalNorms:
     """Certified upper bounds of the squared norms of :class:`IntervalNorms`."""
-    with _one_blas_thread():
+    with one_blas_thread():
         return _interval_norms(im, definition)
 
 

@@ -151,15 +151,6 @@ def _eight_digits(words: np.ndarray) -> np.ndarray:
     return ((words & np.uint64(0x0000FFFF0000FFFF)) * np.uint64(42949672960001)) >> np.uint64(32)
 
 
-def _value(words: np.ndarray) -> np.ndarray:
-    """uint64 values of numbers of at most 19 digits given as rows of 8-digit words (:func:`_windows`)."""
-    octets = _eight_digits(words)
-    out = np.zeros(len(words), np.uint64)
-    for j in range(max(0, words.shape[1] - 3), words.shape[1]):
-        out = out * np.uint64(10**8) + octets[:, j]
-    return out
-
-
 @functools.cache
 def _pow2_words(width: int) -> tuple[np.ndarray, np.ndarray]:
     """The last ``width`` decimal digits of 2^k, k = 0..1023, as :func:`_windows` lays them out (width a multiple
@@ -172,12 +163,14 @@ def _pow2_words(width: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _read_strings(text: str, n: int) -> tuple[np.ndarray, bool] | None:
-    """(doubles, exact) of n strings, each followed by a comma in ``text``, that are all ``-?[0-9]+`` or ``-?[0-9]+/[0-9]+`` (at most 18 numerator and 336
-    denominator digits, no leading zero in a denominator); None for anything else (the caller then reads number
-    by number).  The rules and the doubles of :class:`_Reader`: numerators are parsed exactly (uint64) and rounded
-    once; a denominator is a power of two iff its digits are those of 2^k for the k its leading digits name, and
-    is then the double 2^k (otherwise Python's ``float(int)``: one correct rounding, as ``float(b)``); the
-    quotient is one IEEE division, as ``float(a) / float(b)``."""
+    """(doubles, exact) of n strings, each followed by a comma in ``text``, that are all ``-?[0-9]+`` or
+    ``-?[0-9]+/[0-9]+`` (at most 18 numerator and 336 denominator digits, no leading zero in a denominator); None
+    for anything else (the caller then reads number by number).  The rules and the doubles of :class:`_Reader`:
+    numerators, and denominators of at most 18 digits, are parsed exactly (int64, ``np.fromstring``: below
+    10^18 < 2^63 nothing saturates) and rounded once; a longer denominator is a power of two iff its digits are
+    those of 2^k for the k its leading digits name, and is then the double 2^k (otherwise Python's
+    ``float(int)``: one correct rounding, as ``float(b)``); the quotient is one IEEE division, as
+    ``float(a) / float(b)``."""
     try:
         joined = text.encode("ascii")
     except UnicodeEncodeError:
@@ -205,29 +198,44 @@ def _read_strings(text: str, n: int) -> tuple[np.ndarray, bool] | None:
     if np.any(num_len < 1) or num_len.max() > _MAX_NUM or den_len.max() > _MAX_DEN or \
             np.any(has_slash & ((den_len < 1) | ((b[slash + 1 - ~has_slash] == 48) & (den_len > 1)))):
         return None
-    width = 8 * -(-max(int(den_len.max()), 24) // 8)
-    padded = np.concatenate((np.zeros(width, np.uint8), b))
-    num = _value(_windows(padded, starts + neg + width, num_len, 24))
-    den_words = _windows(padded, slash + 1 + width, den_len, width)
-    lead = _eight_digits(_windows(padded, slash + 1 + width, np.minimum(den_len, 8), 8)[:, 0])
-    with np.errstate(divide="ignore"):  # the magnitude from the leading 8 digits: k within 0.5 if b = 2^k
-        k = np.rint(np.log2(lead.astype(np.float64)) + (den_len - np.minimum(den_len, 8)) * np.log2(10))
-    k = np.clip(np.where(has_slash, k, 0), 0, 1023).astype(np.int64)
-    table, count = _pow2_words(width)
-    pow2 = has_slash & (k < 1000) & (count[k] <= width) & np.all(den_words == np.take(table, k, axis=0), axis=1)
-    den = np.where(pow2, np.ldexp(1.0, k), 1.0)
-    other = np.flatnonzero(has_slash & ~pow2)
+    ints = np.fromstring(joined.replace(b"/", b","), dtype=np.int64, sep=",")  # numerator [, denominator] each
+    first = np.arange(n) + np.cumsum(has_slash) - has_slash
+    num = np.abs(ints[first]).astype(np.uint64)
+    den, pow2 = np.ones(n), np.zeros(n, dtype=bool)
+    short = np.flatnonzero(has_slash & (den_len <= _MAX_NUM))
+    exact_den = ints[first[short] + 1]
+    pow2[short] = (exact_den & (exact_den - 1)) == 0  # no leading zero: exact_den >= 1 here, or the string is 0
+    den[short] = exact_den  # int64 -> double: one correct rounding, as float(int(b)); 2^k exactly
+    long = np.flatnonzero(has_slash & (den_len > _MAX_NUM))
+    if long.size:
+        den[long], pow2[long] = _long_denominators(b, slash[long] + 1, den_len[long])
+    other = np.flatnonzero(has_slash & ~pow2 & (den_len > _MAX_NUM))
     if other.size:  # no power of two (or 2^k with k >= 1000): rounded once, as float(int(b))
         try:
             den[other] = [float(int(joined[slash[i] + 1:ends[i]])) for i in other]
         except OverflowError:
             return None
-        if np.any(den[other] == 0):
-            return None  # division by zero: _Reader names the number
+    if np.any(den[has_slash] == 0):
+        return None  # division by zero: _Reader names the number
     exact = bool(np.all(pow2 | ~has_slash) and np.all(num < 2**53))
     a = num.astype(np.float64)  # uint64 -> double: one correct rounding, as float(int(a))
     a = np.where(neg & ~(has_slash & (num == 0)), -a, a)  # float("-0") is -0.0, float(int("-0")) / 1.0 is 0.0
     return a / den, exact
+
+
+def _long_denominators(b: np.ndarray, start: np.ndarray, length: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(2^k where the digits ``b[start : start + length]`` are those of 2^k with k < 1000, and is-power-of-two) of
+    denominators of more than 18 digits: k from the leading 8 digits, then every digit compared with 2^k's."""
+    width = 8 * -(-int(length.max()) // 8)
+    padded = np.concatenate((np.zeros(width, np.uint8), b))
+    den_words = _windows(padded, start + width, length, width)
+    lead = _eight_digits(_windows(padded, start + width, np.minimum(length, 8), 8)[:, 0])
+    # the magnitude from the leading 8 digits: k within 0.5 if b = 2^k
+    k = np.rint(np.log2(lead.astype(np.float64)) + (length - 8) * np.log2(10))
+    k = np.clip(k, 0, 1023).astype(np.int64)
+    table, count = _pow2_words(width)
+    pow2 = (k < 1000) & (count[k] <= width) & np.all(den_words == np.take(table, k, axis=0), axis=1)
+    return np.where(pow2, np.ldexp(1.0, k), 1.0), pow2
 
 
 def _read_numbers(flat: list) -> tuple[np.ndarray, bool]:

@@ -30,13 +30,16 @@ import itertools
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from bounds.auxiliary import ClassModel, in_hardmax, pair_period, readout, residual_input
 from bounds.margin import BoundsError
 from constructions.limit_transformer.precision import flushes
 from lengthgen_cli import progress
+
+if TYPE_CHECKING:  # imported where used: the estimate reads MAX_CONFIGS without loading the class models
+    from bounds.auxiliary import ClassModel
 
 MAX_CONFIGS = 50_000  # configurations evaluated in one call (about 3000 per second on one core); larger is refused
 
@@ -215,6 +218,8 @@ def certified_sup(f, g) -> Fraction:
     of the value vectors ``V y_c`` of all classes c and Y in ``y_q + sum_h hull_h``; exact rational interval
     arithmetic over that box, per query class q (shared by f and g), bounds both outputs.
     """
+    from bounds.auxiliary import ClassModel, pair_period
+
     D = pair_period(f, g)
     cms = (ClassModel.of(f, D), ClassModel.of(g, D))
     best = Fraction(0)
@@ -234,6 +239,8 @@ def certified_sup(f, g) -> Fraction:
 
 def max_disagreement(f, g, n: int, cms=None) -> LengthRow:
     """max |f - g| (every output coordinate, last position) over every input of model length n, exactly."""
+    from bounds.auxiliary import ClassModel, in_hardmax, pair_period, readout, residual_input
+
     delta = pair_period(f, g)
     tau = max(f.tau, g.tau)
     cms = cms or (ClassModel.of(f, delta), ClassModel.of(g, delta))
@@ -258,7 +265,7 @@ def max_disagreement(f, g, n: int, cms=None) -> LengthRow:
 def true_threshold(f, g, delta=0, eps=Fraction(1, 10), max_length: int = 10,
                    max_configs: int = MAX_CONFIGS) -> TrueThreshold:
     """Enumerate lengths 1..max_length (module docstring); stops at the first violation of delta + eps."""
-    from bounds.auxiliary import require
+    from bounds.auxiliary import ClassModel, pair_period, require
 
     delta, eps = Fraction(delta), Fraction(eps)
     require(f, g, ("one_layer", "periodic", "local_translation_invariant", "same_alphabet", "hardmax_regime_exists"),

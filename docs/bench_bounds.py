@@ -1,14 +1,16 @@
-"""Benchmark of ``python -m bounds.estimate`` on float-weight models (issue 10): ``python docs/bench_bounds.py``.
+"""Benchmark of ``python -m bounds.estimate`` on float-weight models: ``python docs/bench_bounds.py``.
 
 Models: one layer, one head, rng.normal weights (seed 0) written as save_model writes floats (exact ``a/2^k``
 strings), tau = 2, MLP width = d, at three sizes up to d = 512, |Sigma| = 100, Delta = 64; plus an exact-mode pair
 with |Sigma| Delta = 12 classes and tau = 2.  Each is timed as a fresh subprocess (wall clock, best of
 ``--repeat``), next to the baseline of the same run: a subprocess that only imports numpy and json and reads the
-file.  Targets (issue 10): < 1 s per float model, < 5 s for the exact pair.  Last rows: the exact true threshold
+file.  Targets: < 1 s per float model, < 5 s for the exact pair.  Last rows: the exact true threshold
 (bounds/true_threshold.py) of an integer pair of the search family with |Sigma| Delta = 3 x 4 = 12 classes, tau = 2,
 p = 1 (hardmax from length 2), every input up to length L enumerated (f against a perturbed copy, delta = 0,
 eps = 1/10 and, as the worst case, f against itself: nothing to stop at, every configuration evaluated).
-Prints a markdown table.
+Prints a markdown table, then the start-up of ``python -m bounds.estimate --task modp`` against
+``python -c "import numpy"`` (target: CPU ratio < 2), both with the project's bytecode compiled (as after any
+first run) and, where the environment forbids writing bytecode (``PYTHONDONTWRITEBYTECODE``), without it.
 """
 
 from __future__ import annotations
@@ -50,13 +52,13 @@ def model_dict(d, sigma, delta, width, seed=0, tau=2):
             "unembedding": _mat(rng.normal(size=(1, d))), "metadata": {}}
 
 
-def wall(argv, repeat):
+def wall(argv, repeat, env=None):
     """(best wall seconds, best CPU seconds of the child, stdout): CPU time is robust on a shared machine."""
     best, cpu = float("inf"), float("inf")
     for _ in range(repeat):
         r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
-        p = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT)
+        p = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, env=env)
         best = min(best, time.perf_counter() - t)
         r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = min(cpu, r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime)
@@ -109,6 +111,31 @@ def main():
     print("|---|---|---|---|---|---|")
     for name, mode, t, b, n in rows:
         print(f"| {name} | {mode} | {t[0]:.2f} / {t[1]:.2f} | {b[0]:.2f} / {b[1]:.2f} | {t[1] / b[1]:.1f} | {n} |")
+    startup(args.repeat)
+
+
+def startup(repeat: int) -> None:
+    """``--task modp`` against ``import numpy``, each a fresh interpreter, best CPU of ``repeat``: first with the
+    project's bytecode compiled (what every run after the first sees), then without it (bytecode neither read
+    nor written for the project: what an environment with ``PYTHONDONTWRITEBYTECODE`` sees on every run)."""
+    import os
+    import shutil
+
+    numpy_ = [sys.executable, "-c", "import numpy"]
+    modp = [sys.executable, "-m", "bounds.estimate", "--task", "modp"]
+    print(f"\nstart-up, best of {repeat} (load average {os.getloadavg()[0]:.2f}): wall / CPU seconds")
+    before = {p for p in ROOT.rglob("__pycache__") if ".git" not in p.parts}
+    subprocess.run([sys.executable, "-m", "compileall", "-q", "bounds", "constructions", "lengthgen_cli"],
+                   cwd=ROOT, capture_output=True, check=True)
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    for label in ("project bytecode compiled", "no project bytecode"):
+        if label.startswith("no"):
+            for p in {p for p in ROOT.rglob("__pycache__") if ".git" not in p.parts} - before:
+                shutil.rmtree(p)  # only the caches compileall wrote above
+        base, _ = wall(numpy_, repeat, env)
+        est, _ = wall(modp, repeat, env)
+        print(f"  {label}: import numpy {base[0]:.3f} / {base[1]:.3f};  bounds.estimate --task modp "
+              f"{est[0]:.3f} / {est[1]:.3f};  CPU ratio {est[1] / base[1]:.2f} (target < 2)")
 
 
 if __name__ == "__main__":

@@ -68,6 +68,9 @@ EDGES = [
     (["1/" + str(2**999)], True), (["1/" + str(2**1000)], False), (["3/" + str(2**60)], True),
     (["3/" + str(2**60 + 1)], False), (["1/" + str(5 * 2**70)], False), (["1/0004"], True),
     (["-0"], True), (["-0/1"], True), (["-0.0"], False), (["1e-320"], False), ([" 3 "], True),
+    # denominators on both sides of 18 digits (parsed as int64 up to 18, digit by digit beyond)
+    (["3/" + str(2**59)], True), (["3/" + str(2**59 + 2)], False), (["3/999999999999999999"], False),
+    (["-3/" + str(2**60), "5/" + str(2**59)], True), (["1/" + str(10**18)], False), (["1/" + str(2**63)], True),
 ]
 ERRORS = [["1/0"], ["1e400"], ["1/" + str(2**1100)], [10**400], ["3//4"], ["/4"], ["4/"], ["x"], [True], [None]]
 
