@@ -2,6 +2,10 @@
 
 ``python -m verify.identify --activation sigmoid --n 6 [--json] [--max-order K]``
 
+``--activation`` is a name of :data:`ACTIVATIONS` or a sympy expression in ``x`` (``"x/(1+exp(-x))"``,
+``"log(1+exp(x))"``), accepted when it is univariate and shown analytic at 0 and on all of R
+(:mod:`verify.activation_expr`), and analysed the same way as the named activations.
+
 This generalises the RNN step of Ahuja & Mansouri (ahuja2024, Theorem 9, eqs. (29)-(34)): from
 ``sigma(V y) = U sigma(y)`` on an open set, with V, U invertible, conclude ``U = V = Pi`` (a permutation).
 
@@ -45,6 +49,8 @@ from functools import lru_cache
 import sympy
 
 from lengthgen_cli import Parser, add_json_option, bounded_int, command, progress, usage_errors
+from verify import activation_expr
+from verify.activation_expr import ActivationExpressionError
 from verify.kernel import CitedLemma
 
 ANALYTIC = {
@@ -82,6 +88,19 @@ ANALYTICITY = CitedLemma(
 
 class IdentifyError(ValueError):
     """Bad request: unknown or non-analytic activation for the Taylor method, bad n."""
+
+
+def activation_function(activation: str):
+    """sigma as a map of sympy expressions: a named activation of :data:`ANALYTIC` or an expression in x."""
+    if activation in ANALYTIC:
+        return ANALYTIC[activation]
+    if activation in NON_ANALYTIC:
+        raise IdentifyError(f"no Taylor expansion for activation {activation!r}")
+    if activation.isidentifier() and activation != "x":
+        raise IdentifyError(f"unknown activation {activation!r}: choose one of {', '.join(ACTIVATIONS)} or give a "
+                            "sympy expression in x")
+    expr = activation_expr.parse(activation)
+    return lambda t: expr.subs(activation_expr.X, t)
 
 
 def _fps_exp(a: Fraction, N: int) -> list:
@@ -152,15 +171,28 @@ def _series(activation: str, N: int) -> list:
 
 @lru_cache(maxsize=64)
 def taylor_coefficients(activation: str, order: int) -> tuple:
-    """Exact Taylor coefficients c_0..c_order of the activation at 0 (no floats)."""
-    if activation not in ANALYTIC:
+    """Exact Taylor coefficients c_0..c_order of the activation (a name or an expression in x) at 0."""
+    if activation in ANALYTIC:
+        return tuple(_series(activation, order))
+    if activation in NON_ANALYTIC:
         raise IdentifyError(f"no Taylor expansion for activation {activation!r}")
-    return tuple(_series(activation, order))
+    return tuple(activation_expr.taylor_at_zero(activation_expr.parse(activation), order, activation))
+
+
+def _is_zero(c, activation: str, m: int) -> bool:
+    """Whether the Taylor coefficient c_m is zero, decided exactly (an undecidable one is refused)."""
+    if isinstance(c, int | Fraction):
+        return c == 0
+    z = sympy.simplify(c).is_zero
+    if z is None:
+        raise ActivationExpressionError(f"activation {activation!r}: cannot decide whether its Taylor coefficient "
+                                        f"c_{m} = {c} is zero")
+    return z
 
 
 def active_orders(activation: str, order: int) -> tuple[int, ...]:
     """The orders m <= order with c_m != 0 (decided exactly)."""
-    return tuple(m for m, c in enumerate(taylor_coefficients(activation, order)) if c != 0)
+    return tuple(m for m, c in enumerate(taylor_coefficients(activation, order)) if not _is_zero(c, activation, m))
 
 
 def _compositions(m: int, n: int):
@@ -303,7 +335,7 @@ def is_true_solution(activation: str, u, v) -> bool:
     """Exact symbolic check that sigma(v.y) == sum_j u_j sigma(y_j) identically in y."""
     n = len(u)
     y = sympy.symbols(f"y0:{n}")
-    s = ANALYTIC[activation]
+    s = activation_function(activation)
     expr = sympy.expand(s(sum(v[j] * y[j] for j in range(n))) - sum(u[j] * s(y[j]) for j in range(n)))
     if expr == 0:
         return True
@@ -476,7 +508,7 @@ def identify(activation: str, n: int, max_order: int = 8, step=None) -> dict:
                          "Taylor matching at 0 is not valid, every invertible V >= 0 works on (1,2)^n",
                 "witness": w, "method": "piecewise-linear witness", "seconds": time.perf_counter() - t0}
     if activation not in ANALYTIC:
-        raise IdentifyError(f"unknown activation {activation!r}; choose one of {', '.join(ACTIVATIONS)}")
+        activation_function(activation)  # an expression in x: refused unless univariate and analytic
     ra = analyse_rows(activation, n, max_order, step=step)
     if not ra.closed:
         return {"activation": activation, "n": n, "identified": False, "order": None,
@@ -505,8 +537,9 @@ MAX_ORDER = 20
 
 def build_parser() -> Parser:
     ap = Parser(module="verify.identify", description=__doc__.splitlines()[0])
-    ap.add_argument("--activation", required=True, choices=ACTIVATIONS, metavar="NAME",
-                    help=f"the activation sigma, one of: {', '.join(ACTIVATIONS)}")
+    ap.add_argument("--activation", required=True, metavar="NAME|EXPR",
+                    help=f"the activation sigma: one of {', '.join(ACTIVATIONS)}, or a sympy expression in x "
+                         "analytic on R, e.g. 'x/(1+exp(-x))', 'log(1+exp(x))'")
     ap.add_argument("--n", required=True, type=bounded_int(1, MAX_N, f"verify.identify.MAX_N = {MAX_N}"),
                     help=f"dimension n of y, U and V, 1..{MAX_N}")
     ap.add_argument("--max-order", type=bounded_int(1, MAX_ORDER, f"verify.identify.MAX_ORDER = {MAX_ORDER}"), default=8,
@@ -519,8 +552,8 @@ def build_parser() -> Parser:
 def main(argv: list[str] | None = None) -> int:
     ap = build_parser()
     args = ap.parse_args(argv)
-    with usage_errors(ap, IdentifyError), progress(desc=f"{args.activation} n={args.n}: supports solved",
-                                                   unit="support") as bar:
+    with usage_errors(ap, IdentifyError, ActivationExpressionError), progress(
+            desc=f"{args.activation} n={args.n}: supports solved", unit="support") as bar:
         res = _jsonable(identify(args.activation, args.n, args.max_order,
                                  step=lambda K: (bar.set_postfix_str(f"order {K}"), bar.update())))
     if args.json:

@@ -154,3 +154,55 @@ def test_random_non_permutation_rows_have_nonzero_residual():
     prop()
     assert I.residual("sigmoid", [0, 1, 0], [0, 1, 0], 9) == []
     assert I.residual("identity", [1, 1, 0], [1, 1, 0], 9) == []  # control: linear activation admits it
+
+
+@pytest.mark.parametrize(("expr", "name"), [("x/(1+exp(-x))", "swish"), ("log(1+exp(x))", "softplus"),
+                                            ("1/(1+exp(-x))", "sigmoid"), ("tanh(x)", "tanh")])
+def test_expression_activation_same_analysis_as_name(expr, name):
+    """--activation takes a sympy expression in x: same Taylor coefficients, class and closing order as the name."""
+    assert all(sympy.simplify(sympy.nsimplify(a) - sympy.nsimplify(b)) == 0
+               for a, b in zip(I.taylor_coefficients(expr, 6), I.taylor_coefficients(name, 6), strict=True))
+    by_expr, by_name = I.identify(expr, 2), I.identify(name, 2)
+    assert (by_expr["identified"], by_expr["class"], by_expr["order"]) == (
+        by_name["identified"], by_name["class"], by_name["order"])
+
+
+def test_expression_activation_outside_the_named_ones():
+    """An expression with no name: the Taylor solution set is verified on the expression itself."""
+    r = I.identify("sin(x+1)", 2)  # sigma(0) != 0 and c_2 != 0: permutations only
+    assert r["identified"] is True and r["class"] == "permutations: U = V = P" and r["order"] == 2
+    even = I.identify("1/(1+x**2)", 2)  # even: V = D P, U = P (sigma(-y) = sigma(y))
+    assert even["class"] == "V = D P signed permutation, U = |V| = P"
+
+
+@pytest.mark.parametrize(("expr", "error", "says"), [
+    ("Abs(x)", "NotAnalyticError", "not analytic at 0"),
+    ("Max(x, 0)", "NotAnalyticError", "not analytic at 0"),
+    ("log(x)", "NotAnalyticError", "not analytic at 0"),
+    ("x**(1/3)", "NotAnalyticError", "not analytic at 0"),
+    ("exp(-1/x**2)", "NotAnalyticError", "not analytic at 0"),
+    ("1/(1-x)", "NotAnalyticError", "on all of R"),
+    ("Abs(x - 5)", "NotAnalyticError", "on all of R"),
+    ("log(1/2 - x**2)", "NotAnalyticError", "on all of R"),
+    ("I*x", "NotAnalyticError", "not real"),
+    ("x*y", "NotUnivariateError", "not univariate"),
+    ("3", "NotUnivariateError", "does not depend on x"),
+])
+def test_expression_activation_refused(expr, error, says, capsys):
+    from verify import activation_expr
+
+    with pytest.raises(getattr(activation_expr, error), match=says):
+        I.identify(expr, 2)
+    assert I.main(["--activation", expr, "--n", "2"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and err.startswith("verify.identify: error:") and says in err
+
+
+def test_expression_analytic_on_reals_rule():
+    """The sufficient rule for analyticity on R accepts compositions it can justify and names what it cannot."""
+    from verify.activation_expr import X, analytic_on_reals
+
+    for ok in (X * sympy.erf(X), sympy.log(X**2 + sympy.Rational(1, 2)), sympy.log(1 + sympy.exp(X)), sympy.sqrt(X**2 + 1), 1 / (2 + sympy.sin(X)), 2**X):
+        assert analytic_on_reals(ok) is None, ok
+    for bad in (1 / X, sympy.sqrt(X), sympy.log(X**2), sympy.Abs(X), 1 / sympy.sin(X)):
+        assert analytic_on_reals(bad) is not None, bad
