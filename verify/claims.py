@@ -26,6 +26,10 @@ Strengths (what the linked checks establish when they pass; docs/claims.md defin
 ``gap``              a step of the published argument is wrong, missing or ill-posed (witness in docs/gaps.md).
 ``unchecked``        no check backs the statement.
 
+A claim of strength ``bounded-instances`` also says what its instances leave out (``leaves_out=``: the
+lengths, sizes, parameter ranges or cases not covered), and an ``unchecked`` claim says in its evidence why no
+executable check is possible; ``python -m verify.report`` prints both.
+
 Old-style calls ``register(key, statement, summary, status, evidence)`` keep working: the legacy status
 maps conservatively (:data:`LEGACY_STATUS`): ``"verified"`` declares only ``bounded-instances``; pass
 ``strength=`` to declare more.
@@ -93,6 +97,7 @@ class Claim:
     summary:   one line saying what the statement claims.
     strength:  one of :data:`STRENGTHS`: what the linked checks establish when they pass.
     evidence:  what backs the strength (check module, gap entry in docs/gaps.md, reason it is unchecked).
+    leaves_out: for ``bounded-instances`` (and ``numerical``) claims, what the checked instances do not cover.
     """
 
     key: str
@@ -100,6 +105,7 @@ class Claim:
     summary: str
     strength: str = "unchecked"
     evidence: str = ""
+    leaves_out: str = ""
 
     @property
     def paper(self) -> str:
@@ -120,11 +126,12 @@ def register_paper(key: str, citation: str) -> None:
 
 
 def register(key: str, statement: str, summary: str, status: str | None = None, evidence: str = "",
-             *, strength: str | None = None) -> Claim:
+             *, strength: str | None = None, leaves_out: str = "") -> Claim:
     """Register a claim; raises :class:`ClaimError` on a malformed key, bad strength or duplicate.
 
     Give ``strength`` (one of :data:`STRENGTHS`); the legacy positional ``status`` is mapped by
-    :data:`LEGACY_STATUS` when no strength is given.
+    :data:`LEGACY_STATUS` when no strength is given.  ``leaves_out``: what the instances of a
+    ``bounded-instances`` claim do not cover (the report prints it).
     """
     m = _KEY.match(key)
     if m is None:
@@ -141,7 +148,7 @@ def register(key: str, statement: str, summary: str, status: str | None = None, 
         raise ClaimError(f"claim {key!r} has strength {strength!r}; use one of {', '.join(STRENGTHS)}")
     if key in _REGISTRY:
         raise ClaimError(f"claim {key!r} is registered twice")
-    c = Claim(key, statement, summary, strength, evidence)
+    c = Claim(key, statement, summary, strength, evidence, leaves_out)
     _REGISTRY[key] = c
     return c
 

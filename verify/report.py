@@ -38,9 +38,24 @@ def run_checks(keys: list[str], slow: bool, results: str | None, extra: list[str
 
 
 def inconsistencies(rows: list[dict]) -> list[str]:
-    """Claims declaring a strength that no linked test backs (a strength without evidence)."""
-    return [f"{r['claim']} declares '{r['strength']}' but no test is linked to it" for r in rows
-            if r["strength"] != "unchecked" and not r["tests"]]
+    """Claims declaring a strength that no linked test backs (a strength without evidence), ``bounded-instances``
+    claims that do not say what their instances leave out, and ``unchecked`` claims without a reason."""
+    out = [f"{r['claim']} declares '{r['strength']}' but no test is linked to it" for r in rows
+           if r["strength"] != "unchecked" and not r["tests"]]
+    out += [f"{r['claim']} is 'bounded-instances' but does not say what its instances leave out (leaves_out=)"
+            for r in rows if r["strength"] == "bounded-instances" and not r.get("leaves_out")]
+    out += [f"{r['claim']} is 'unchecked' without a reason (evidence=)" for r in rows
+            if r["strength"] == "unchecked" and not r.get("evidence")]
+    return out
+
+
+def scope_note(row: dict) -> str:
+    """What the report prints under a claim: why it is unchecked, or what its instances leave out."""
+    if row["strength"] == "unchecked":
+        return f"why unchecked: {row['evidence']}"
+    if row.get("leaves_out"):
+        return f"leaves out: {row['leaves_out']}"
+    return ""
 
 
 def markdown(rows: list[dict]) -> str:
@@ -64,11 +79,13 @@ def markdown(rows: list[dict]) -> str:
             continue
         cnt = Counter(r["strength"] for r in mine)
         out += [f"## {paper}", "", ", ".join(f"{s}: {cnt[s]}" for s in STRENGTHS if cnt[s]), "",
-                "| claim | statement | strength | tests | mutations | summary |", "|---|---|---|---|---|---|"]
+                "| claim | statement | strength | tests | mutations | summary | unchecked because / leaves out |",
+                "|---|---|---|---|---|---|---|"]
         for r in mine:
             summary = r["summary"].replace("|", "\\|")
+            note = scope_note(r).split(": ", 1)[-1].replace("|", "\\|") if scope_note(r) else ""
             out.append(f"| `{r['claim']}` | {r['statement']} | {r['strength']} | {len(r['tests'])} | "
-                       f"{len(r['mutations'])} | {summary} |")
+                       f"{len(r['mutations'])} | {summary} | {note} |")
         out.append("")
     return "\n".join(out)
 
@@ -93,7 +110,8 @@ def build_report(paper: str | None = None, results: str | None = None, with_stat
         linked = tests.get(key, {})
         mutations = declared_for(key)
         row = {"claim": key, "statement": c.statement, "strength": c.strength, "summary": c.summary,
-               "evidence": c.evidence, "tests": sorted(linked), "check_files": check_files(list(linked)),
+               "evidence": c.evidence, "leaves_out": c.leaves_out, "tests": sorted(linked),
+               "check_files": check_files(list(linked)),
                "mutations": sorted(mutations)}
         if with_status:
             row["outcome"] = outcome(linked, recorded["tests"])
@@ -146,14 +164,19 @@ def main(argv: list[str] | None = None) -> int:
               f"{r['summary'][:60]}")
         if r["check_files"]:
             print(f"{'':<34} checks in: {', '.join(r['check_files'])}")
+        if scope_note(r):
+            print(f"{'':<34} {scope_note(r)}")
     print()
     per_paper: dict[str, Counter] = defaultdict(Counter)
+    strengths: dict[str, Counter] = defaultdict(Counter)
     for r in rows:
         per_paper[r["claim"].split(":")[0]][r["status"]] += 1
+        strengths[r["claim"].split(":")[0]][r["strength"]] += 1
     for p in sorted(per_paper):
         cnt = per_paper[p]
         parts = ", ".join(f"{s} {n}" for s, n in sorted(cnt.items()))
-        print(f"{p}: {sum(cnt.values())} claims ({parts})")
+        print(f"{p}: {sum(cnt.values())} claims ({parts}); strengths: "
+              + ", ".join(f"{s} {strengths[p][s]}" for s in STRENGTHS if strengths[p][s]))
     print(f"results: {results_path(args.results)}")
     for line in inconsistencies(rows):
         print(f"WARNING: {line}")

@@ -119,3 +119,44 @@ def ground(expr, start: int = 2):
     syms = sorted(sympy.sympify(expr).free_symbols, key=lambda s: s.name)
     vals = {s: sympy.Rational(start + i, 1 + (i % 2)) for i, s in enumerate(syms)}
     return expr.subs(vals) if hasattr(expr, "subs") else expr
+
+
+class VectorSpace:
+    """An abstract real vector space for dimension-free z3 steps: an uninterpreted sort ``V`` with ``add``,
+    scalar multiplication ``sc`` and ``zero``; the vector-space axioms enter only as ground instances at the
+    terms a step uses (the kernel refuses quantifiers), so a proved step holds in R^m for every m."""
+
+    def __init__(self, name: str = "V"):
+        import z3
+
+        self.sort = z3.DeclareSort(name)
+        self.add = z3.Function(f"{name}_add", self.sort, self.sort, self.sort)
+        self.sc = z3.Function(f"{name}_sc", z3.RealSort(), self.sort, self.sort)
+        self.zero = z3.Const(f"{name}_zero", self.sort)
+
+    def vec(self, name: str):
+        import z3
+
+        return z3.Const(name, self.sort)
+
+    def fn(self, name: str):
+        """An arbitrary map V -> V (e.g. a = omega^{-1} o rho)."""
+        import z3
+
+        return z3.Function(name, self.sort, self.sort)
+
+    def add_zero(self, v):
+        """Axiom instance v + 0 = v."""
+        return self.add(v, self.zero) == v
+
+    def sc_sc(self, c, d, v):
+        """Axiom instance c (d v) = (c d) v."""
+        return self.sc(c, self.sc(d, v)) == self.sc(c * d, v)
+
+    def sc_one(self, v):
+        """Axiom instance 1 v = v."""
+        return self.sc(1, v) == v
+
+    def sc_add(self, c, u, v):
+        """Axiom instance c (u + v) = c u + c v."""
+        return self.add(self.sc(c, u), self.sc(c, v)) == self.sc(c, self.add(u, v))

@@ -83,6 +83,26 @@ def thm13_proof() -> Proof:
     return Proof(key(c), "Theorem 13: relative positions, lags peeled one at a time", tuple(steps))
 
 
+def asm12_instance() -> Proof:
+    """Assumption 12 is satisfiable: relative-position scores psi_k(x, y) (k = i - j) that are differentiable and
+    vanish for every lag k >= T_max = 3, with the perceptron head sigma = sigmoid (a C^1 bijection onto (0, 1))."""
+    x, y, s = sympy.symbols("x y s", real=True)
+    t_max = 3
+    psi = {0: x * y, 1: x + y, 2: y**2}
+
+    def lag(k):
+        return psi.get(k, sympy.Integer(0))
+
+    zero_from = lambda tm: sympy.Add(*[lag(k) ** 2 for k in range(tm, tm + 4)])  # noqa: E731
+    return Proof(key("asm12"), "Assumption 12 instance", (
+        sympy_step("asm12", "psi_k = 0 for every lag k >= T_max = 3 (k = 3..6, and psi_k = 0 beyond the table)",
+                   zero_from(t_max), 0, neg_lhs=zero_from(t_max - 1)),
+        sympy_step("asm12", "the head sigma = sigmoid has sigma' = sigma (1 - sigma) > 0: C^1 and strictly increasing",
+                   sympy.diff(1 / (1 + sympy.exp(-s)), s), sympy.exp(-s) / (1 + sympy.exp(-s)) ** 2,
+                   neg_rhs=sympy.exp(-s) / (1 + sympy.exp(-s))),
+    ))
+
+
 def thm13_findings() -> Proof:
     label = "thm13.tmax-main-text"
     B, v = sympy.Integer(1), sympy.Integer(1)

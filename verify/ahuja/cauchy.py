@@ -127,6 +127,26 @@ def _substitution_steps() -> list:
     ]
 
 
+def eq16_vector_space() -> Proof:
+    """(14)-(16) in an abstract vector space (every dimension m): i = 1 gives psi = a(phi) at x and y, i = 2
+    gives psi(x) + psi(y) = a(phi(x) + phi(y)), hence a(alpha) + a(beta) = a(alpha + beta) at alpha = phi(x),
+    beta = phi(y) -- every pair (alpha, beta) when supp([phi(X_1), phi(X_2)]) = R^{2m} (Assumption 4)."""
+    from verify.ahuja._common import VectorSpace
+
+    V = VectorSpace("V16")
+    av = V.fn("a16")
+    psx, psy, phx, phy = (V.vec(n) for n in ("psi_x", "psi_y", "phi_x", "phi_y"))
+    i1 = [psx == av(phx), psy == av(phy)]
+    i2 = V.add(psx, psy) == av(V.add(phx, phy))
+    return Proof(key("eq16"), "(16) in every dimension", (
+        z3_step("eq16", "(14)-(16) i = 1 and i = 2 give a(phi(x)) + a(phi(y)) = a(phi(x) + phi(y)) (any m)",
+                [*i1, i2], V.add(av(phx), av(phy)) == av(V.add(phx, phy)), neg_hypotheses=[i1[0], i2]),
+        CitedLemma(key("eq16"), "support R^{2m}", statement=(
+            "(phi(x), phi(y)) ranges over supp([phi(X_1), phi(X_2)]) = R^{2m} (Assumption 4), so the identity "
+            "holds for every alpha, beta in R^m"), source="ahuja2024 Assumption 4"),
+    ))
+
+
 def _conclusion_steps() -> list:
     a11, a12, a21, a22, s1, s2 = sympy.symbols("a11 a12 a21 a22 s1 s2")
     A = sympy.Matrix([[a11, a12], [a21, a22]])

@@ -12,6 +12,9 @@ Chain (:func:`proof`):
   cover with eta = 1/100 (L = 1): R~(theta, t) = theta^2 (1 - r^t)^2 (1/4 + 1/(12 t)) computed in exact
   rationals, T_0 found by scan, and every member of Theta_c^{T_0} has R~ <= epsilon up to t = 60 (R~ decreases
   for t >= 9, cited).
+Lemma 11 (:func:`lemma11_proof`), for every finite A and every chain: the invariant |X_k| + c_k <= |A|, where c_k
+  counts the strict shrinks up to k, holds at k = 0 and is kept by every step (a strict subset of a finite set
+  is smaller), so there are at most |A| strict shrinks and the chain is constant after the last one.
 Findings (:func:`findings`): with the squared loss the non-emptiness step needs epsilon <= 1: ||h - f|| <=
   L eta <= epsilon gives R~ <= epsilon^2, which exceeds epsilon for epsilon = 2 (witness); for epsilon <= 1 it
   holds.
@@ -35,6 +38,23 @@ COVER = [F(k, 50) for k in range(-50, 51)]       # spacing 1/50: every theta in 
 def risk(theta: F, t: int) -> F:
     """R~(theta, t) = (theta - theta*)^2 (1 - r^t)^2 E[mean^2], E[mean^2] = 1/4 + 1/(12 t) for U[0,1] tokens."""
     return theta * theta * (1 - R_RATE**t) ** 2 * (F(1, 4) + F(1, 12 * t))
+
+
+def lemma11_proof() -> Proof:
+    """Lemma 11 (a non-increasing chain of subsets of a finite set is eventually constant) for every |A|."""
+    s0, c0, nA, s, c, s1, c1, strict = z3.Ints("s0 c0 nA s c s1 c1 strict")
+    step_h = [s + c <= nA, s1 <= s - strict, strict >= 0, strict <= 1, c1 == c + strict]
+    return Proof(key("lem11"), "Lemma 11 for every finite set", (
+        CitedLemma(key("lem11"), "strict subsets are smaller", statement=(
+            "for finite sets X' subset X: |X'| <= |X|, and |X'| <= |X| - 1 when X' != X"), source="elementary"),
+        z3_step("lem11", "base: X_0 subset A, no shrink yet: |X_0| + c_0 <= |A|", [s0 <= nA, c0 == 0],
+                s0 + c0 <= nA, neg_hypotheses=[c0 == 0]),
+        z3_step("lem11", "step: |X_(k+1)| <= |X_k| - [strict], c_(k+1) = c_k + [strict] keep |X| + c <= |A|",
+                step_h, s1 + c1 <= nA, neg_hypotheses=[s + c <= nA, s1 <= s, strict >= 0, strict <= 1,
+                                                        c1 == c + strict]),
+        z3_step("lem11", "conclusion: |X_k| >= 0 bounds the number of strict shrinks by |A| at every k, so the "
+                "chain is constant after the last one", [s + c <= nA, s >= 0], c <= nA, neg_hypotheses=[s + c <= nA]),
+    ))
 
 
 @functools.cache

@@ -118,6 +118,21 @@ def proof() -> Proof:
     return Proof(key(CLAIM), "Theorem 4: deep sets with a perceptron head identify A psi = B phi", tuple(steps))
 
 
+def eq4_bijective() -> Proof:
+    """(4) for the class of Assumption 1 (sigma any bijection, every dimension): sigma(a) = sigma(b) gives
+    a = b through the inverse, sigma^{-1}(sigma(a)) = a (instantiated at a and b)."""
+    from verify.ahuja._common import VectorSpace
+
+    V = VectorSpace("V4")
+    sig, inv = V.fn("sigma"), V.fn("sigma_inv")
+    a_, b_ = V.vec("A_sum_psi"), V.vec("B_sum_phi")
+    return Proof(key("eq4"), "(4) for every bijective sigma", (
+        z3_step("eq4", "(4) sigma(A sum psi) = sigma(B sum phi) => A sum psi = B sum phi (sigma bijective: "
+                "sigma^{-1} o sigma = id)", [sig(a_) == sig(b_), inv(sig(a_)) == a_, inv(sig(b_)) == b_], a_ == b_,
+                neg_hypotheses=[sig(a_) == sig(b_), inv(sig(a_)) == a_]),
+    ))
+
+
 def bias_gap(t, T, b_A, b_B):
     """Pre-activation error at length t of the learner fitted on the length-T label only (biased heads)."""
     C = (b_B - b_A) / T

@@ -75,6 +75,38 @@ def proof() -> Proof:
     return Proof(key(CLAIM), "Theorem 7: the midpoint form with a(0) = 0 makes a linear", tuple(steps))
 
 
+def eq63_65_vector_space() -> Proof:
+    """(63)-(65) in an abstract vector space (every dimension m): the midpoint form J and a(0) = 0 give
+    a(2 alpha) = 2 a(alpha) (substitute (2 alpha, 0)) and additivity (substitute (2 alpha, 2 beta))."""
+    from verify.ahuja._common import VectorSpace
+
+    V = VectorSpace("V63")
+    av = V.fn("a63")
+    al, be = V.vec("alpha"), V.vec("beta")
+    half = lambda v: V.sc(z3.RealVal(1) / 2, v)  # noqa: E731
+    two = lambda v: V.sc(2, v)  # noqa: E731
+
+    def Jv(u, v):
+        return half(V.add(av(u), av(v))) == av(half(V.add(u, v)))
+
+    def halves(v):  # (1/2)(2 v) = v and 2 ((1/2) v) = v
+        return [V.sc_sc(z3.RealVal(1) / 2, 2, v), V.sc_one(v), V.sc_sc(2, z3.RealVal(1) / 2, v)]
+
+    a0 = av(V.zero) == V.zero
+    dbl = lambda v: av(two(v)) == two(av(v))  # noqa: E731
+    s64 = [Jv(two(al), V.zero), a0, V.add_zero(two(al)), V.add_zero(av(two(al))), *halves(al),
+           *halves(av(two(al)))]
+    s65 = [Jv(two(al), two(be)), dbl(al), dbl(be), V.sc_add(2, al, be), V.sc_add(2, av(al), av(be)),
+           *halves(V.add(al, be)), *halves(V.add(av(al), av(be)))]
+    return Proof(key("eq63-65"), "(63)-(65) in every dimension", (
+        z3_step("eq63-65", "(64) J(2 alpha, 0) and a(0) = 0 give a(2 alpha) = 2 a(alpha) (any m)", s64, dbl(al),
+                neg_hypotheses=[h for h in s64 if h is not a0]),
+        z3_step("eq63-65", "(65) J(2 alpha, 2 beta) and (64) at alpha, beta give a(alpha + beta) = a(alpha) + "
+                "a(beta) (any m)", s65, av(V.add(al, be)) == V.add(av(al), av(be)),
+                neg_hypotheses=[h for h in s65 if not z3.eq(h, dbl(be))]),
+    ))
+
+
 def _conclusion():
     c11, c12, c21, c22, s1, s2 = sympy.symbols("c11 c12 c21 c22 s1 s2")
     C = sympy.Matrix([[c11, c12], [c21, c22]])

@@ -10,6 +10,23 @@ Chains (:func:`proof`):
   (47) the state bound as corrected for sigma(0) != 0: |h_t| <= (|sigma(0)| + L_sigma B x)/(1 - L_sigma Lambda);
   SSM: sum_{j=1}^N j rho^{j-1} = (1 - (N+1) rho^N + N rho^{N+1})/(1 - rho)^2 <= 1/(1 - rho)^2 (N = 6), and
        Lambda^3 - Lambda'^3 = sum_k Lambda^k (Lambda - Lambda') Lambda'^{2-k} (generic 2x2, non-commuting).
+Universal chains (:func:`universal`): the same claims for every length, number of keys and parameter value,
+each norm step from the norm axioms (triangle inequality, sub-multiplicativity) and the Lipschitz hypotheses
+as instantiated z3 hypotheses:
+  (42) the averaging over any number t >= 1 of keys by induction on the partial sums (base, step, division by
+       t), then the whole block bound ||dy|| <= sqrt(L_omega^2 + M_omega^2 L_psi^2) ||dtheta|| with the square
+       roots as variables (K^2 = L_omega^2 + M_omega^2 L_psi^2, N^2 = ||dtheta_omega||^2 + ||dtheta_psi||^2);
+  (43) triangle inequality of the norm between (h, theta), (h, theta') and (h', theta');
+  (44) Lambda h - Lambda' h' = Lambda (h - h') + (Lambda - Lambda') h' (matrix symbols, any size), then sigma's
+       Lipschitz constant, the triangle inequality, sub-multiplicativity and ||h'||, ||x|| <= h_sup, x_sup;
+  (45) induction base d_0 = 0 (both recursions start at h_0 = 0) and the step above;
+  SSM (sec. 5.2): for every N, sum_{j=1}^N j rho^(j-1) = (1 - (N+1) rho^N + N rho^(N+1))/(1 - rho)^2 (induction
+       on N) <= 1/(1 - rho)^2 (z3 with P = rho^N >= 0) and sum_{j=0}^{N} rho^j <= 1/(1 - rho);
+       Lambda^(k+1) - Lambda'^(k+1) = Lambda (Lambda^k - Lambda'^k) + (Lambda - Lambda') Lambda'^k (non-commuting
+       symbols, symbolic k), hence ||Lambda^k - Lambda'^k|| <= k rho^(k-1) ||dLambda|| by induction; the state
+       h_t = sum_j Lambda^j B x_{t-j} then moves by at most x_sup (B_sup ||dLambda||/(1 - rho)^2 + ||dB||/(1 - rho)),
+       a constant independent of t (Assumption 11).
+
 Findings (:func:`findings`):
   (46) the final constant sqrt(L_sigma^2 + gamma_1^2 + gamma_2^2) should be sqrt(L_omega^2 + ...): a scalar RNN
        with sigma(z) = z/2 (L_sigma = 1/2, sigma(0) = 0), Lambda = 1/2, B = 1, |x| <= 1/10 and
@@ -72,6 +89,91 @@ def proof() -> Proof:
         linalg_step("sec5.2-ssm", "SSM: Lambda^3 - Lambda'^3 = sum_k Lambda^k (Lambda - Lambda') Lambda'^(2-k)",
                     lambda: tele.applyfunc(sympy.expand),
                     lambda: ground(Lm**3 - Lp**3 - 3 * Lp**2 * (Lm - Lp))),
+    ))
+
+
+def _induction(claim: str, what: str, partial, term, bound, step_bound, hyps, neg_hyps):
+    """Base and step of ``partial_k <= k * bound`` for partial sums of terms each ``<= step_bound``."""
+    k, S = z3.Reals("k S")
+    return [
+        z3_step(claim, f"{what}: base, the empty sum is 0 <= 0 * bound", [partial == 0], partial <= 0 * bound,
+                neg_goal=partial < 0 * bound),
+        z3_step(claim, f"{what}: step, S_k <= k c and a new term <= c give S_(k+1) <= (k + 1) c",
+                [k >= 0, S <= k * bound, *hyps, term <= step_bound], S + term <= (k + 1) * bound,
+                neg_hypotheses=[k >= 0, S <= k * bound, *neg_hyps]),
+    ]
+
+
+def universal() -> Proof:
+    """The chains of the module docstring's "Universal chains" for every t, N and parameter value."""
+    c = z3.Real("c")
+    term, part, t, St = z3.Reals("term part t St")
+    Lw, Mw, Lp, a, b, K, Nn, dy, m = z3.Reals("Lw Mw Lpsi a b K N dy m")
+    n13, n12, n23, dth, dh = z3.Reals("n13 n12 n23 dth dh")
+    n, mm, m1, m2, m3, Ls, nL, dL, nh, hs, dB, nx, xs, dprev = z3.Reals(
+        "n mm m1 m2 m3 Ls nL dL nh hs dB nx xs dprev")
+    rho, P, Q, D, Dn, kk, d0, al = z3.Reals("rho P Q D Dn kk d0 alpha")
+    Nv = z3.Real("Nv")
+    Lm, Lq, h, hq = sympy.symbols("Lam Lamp h hp", commutative=False)  # matrices and vectors of any size
+    r, N = sympy.Symbol("rho"), sympy.Symbol("N", integer=True, positive=True)
+    closed = lambda v: (1 - (v + 1) * r**v + v * r ** (v + 1)) / (1 - r) ** 2  # noqa: E731
+    geo = lambda v: (1 - r ** (v + 1)) / (1 - r)  # noqa: E731
+    Ln, Mn = sympy.symbols("Lambda Lambda_p", commutative=False)
+    kv = sympy.Symbol("k", integer=True, nonnegative=True)
+    nonneg = [Lw >= 0, Mw >= 0, Lp >= 0, a >= 0, b >= 0, K >= 0, Nn >= 0]
+    SJ, SG, dLam, dBv, Bsup, out = z3.Reals("SJ SG dLam dB Bsup out")
+    return Proof(key("eq42"), "Lipschitz constants (42)-(45) and the SSM block, for every t, N and parameter", (
+        *_induction("eq42", "(42) averaging over any number of keys", part, term, c, c, [term >= 0], []),
+        z3_step("eq42", "(42) averaging: S_t <= t c with t >= 1 keys gives the mean S_t / t <= c",
+                [t >= 1, St <= t * c], St / t <= c, neg_goal=St <= c),
+        z3_step("eq42", "(42) the block: ||dy|| <= L_omega ||dtheta_omega|| + M_omega ||mean dpsi||, ||mean dpsi|| <= "
+                "L_psi ||dtheta_psi|| => ||dy|| <= sqrt(L_omega^2 + M_omega^2 L_psi^2) ||(dtheta_omega, dtheta_psi)||",
+                [*nonneg, K * K == Lw * Lw + Mw * Mw * Lp * Lp, Nn * Nn == a * a + b * b, dy <= Lw * a + Mw * m,
+                 m <= Lp * b], dy <= K * Nn,
+                neg_hypotheses=[*nonneg, K * K == Lw * Lw + Lp * Lp, Nn * Nn == a * a + b * b,
+                                dy <= Lw * a + Mw * m, m <= Lp * b]),
+        z3_step("eq43", "(43) norm triangle inequality between (h, theta), (h, theta'), (h', theta') with omega "
+                "L_omega-Lipschitz in theta and M_omega-Lipschitz in h",
+                [n13 <= n12 + n23, n12 <= Lw * dth, n23 <= Mw * dh], n13 <= Lw * dth + Mw * dh,
+                neg_hypotheses=[n12 <= Lw * dth, n23 <= Mw * dh]),
+        sympy_step("eq44", "(44) Lambda h - Lambda' h' = Lambda (h - h') + (Lambda - Lambda') h' (non-commuting "
+                   "symbols: any matrix sizes)", Lm * h - Lq * hq, Lm * (h - hq) + (Lm - Lq) * hq,
+                   neg_rhs=Lm * (h - hq) + (Lm - Lq) * h),
+        z3_step("eq44", "(44) sigma L_sigma-Lipschitz, triangle inequality, sub-multiplicativity, ||h'|| <= h_sup, "
+                "||x|| <= x_sup => ||dh_t|| <= L_sigma ||Lambda|| ||dh_(t-1)|| + L_sigma ||dLambda|| h_sup + "
+                "L_sigma ||dB|| x_sup",
+                [Ls >= 0, nL >= 0, dL >= 0, dB >= 0, dprev >= 0, n <= Ls * mm, mm <= m1 + m2 + m3,
+                 m1 <= nL * dprev, m2 <= dL * nh, nh <= hs, m3 <= dB * nx, nx <= xs],
+                n <= Ls * nL * dprev + Ls * dL * hs + Ls * dB * xs,
+                neg_hypotheses=[Ls >= 0, nL >= 0, dL >= 0, dB >= 0, dprev >= 0, n <= Ls * mm, mm <= m1 + m2 + m3,
+                                m1 <= nL * dprev, m2 <= dL * nh, m3 <= dB * nx, nx <= xs]),
+        z3_step("eq45", "(45) induction base: d_0 = ||h_0 - h'_0|| = 0 <= alpha/(1 - rho) (multiplied out)",
+                [0 <= rho, rho < 1, al >= 0, d0 == 0], d0 * (1 - rho) <= al, neg_goal=d0 * (1 - rho) < al),
+        sympy_step("sec5.2-ssm", "SSM: induction on N, closed(N) - closed(N - 1) = N rho^(N-1) for every N",
+                   closed(N) - closed(N - 1), N * r ** (N - 1), neg_rhs=(N + 1) * r ** (N - 1)),
+        sympy_step("sec5.2-ssm", "SSM: base closed(1) = 1", closed(1), 1, neg_rhs=0),
+        z3_step("sec5.2-ssm", "SSM: closed(N) <= 1/(1 - rho)^2 for 0 <= rho < 1, N >= 0 (P = rho^N >= 0)",
+                [0 <= rho, rho < 1, Nv >= 0, P >= 0], 1 - (Nv + 1) * P + Nv * rho * P <= 1,
+                neg_hypotheses=[0 <= rho, Nv >= 0, P >= 0]),
+        sympy_step("sec5.2-ssm", "SSM: geometric sum, geo(N) - geo(N - 1) = rho^N and geo(0) = 1",
+                   geo(N) - geo(N - 1) + geo(0), r**N + 1, neg_rhs=r ** (N + 1) + 1),
+        z3_step("sec5.2-ssm", "SSM: geo(N) = (1 - rho^(N+1))/(1 - rho) <= 1/(1 - rho) (P = rho^(N+1) >= 0)",
+                [0 <= rho, rho < 1, P >= 0], 1 - P <= 1, neg_goal=1 - P <= 1 - rho),
+        sympy_step("sec5.2-ssm", "SSM: Lambda^(k+1) - Lambda'^(k+1) = Lambda (Lambda^k - Lambda'^k) + (Lambda - Lambda') "
+                   "Lambda'^k (non-commuting, symbolic k)", Ln ** (kv + 1) - Mn ** (kv + 1),
+                   Ln * (Ln**kv - Mn**kv) + (Ln - Mn) * Mn**kv, neg_rhs=Ln * (Ln**kv - Mn**kv) + Mn**kv * (Ln - Mn)),
+        z3_step("sec5.2-ssm", "SSM: ||Lambda^k - Lambda'^k|| <= k rho^(k-1) ||dLambda|| => the same at k + 1 "
+                "(sub-multiplicativity, ||Lambda||, ||Lambda'|| <= rho, ||Lambda'^k|| <= rho^k; Q = rho^(k-1))",
+                [0 <= rho, kk >= 1, Q >= 0, dL >= 0, D <= kk * Q * dL, Dn <= rho * D + dL * rho * Q],
+                Dn <= (kk + 1) * rho * Q * dL, neg_hypotheses=[0 <= rho, kk >= 1, Q >= 0, dL >= 0,
+                                                             D <= kk * Q * dL, Dn <= D + dL * rho * Q]),
+        z3_step("sec5.2-ssm", "SSM: ||h_t - h'_t|| <= x_sup (B_sup ||dLambda|| sum_j j rho^(j-1) + ||dB|| sum_j rho^j) "
+                "<= x_sup (B_sup ||dLambda||/(1 - rho)^2 + ||dB||/(1 - rho)), independent of t",
+                [0 <= rho, rho < 1, xs >= 0, Bsup >= 0, dLam >= 0, dBv >= 0, SJ * (1 - rho) ** 2 <= 1,
+                 SG * (1 - rho) <= 1, out <= xs * (Bsup * dLam * SJ + dBv * SG)],
+                out * (1 - rho) ** 2 <= xs * (Bsup * dLam + dBv * (1 - rho)),
+                neg_hypotheses=[0 <= rho, rho < 1, xs >= 0, Bsup >= 0, dLam >= 0, dBv >= 0, SG * (1 - rho) <= 1,
+                                out <= xs * (Bsup * dLam * SJ + dBv * SG)]),
     ))
 
 

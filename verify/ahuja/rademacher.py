@@ -80,6 +80,25 @@ def proof() -> Proof:
     ))
 
 
+def universal() -> Proof:
+    """(93) for every number m T of points: the signed average of pointwise eps-close values moves by <= eps
+    (induction on the partial sums, |sigma| = 1), then sup and expectation over the signs keep the bound."""
+    S, a1, b1, s, n, eps, A = z3.Reals("S a b s n eps A")
+    return Proof(key("eq93"), "(93) for every m T", (
+        z3_step("eq93", "(93) base: the empty signed sum is 0 <= 0 eps", [A == 0, eps >= 0], z3.Abs(A) <= 0 * eps,
+                neg_goal=z3.Abs(A) < 0 * eps),
+        z3_step("eq93", "(93) step: |S_k| <= k eps, |a - b| <= eps, sigma^2 = 1 => |S_k + sigma (a - b)| <= (k+1) eps",
+                [n >= 0, z3.Abs(S) <= n * eps, z3.Abs(a1 - b1) <= eps, s * s == 1],
+                z3.Abs(S + s * (a1 - b1)) <= (n + 1) * eps,
+                neg_hypotheses=[n >= 0, z3.Abs(S) <= n * eps, z3.Abs(a1 - b1) <= eps]),
+        z3_step("eq93", "(93) divide by m T >= 1: the averaged signed sums differ by <= eps",
+                [n >= 1, z3.Abs(S) <= n * eps], z3.Abs(S / n) <= eps, neg_goal=z3.Abs(S) <= eps),
+        CitedLemma(key("eq93"), "sup and expectation are monotone", statement=(
+            "if X_g <= X_{c(g)} + eps for every g with c(g) in the cover, then sup_g X_g <= max_c X_c + eps, and "
+            "E_sigma preserves the inequality"), source="elementary"),
+    ))
+
+
 def findings() -> Proof:
     Lg, B1, B2, R = z3.Reals("log2 B1 B2 R")
     c = F(1)

@@ -220,6 +220,67 @@ def lemma15_proof() -> Proof:
     ))
 
 
+def lemma15_induction() -> Proof:
+    """Lemma 15 for every k >= 1 by induction on k: P_2 = S - S^2, and if P_(k+1) = a S^(k+1) + R with
+    deg R <= k then P_(k+2) = P_(k+1)' (S - S^2) = -(k+1) a S^(k+2) + (terms of degree <= k + 1), so the leading
+    coefficient (-1)^k k! becomes (-1)^(k+1) (k+1)!; a non-zero polynomial has finitely many roots, (0,1) does not."""
+    c = "lem15"
+    S, a = sympy.symbols("S a")
+    k = sympy.Symbol("k", integer=True, nonnegative=True)
+    dR, kz = z3.Ints("dR k")
+    step = sympy.expand(sympy.diff(a * S ** (k + 1), S) * (S - S**2))
+    lc = lambda j: (-1) ** j * sympy.factorial(j)  # noqa: E731
+    return Proof(key(c), "Lemma 15 for every k (induction)", (
+        sympy_step(c, "base k = 1: sigma' = P_2(sigma) with P_2 = S - S^2 (degree 2), leading coefficient -1 = (-1)^1 1!",
+                   sympy.Poly(lemma15_polys(1)[0], S).LC(), lc(1), neg_rhs=1),
+        sympy_step(c, "step: (a S^(k+1))' (S - S^2) = (k+1) a S^(k+1) - (k+1) a S^(k+2) (symbolic k)",
+                   step, (k + 1) * a * S ** (k + 1) - (k + 1) * a * S ** (k + 2),
+                   neg_rhs=(k + 1) * a * S ** (k + 1) + (k + 1) * a * S ** (k + 2)),
+        z3_step(c, "step: deg R <= k => deg(R' (S - S^2)) <= k + 1 < k + 2 (the leading term is not cancelled)",
+                [kz >= 1, dR <= kz], dR - 1 + 2 < kz + 2, neg_hypotheses=[kz >= 1, dR <= kz + 1]),
+        sympy_step(c, "step: -(k+1) (-1)^k k! = (-1)^(k+1) (k+1)! (symbolic k)", -(k + 1) * lc(k), lc(k + 1),
+                   neg_rhs=-lc(k + 1)),
+        CitedLemma(key(c), "finitely many roots", statement=(
+            "a non-zero polynomial of degree k + 1 has at most k + 1 roots, while sigma(R) = (0,1) is infinite"),
+            source="elementary algebra"),
+    ))
+
+
+def lemma16_general() -> Proof:
+    """Lemma 16 for every size: a set with non-empty interior holds theta +- (r/2) e_j for a ball B(theta, r);
+    A(theta + alpha e_j) - A(theta + beta e_j) = (alpha - beta) A e_j with non-commuting A, theta, e_j (any sizes),
+    so every column A e_j vanishes (coordinate-wise z3 step)."""
+    c = "lem16"
+    A, th, e = sympy.symbols("A theta e_j", commutative=False)
+    al, be = sympy.symbols("alpha beta")
+    r, x, y = z3.Reals("r x y")
+    aj, d = z3.Reals("aj d")
+    return Proof(key(c), "Lemma 16 for every size", (
+        sympy_step(c, "(75) A(theta + alpha e_j) - A(theta + beta e_j) = (alpha - beta) A e_j (non-commuting)",
+                   A * (th + al * e) - A * (th + be * e), (al - be) * A * e, neg_rhs=al * A * e),
+        z3_step(c, "interior: B(theta, r), r > 0, holds theta + alpha e_j and theta + beta e_j with alpha = r/2, "
+                "beta = -r/2 (||alpha e_j|| = |alpha| < r) and alpha != beta",
+                [r > 0, x == r / 2, y == -r / 2], z3.And(z3.Abs(x) < r, z3.Abs(y) < r, x != y),
+                neg_hypotheses=[r >= 0, x == r / 2, y == -r / 2]),
+        z3_step(c, "(alpha - beta) a = 0 with alpha != beta => a = 0, for every entry a of the column A e_j",
+                [d != 0, d * aj == 0], aj == 0, neg_hypotheses=[d * aj == 0]),
+    ))
+
+
+def eq36_general() -> Proof:
+    """(36) for every size: Pi Lambda~ Pi^T = Lambda and Pi^T Pi = I give Lambda~ = Pi^T Lambda Pi."""
+    c = "eq36"
+    P, Pt, Lt, Lam = sympy.symbols("Pi Pi_T Lambda_t Lambda", commutative=False)
+    conj = Pt * (P * Lt * Pt) * P   # Pi^T Lambda Pi with Lambda = Pi Lambda~ Pi^T substituted
+    return Proof(key(c), "(36) for every size", (
+        CitedLemma(key(c), "permutation matrices are orthogonal", statement=(
+            "Pi^T Pi = I: (Pi^T Pi)_ij = sum_k Pi_ki Pi_kj = [i = j] since every column of Pi holds one 1"),
+            source="elementary"),
+        sympy_step(c, "(36) Pi^T (Pi Lambda~ Pi^T) Pi = Lambda~ after Pi^T Pi = I (non-commuting symbols)",
+                   conj.subs(Pt * P, 1), Lt, neg_lhs=(P * (P * Lt * Pt) * Pt).subs(Pt * P, 1)),
+    ))
+
+
 def lemma16_proof() -> Proof:
     c = "lem16"
     A = _gen("a")

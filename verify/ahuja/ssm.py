@@ -30,7 +30,7 @@ from __future__ import annotations
 import sympy
 import z3
 
-from verify.ahuja._common import enum_step, key, linalg_step, rank_is, rat_matrix, z3_step
+from verify.ahuja._common import enum_step, key, linalg_step, rank_is, rat_matrix, sympy_step, z3_step
 from verify.kernel import CitedLemma, Proof
 
 CLAIM = "thm8"
@@ -120,6 +120,21 @@ def proof() -> Proof:
                     lambda: _expand(state(Lt, B) - C * state(LAM, B))),
     ]
     return Proof(key(CLAIM), "Theorem 8: SSM linear identification h~ = C h", tuple(steps))
+
+
+def eq25_general() -> Proof:
+    """(25) for every size and every i: with Lambda~ = C Lambda C^{-1} and B~ = C B (eq. (24), C invertible),
+    Lambda~^i B~ = C Lambda^i B by induction on i (non-commuting symbols, symbolic i)."""
+    Cn, Ci, Ln, Bn = sympy.symbols("C C_inv Lambda B", commutative=False)
+    i = sympy.Symbol("i", integer=True, nonnegative=True)
+    Lt = Cn * Ln * Ci
+    return Proof(key("eq25"), "(25) for every size and i", (
+        sympy_step("eq25", "(25) base i = 0: Lambda~^0 B~ = B~ = C B (the first equality)", Cn * Bn, Cn * Ln**0 * Bn,
+                   neg_rhs=Bn),
+        sympy_step("eq25", "(25) step: Lambda~ (C Lambda^i B) = C Lambda^(i+1) B after C^{-1} C = I",
+                   sympy.expand(Lt * (Cn * Ln**i * Bn)).subs(Ci * Cn, 1), Cn * Ln ** (i + 1) * Bn,
+                   neg_lhs=sympy.expand(Ln * (Cn * Ln**i * Bn))),
+    ))
 
 
 def findings() -> Proof:

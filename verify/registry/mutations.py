@@ -113,6 +113,77 @@ mutation("ahuja-thm20-too-few-states", "ahuja2024:thm20", "verify/ahuja/cot.py",
          "lambda: [(Z[:, :2], 2), (H, 2)], lambda p: _nullity(p[0], p[1]) == 0,",
          "dropped hypothesis: Theorem 20's identification step with two of the four [h; x] columns")
 
+mutation("ahuja-asm3-witness-not-monotone", ("ahuja2024:asm3", "ahuja2024:asm16"), "verify/ahuja/cauchy.py",
+         "[z > T], 1 + 3 * (z - T) ** 2 >= 1,", "[z > T], 1 - 3 * (z - T) ** 2 >= 1,",
+         "the diffeomorphism of the A3 instance (and of the bounded-token witness) gets a' = 1 - 3 (z - T)^2")
+mutation("ahuja-asm8-singular-C", "ahuja2024:asm8", "verify/ahuja/ssm.py",
+         '"A8 instance: det Lambda, det B, det C != 0 (rational 2x2)", lambda: [LAM, B, C],',
+         '"A8 instance: det Lambda, det B, det C != 0 (rational 2x2)", lambda: [LAM, B, rat_matrix([[1, 2], [2, 4]])],',
+         "corrupted instance: the A8 learner's C is singular")
+mutation("ahuja-eq16-wrong-pair", "ahuja2024:eq16", "verify/ahuja/cauchy.py",
+         "i2 = V.add(psx, psy) == av(V.add(phx, phy))", "i2 = V.add(psx, psy) == av(V.add(phx, phx))",
+         "the i = 2 equation of (15) read at (x, x) instead of (x, y)")
+mutation("ahuja-eq25-power-off-by-one", "ahuja2024:eq25", "verify/ahuja/ssm.py",
+         "Cn * Ln ** (i + 1) * Bn,", "Cn * Ln ** i * Bn,",
+         "off-by-one: (25)'s induction step concludes Lambda^i instead of Lambda^(i+1)")
+mutation("ahuja-eq63-drop-a0", "ahuja2024:eq63-65", "verify/ahuja/jensen.py",
+         "s64 = [Jv(two(al), V.zero), a0,", "s64 = [Jv(two(al), V.zero),",
+         "dropped hypothesis: (64) without a(0) = 0 (the affine a(z) = z + 1 is a counter-model)")
+mutation("ahuja-eq85-drop-distinct-y", "ahuja2024:eq84-85", "verify/ahuja/discrete.py",
+         "[(vv - 1) * (yy - ypp) == 0, yy != ypp], vv == 1,", "[(vv - 1) * (yy - ypp) == 0], vv == 1,",
+         "dropped hypothesis: (85) without y_i != y'_i")
+mutation("ahuja-lem11-shrink-keeps-size", "ahuja2024:lem11", "verify/ahuja/covers.py",
+         "step_h = [s + c <= nA, s1 <= s - strict,", "step_h = [s + c <= nA, s1 <= s,",
+         "Lemma 11's step without 'a strict subset is smaller'")
+mutation("ahuja-lem3-witness-not-c1", "ahuja2024:lem3", "verify/ahuja/lemma3.py",
+         "right = (y - 1) ** 2 * (y - 2)", "right = (y - 1) * (y - 2)",
+         "the Lemma 3 witness glued at y = 1 only continuously, not C^1")
+mutation("ahuja-sec41-ramp-off-by-one", ("ahuja2024:sec4.1-high-capacity", "ahuja2024:def1"),
+         "counterexamples/capacity.py",
+         "DeepSet(mlp_append_constant(f.phi), mlp_plus_ramp(f.rho, c, T, T + 1)",
+         "DeepSet(mlp_append_constant(f.phi), mlp_plus_ramp(f.rho, c, T + 1, T + 2)",
+         "off-by-one: the deep-set witness's ramp switches on at T + 2, not T + 1")
+mutation("ahuja-sec44-counter-off-by-one", "ahuja2024:sec4.4-high-capacity", "counterexamples/capacity.py",
+         "lo, hi = vals[T - 1], vals[T]", "lo, hi = vals[T - 2], vals[T - 1]",
+         "off-by-one: the hard-sigmoid RNN witness ramps between s_(T-1) and s_T")
+mutation("ahuja-thm10-judged-on-training-lengths", "ahuja2024:thm10", "counterexamples/capacity.py",
+         "gen[T] = all(all(r == 0 for r in per[k]) for k in minimizers[T])",
+         "gen[T] = all(all(r == 0 for r in per[k][:T]) for k in minimizers[T])",
+         "Theorem 10's 'generalizes' judged on the training lengths only")
+mutation("ahuja-thm13-lag-beyond-tmax", "ahuja2024:thm13", "verify/ahuja/attention.py",
+         "[lag[0] == 0, lag[1] == 0, lag[2] == 0, lag[3] == 0, lag[4] == 0], z3.Sum(lag) == 0,",
+         "[lag[0] == 0, lag[1] == 0, lag[2] == 0, lag[3] == 0], z3.Sum(lag) == 0,",
+         "dropped hypothesis: (58)-(59) without psi_4 = 0 (a lag >= T_max)")
+mutation("ahuja-thm8-repeated-data", "ahuja2024:thm8", "verify/ahuja/ssm.py",
+         "lambda: [stacked_data(GOOD_DATA)], lambda X: _injectivity_nullity(X) == 0,",
+         "lambda: [stacked_data(REPEATED_DATA)], lambda X: _injectivity_nullity(X) == 0,",
+         "dropped hypothesis: (23) on rank-deficient stacked data")
+mutation("ahuja-asm12-lag-at-tmax", "ahuja2024:asm12", "verify/ahuja/attention.py",
+         "psi = {0: x * y, 1: x + y, 2: y**2}", "psi = {0: x * y, 1: x + y, 2: y**2, 3: x}",
+         "the A12 instance keeps a non-zero score at lag T_max")
+mutation("ahuja-eq44-drop-hsup", "ahuja2024:eq44", "verify/ahuja/lipschitz.py",
+         "m1 <= nL * dprev, m2 <= dL * nh, nh <= hs, m3 <= dB * nx, nx <= xs],",
+         "m1 <= nL * dprev, m2 <= dL * nh, m3 <= dB * nx, nx <= xs],",
+         "dropped hypothesis: (44) without ||h'_(t-1)|| <= h_sup (perturbed parameters outside Theta)")
+mutation("ahuja-eq42-any-t-drops-M", "ahuja2024:eq42", "verify/ahuja/lipschitz.py",
+         "[*nonneg, K * K == Lw * Lw + Mw * Mw * Lp * Lp, Nn * Nn == a * a + b * b, dy <= Lw * a + Mw * m,",
+         "[*nonneg, K * K == Lw * Lw + Lp * Lp, Nn * Nn == a * a + b * b, dy <= Lw * a + Mw * m,",
+         "dropped term: the block constant sqrt(L_omega^2 + L_psi^2) without M_omega")
+mutation("ahuja-ssm-any-N-drops-rho-lt-1", "ahuja2024:sec5.2-ssm", "verify/ahuja/lipschitz.py",
+         "[0 <= rho, rho < 1, Nv >= 0, P >= 0], 1 - (Nv + 1) * P + Nv * rho * P <= 1,",
+         "[0 <= rho, Nv >= 0, P >= 0], 1 - (Nv + 1) * P + Nv * rho * P <= 1,",
+         "dropped hypothesis: the SSM sum bound without rho < 1")
+mutation("ahuja-lem15-any-k-wrong-sign", "ahuja2024:lem15", "verify/ahuja/rnn.py",
+         "sympy_step(c, \"step: -(k+1) (-1)^k k! = (-1)^(k+1) (k+1)! (symbolic k)\", -(k + 1) * lc(k), lc(k + 1),",
+         "sympy_step(c, \"step: -(k+1) (-1)^k k! = (-1)^(k+1) (k+1)! (symbolic k)\", (k + 1) * lc(k), lc(k + 1),",
+         "Lemma 15's leading-coefficient recursion loses the sign of -S^2")
+mutation("ahuja-fig3-r2-corrupted", "ahuja2024:fig3", "docs/results/ahuja2024-table1-quick.json",
+         "0.9998485228912646", "0.9498485228912646",
+         "corrupted data record: a softmax-transformer seed's R^2 at t = 100 below 0.99")
+mutation("ahuja-table3-long-train-length", ("ahuja2024:table3", "ahuja2024:fig4"),
+         "docs/results/ahuja2024-table3-quick.json", '"train_len": 20', '"train_len": 15',
+         "corrupted data record: the transformer trained 'long' on 15 instead of 2 T0 = 20")
+
 # ---------------------------------------------------------------------------------------- golowich2025
 mutation("golowich-eq8-drop-etaL", "golowich2025:thm4.3.eq8-9", "verify/golowich/thm43.py",
          'put("eq8", e8, etaL * L * delta)', 'put("eq8", e8, L * delta)',

@@ -15,42 +15,47 @@ register(
     "huang2024:faq7.periodic", "Appendix A, FAQ (7) (Periodic), with Definition 3",
     "without Periodic there is no guarantee: positional encodings that are not periodic let two Limit "
     "Transformers agree on every input up to any length N and differ beyond",
-    "verified",
-    f"{_TP}: nonperiodic_pair(N) (encodings p_i = [i > N+1] e) agrees exactly on all binary strings of <= N "
+    evidence=f"{_TP}: nonperiodic_pair(N) (encodings p_i = [i > N+1] e) agrees exactly on all binary strings of <= N "
     "symbols (exhaustive, exact evaluator, N = 0..5; slow: N = 8) and differs on a^(N+1); Hypothesis over N up "
     "to 40 on random strings; negative control: the same pair with the bump moved to position <= N+1 is "
-    "caught; the periodic search finds the non-periodic family mutant")
+    "caught; the periodic search finds the non-periodic family mutant",
+    strength="bounded-instances",
+    leaves_out="the agreement up to N is checked exhaustively for N <= 5 (slow: 8) and by Hypothesis up to N = 40; "
+               "not proved for every N")
 register(
     "huang2024:faq7.local", "Appendix A, FAQ (7) (Local), with Definition 3",
     "without Local there is no guarantee: a translation-invariant phi that is nonzero at unbounded distances lets "
     "two Limit Transformers agree on every input up to any length N and differ beyond",
-    "verified",
-    f"{_TP}: nonlocal_pair(N) (phi(j,i) = [i - j >= N+1], translation-invariant, not tau-local for any "
+    evidence=f"{_TP}: nonlocal_pair(N) (phi(j,i) = [i - j >= N+1], translation-invariant, not tau-local for any "
     "tau <= N) agrees exactly on all binary strings of <= N symbols and differs on a^(N+1); negative controls "
-    "as for faq7.periodic")
+    "as for faq7.periodic",
+    strength="bounded-instances",
+    leaves_out="the agreement up to N is checked exhaustively for small N (binary strings of <= N symbols) and by Hypothesis on random strings; not proved for every N")
 register(
     "huang2024:sec3.finite-algorithms", "Section 3, discussion after Theorem 7 (proof idea)",
     "with Periodic and Local the traversed Limit Transformers are finitely many algorithms, each either refuted "
     "at some length or equal to f at all lengths: two bounded members that agree up to a computable length "
     "agree everywhere",
-    "verified",
-    f"{_TP}: for one-layer attention-only Periodic+Local families with integer logit grids, agreement_length() "
+    evidence=f"{_TP}: for one-layer attention-only Periodic+Local families with integer logit grids, agreement_length() "
     "gives N0 (proof: polynomial identity on a product grid, docs/counterexamples_capacity.md); exhaustive "
     "refinement of the family (Delta=1, tau=0: 16 members, N0 = 9, tested to 11 symbols; CLI runs: Delta=1, "
     "tau=1: 32 members, N0 = 10, to 13; Delta=2, tau=0: 64 members, N0 = 16, to 17; Delta=2, tau=0, phi = 0: "
     "32 members, N0 = 14, to 15) finds no pair "
     "separated after N0, while the non-periodic and non-local mutants are separated at N0 + 1 (negative "
-    "control). Only this family is proved; the general statement is Theorem 7's proof")
+    "control). Only this family is proved; the general statement is Theorem 7's proof",
+    strength="bounded-instances",
+    leaves_out="one family (one-layer attention-only Periodic and Local models with integer logit grids, Delta <= 2, tau <= 1); the general statement is Theorem 7's proof")
 
 # ------------------------------------------------------------------------------------------ ahuja2024
 register(
     "ahuja2024:sec4.1-high-capacity", "Section 4.1, 'High capacity deep sets'",
     "with unconstrained phi, rho the class contains h = f + c[t > T], a risk minimizer on lengths <= T that is "
     "off by c at every longer length",
-    "verified",
-    f"{_TC}: deep_set_witness builds h as a ReLU deep set (phi' = (phi, 1), rho' = rho + c ramp) from any f; "
+    evidence=f"{_TC}: deep_set_witness builds h as a ReLU deep set (phi' = (phi, 1), rho' = rho + c ramp) from any f; "
     "exact check on rational sequences, Hypothesis over random f / inputs / T / c, exact risk R(h, T) = 0 and "
-    "R~(h, T+1) = c^2 m; negative control c = 0 is rejected as a witness")
+    "R~(h, T+1) = c^2 m; negative control c = 0 is rejected as a witness",
+    strength="bounded-instances",
+    leaves_out="the construction is checked exactly on rational sequences of length <= 4 for fixed and Hypothesis-random f, T, c; not proved symbolically for every f")
 register(
     "ahuja2024:sec4.2-high-capacity", "Section 4.2, 'High capacity transformers'",
     "with unconstrained omega, psi the transformer class rho((1/i) sum_j psi(x_i, x_j)) contains a minimizer "
@@ -71,10 +76,11 @@ register(
 register(
     "ahuja2024:sec4.4-high-capacity", "Section 4.4, 'High capacity RNNs'",
     "with unconstrained Lambda, B, rho the RNN class contains minimizers that do not length-generalize",
-    "verified",
-    f"{_TC}: exact witness for the hard-sigmoid RNN and interval-certified witness for the sigmoid RNN (sigma(0) "
+    evidence=f"{_TC}: exact witness for the hard-sigmoid RNN and interval-certified witness for the sigmoid RNN (sigma(0) "
     "= 1/2 drives a strictly increasing counter with no input); ReLU RNN needs a constant input coordinate "
-    "(relu(0) = 0); Hypothesis over random f and rational inputs; c = 0 negative control")
+    "(relu(0) = 0); Hypothesis over random f and rational inputs; c = 0 negative control",
+    strength="bounded-instances",
+    leaves_out="exact for the hard-sigmoid RNN and interval-certified for the sigmoid RNN on the lengths checked (slow: longer); random f by Hypothesis; not proved for every length")
 register(
     "ahuja2024:app-b1", "Appendix B.1, 'f is realizable in a high capacity H' (Table 3, Fig. 4)",
     "the offset targets (deep set: c = 0.2, T = 5; transformer: c = 0.1, T = 10) are expressible by the learner "
@@ -86,15 +92,18 @@ register(
 register(
     "ahuja2024:thm10", "Theorem 10",
     "finite H, f in H: there is T0 < infinity such that every minimizer of R(., T) with T > T0 length-generalizes",
-    "verified",
-    f"{_TC}: exact threshold on enumerated finite classes (offset class H_K: T* = K + 1; quantized ReLU deep "
+    evidence=f"{_TC}: exact threshold on enumerated finite classes (offset class H_K: T* = K + 1; quantized ReLU deep "
     "sets on {0,1} tokens: 48 members T* = 4, slow: 135 members); every minimizer for T >= T* equals f at all "
     "tested lengths and at T = T* - 1 some minimizer fails (negative control). The paper's 'T > T*' is one "
-    f"more than needed (T >= T* suffices, i.e. T0 = T* - 1); T0 is not bounded by any function of |H| ({_G})")
+    f"more than needed (T >= T* suffices, i.e. T0 = T* - 1); T0 is not bounded by any function of |H| ({_G})",
+    strength="bounded-instances",
+    leaves_out="enumerated finite classes only (offset classes H_K, 48 quantized ReLU deep sets on {0,1} tokens; slow: 135), lengths up to the scan's maximum")
 register(
     "ahuja2024:lem11", "Lemma 11",
     "a nonincreasing sequence of subsets of a finite set A is eventually constant",
-    "verified",
-    f"{_TC}: lemma11_check on the argmin chains of Theorem 10 and on Hypothesis-random chains (at most |A| "
+    evidence=f"{_TC}: lemma11_check on the argmin chains of Theorem 10 and on Hypothesis-random chains (at most |A| "
     "strict shrinks, hence eventually constant; the stabilization index itself is not bounded by |A|, found by "
-    "Hypothesis); negative control: a non-nested sequence is rejected")
+    "Hypothesis); negative control: a non-nested sequence is rejected. For every finite A and chain: the invariant "
+    "|X_k| + (strict shrinks up to k) <= |A| by induction (z3, verify/ahuja/covers.py::lemma11_proof; 'a strict "
+    "subset of a finite set is smaller' cited as elementary)",
+    strength="as-stated")

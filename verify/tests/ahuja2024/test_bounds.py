@@ -26,6 +26,17 @@ def test_lipschitz_chain():
     checked(lipschitz.proof())
 
 
+@checks("ahuja2024:eq42", "ahuja2024:eq43", "ahuja2024:eq44", "ahuja2024:eq45", "ahuja2024:sec5.2-ssm")
+def test_lipschitz_chain_for_every_length_and_parameter():
+    """(42)-(45) and the SSM block from the norm axioms, for every t, N and parameter value (z3, sympy)."""
+    checked(lipschitz.universal())
+
+
+@checks("ahuja2024:eq93")
+def test_rademacher_cover_step_for_every_mT():
+    checked(rademacher.universal())
+
+
 @checks("ahuja2024:eq46", "ahuja2024:eq47", "ahuja2024:sec5.2-ssm", "ahuja2024:asm11")
 def test_eq46_witness():
     checked(lipschitz.findings())

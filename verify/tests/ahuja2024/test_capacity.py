@@ -100,7 +100,7 @@ def test_deep_set_witness_for_any_rho_layer_pattern(acts):
     assert check_witness(f, h, 2, Fraction(3, 4), all_sequences(RATIONAL_TOKENS, 4)).is_witness
 
 
-@checks("ahuja2024:sec4.1-high-capacity")
+@checks("ahuja2024:sec4.1-high-capacity", "ahuja2024:def1")
 def test_negative_controls_c_zero_and_wrong_T_are_not_witnesses():
     f = fixed_f_deep_set()
     seqs = all_sequences(RATIONAL_TOKENS, 4)
@@ -110,7 +110,7 @@ def test_negative_controls_c_zero_and_wrong_T_are_not_witnesses():
     assert not check_witness(f, f, 3, Fraction(1, 5), seqs).is_witness
 
 
-@checks("ahuja2024:sec4.1-high-capacity")
+@checks("ahuja2024:sec4.1-high-capacity", "ahuja2024:def1")
 def test_witness_is_a_risk_minimizer_that_fails_beyond_T():
     f = fixed_f_deep_set()
     c, T = Fraction(1, 5), 2
@@ -392,3 +392,11 @@ def test_slow_sigmoid_rnn_longer():
     f = fixed_rnn("sigmoid")
     h = rnn_witness(f, 4, Fraction(1, 5))
     assert check_interval_witness(f, h, 4, Fraction(1, 5), all_sequences(SSM_TOKENS, 6)).is_witness
+
+
+@checks("ahuja2024:lem11")
+def test_lemma11_for_every_finite_set():
+    from verify.ahuja import covers
+    from verify.ahuja._common import checked
+
+    checked(covers.lemma11_proof())

@@ -56,3 +56,13 @@ def test_cauchy_chain_needs_each_instance():
 @checks("ahuja2024:thm5", "ahuja2024:asm4", "ahuja2024:asm3", "ahuja2024:asm7", "ahuja2024:asm14")
 def test_bounded_phi_breaks_theorem5():
     checked(cauchy.findings())
+
+
+@checks("ahuja2024:eq4")
+def test_eq4_for_every_bijective_sigma():
+    checked(deepsets_slp.eq4_bijective())
+
+
+@checks("ahuja2024:eq16")
+def test_eq16_in_every_dimension():
+    checked(cauchy.eq16_vector_space())

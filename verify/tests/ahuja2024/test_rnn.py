@@ -36,3 +36,18 @@ def test_lemma16():
 @checks("ahuja2024:asm10")
 def test_assumption10_instance():
     checked(Proof("ahuja2024:asm10", "A10 instance", (rnn.asm10_instance(),)))
+
+
+@checks("ahuja2024:lem15")
+def test_lemma15_for_every_k():
+    checked(rnn.lemma15_induction())
+
+
+@checks("ahuja2024:lem16")
+def test_lemma16_for_every_size():
+    checked(rnn.lemma16_general())
+
+
+@checks("ahuja2024:eq36")
+def test_eq36_for_every_size():
+    checked(rnn.eq36_general())

@@ -19,3 +19,8 @@ def test_assumption8_instance():
 @checks("ahuja2024:thm8", "ahuja2024:asm9")
 def test_bounded_tokens_break_theorem8():
     checked(ssm.findings())
+
+
+@checks("ahuja2024:eq25")
+def test_eq25_for_every_size_and_power():
+    checked(ssm.eq25_general())

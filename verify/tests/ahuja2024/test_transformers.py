@@ -39,3 +39,13 @@ def test_tmax_main_text_witness():
 def test_theorem14_step70_witness():
     res = checked(attention.thm14_findings())
     assert "unsat" in res[0].outcome.detail
+
+
+@checks("ahuja2024:eq63-65")
+def test_eq63_65_in_every_dimension():
+    checked(jensen.eq63_65_vector_space())
+
+
+@checks("ahuja2024:asm12")
+def test_assumption12_instance():
+    checked(attention.asm12_instance())
