@@ -3,7 +3,10 @@
 Lemma C.2 (ratio sums): b > 0, p_i > 0, ||a/b - (a+q_i)/(b+p_i)|| = eps_i  =>
 ||a/b - (a + sum q_i)/(b + sum p_i)|| <= sum eps_i.  Holds (z3 proof for d = 1, exact random instances
 for d <= 3 in l1 / l_inf); p_i >= 0 suffices; it FAILS without positivity (the letter of Lemma C.1 lets
-g, g_0 take any real value).
+g, g_0 take any real value).  :func:`c2_universal` proves it for every dimension, every norm and every
+number of terms: (a + Q)/(b + P) - a/b = sum_i w_i D_i with D_i = (a + q_i)/(b + p_i) - a/b and weights
+w_i = (b + p_i)/(b + P) in (0, 1] (sympy identities per coordinate, the sum by induction on the number of
+terms), then the norm's triangle inequality and homogeneity by induction (z3).
 
 Lemma C.1 (hybrid argument): Z_0, Z_1, ... independent, Z_1, Z_2, ... i.i.d.; A_i = f(Z_i, Z_{i-1}),
 B_i = g(Z_i, Z_{i-1}) (i >= 1), A_0 = f_0(Z_1, Z_0), B_0 = g_0(Z_1, Z_0); r_{0..i} = sum A / sum B.
@@ -20,6 +23,39 @@ import random
 from fractions import Fraction
 
 # ----------------------------------------------------------------------------------------------- Lemma C.2
+
+
+def c2_universal():
+    """Lemma C.2 for every dimension, norm and number of terms (see the module docstring)."""
+    import sympy
+    import z3
+
+    from verify.kernel import Proof, sympy_with_control, z3_with_control
+
+    key = "golowich2025:lem-c2"
+    a, b, q, p, P, Q = sympy.symbols("a b q p P Q")  # one coordinate of a, q_i; P, Q the sums so far
+    w = (b + p) / (b + P)
+    D = (a + q) / (b + p) - a / b
+    N, N1, wz, e, Sw, S, bz, pz, Pz, rest = z3.Reals("N N1 w eps Sw S b p P rest")
+    return Proof(key, "Lemma C.2 for every dimension, norm and number of terms", (
+        sympy_with_control(key, "term: w_i D_i = (b q_i - a p_i)/(b (b + P)) with w_i = (b + p_i)/(b + P)",
+                           w * D, (b * q - a * p) / (b * (b + P)), neg_rhs=(b * q - a * p) / (b * (b + p))),
+        sympy_with_control(key, "whole: (a + Q)/(b + P) - a/b = (b Q - a P)/(b (b + P))", (a + Q) / (b + P) - a / b,
+                           (b * Q - a * P) / (b * (b + P)), neg_rhs=(b * Q - a * P) / (b * b)),
+        sympy_with_control(key, "induction on the terms: (b Q - a P) + (b q - a p) = b (Q + q) - a (P + p)",
+                           (b * Q - a * P) + (b * q - a * p), b * (Q + q) - a * (P + p),
+                           neg_rhs=b * (Q + q) - a * P),
+        z3_with_control(key, "weights: b > 0, p_i >= 0, P = p_i + (others >= 0) => 0 < w_i <= 1",
+                        [bz > 0, pz >= 0, rest >= 0, Pz == pz + rest], z3.And(0 < (bz + pz) / (bz + Pz),
+                                                                           (bz + pz) / (bz + Pz) <= 1),
+                        neg_hypotheses=[bz > 0, pz >= 0, Pz == pz + rest]),
+        z3_with_control(key, "norm step (triangle inequality, homogeneity for w >= 0): ||x|| <= S_k, ||D|| = eps "
+                        "=> ||x + w D|| <= S_k + w eps", [N <= S, wz >= 0, N1 <= N + wz * e], N1 <= S + wz * e,
+                        neg_hypotheses=[N <= S, wz >= 0]),
+        z3_with_control(key, "sum step: sum_{i<=k} w_i eps_i <= sum_{i<=k} eps_i and w <= 1, eps >= 0 keep it",
+                        [Sw <= S, wz <= 1, e >= 0], Sw + wz * e <= S + e, neg_hypotheses=[Sw <= S, e >= 0]),
+    ))
+
 
 
 def norm(v, kind: str = "l1") -> Fraction:

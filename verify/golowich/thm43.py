@@ -345,3 +345,24 @@ def literal_counterexample(L: int = 8, Lbar: int = 10, Lloc: int = 2) -> Instanc
             "22": {(sh, (2, 2)): Fraction(1) for sh in shapes}}
     vals = {"one": {xs: Fraction(1) for xs in toks}, "ind22": {xs: Fraction(int(xs == (2, 2))) for xs in toks}}
     return Instance(ens, Lloc, L, Lbar, keys, vals)
+
+
+def eq7_universal():
+    """(7) for every ensemble, class and L >= 2: the minimiser's risks sum to at most h*'s over the
+    n = floor(L/2) + 1 training lengths (Definition 3.1), h*'s are <= delta each (realizability, summed by
+    induction), the other risks are >= 0, and n <= L (the count step of the tests)."""
+    import z3
+
+    from verify.kernel import Proof, z3_with_control
+
+    key = "golowich2025:thm4.3.eq7"
+    k, Sstar, r, d, Sh, rj, rest, n, L = z3.Reals("k Sstar r delta Sh r_j rest n L")
+    return Proof(key, "(7) for every instance", (
+        z3_with_control(key, "realizability summed: sum_{l<=k} risk_l(h*) <= k delta and risk(h*) <= delta keep it",
+                        [k >= 0, Sstar <= k * d, r <= d], Sstar + r <= (k + 1) * d,
+                        neg_hypotheses=[k >= 0, Sstar <= k * d]),
+        z3_with_control(key, "(7): sum risk(h_hat) <= sum risk(h*) <= n delta, risk_j = sum - (others >= 0), "
+                        "n <= L, delta >= 0 => risk_j(h_hat) <= L delta",
+                        [Sh <= Sstar, Sstar <= n * d, Sh == rj + rest, rest >= 0, n <= L, d >= 0], rj <= L * d,
+                        neg_hypotheses=[Sh <= Sstar, Sstar <= n * d, Sh == rj + rest, n <= L, d >= 0]),
+    ))

@@ -245,6 +245,49 @@ mutation("golowich-def41-locality-slack", "golowich2025:def4.1", "verify/golowic
          "if max(img) - min(img) > Lloc:", "if max(img) - min(img) > Lloc + 1:",
          "off-by-one: item 1 of Definition 4.1 allows span psi(S*) = L_local + 1")
 
+mutation("golowich-table5-long-steps", ("golowich2025:app-f", "golowich2025:tab5"), "verify/golowich/sec5.py",
+         '"steps": {"h_short": 34000 + 15000, "h_long": 48000}', '"steps": {"h_short": 34000 + 15000, "h_long": 96000}',
+         "corrupted transcription of Table 5 / App. F: h_long trained 96000 steps (50B tokens, not ~25B)")
+mutation("golowich-table1-columns-swapped", "golowich2025:tab1", "verify/golowich/sec5.py",
+         'TABLE1 = {"h_short": {64: 17.59, 128: 14.74}', 'TABLE1 = {"h_short": {64: 14.74, 128: 17.59}',
+         "corrupted transcription of Table 1: h_short's two perplexities swapped")
+mutation("golowich-table2-lmax", "golowich2025:tab2", "verify/golowich/sec5.py",
+         '"test_points": 512, "L_max": 510,', '"test_points": 512, "L_max": 500,',
+         "corrupted transcription of Table 2: L_max = 500 (the preset keeps 510)")
+mutation("golowich-table3-ablation-runs", "golowich2025:tab3", "verify/golowich/sec5.py",
+         '"test_points": 192, "L_max": 210,\n          "runs": 10}', '"test_points": 192, "L_max": 210,\n          "runs": 3}',
+         "Table 3's runs read from footnote 20 (3, the ablation's) instead of the table (10)")
+mutation("golowich-e3-position-id-off-by-one", "golowich2025:tab4", "constructions/golowich/experiments.py",
+         "where[s] = 3 + len(body)", "where[s] = 2 + len(body)",
+         "off-by-one: App. E.3's coupled position ID I_j points one token before v_{1,j}")
+mutation("golowich-fig5-recent-window-short", "golowich2025:fig5", "constructions/golowich/experiments.py",
+         "recent = tuple(range(Lbar - L, Lbar))", "recent = tuple(range(Lbar - L + 1, Lbar))",
+         "off-by-one: the L most recent tokens X_{Lbar-L : Lbar-1} lose X_{Lbar-L}")
+mutation("golowich-rem51-rope-sign", "golowich2025:rem5.1", "verify/golowich/sec5.py",
+         "relative = (q.T * R((j - i) * t) * k)[0]", "relative = (q.T * R((i - j) * t) * k)[0]",
+         "swapped sign: the relative rotation R((i - j) theta) instead of R((j - i) theta)")
+mutation("golowich-fn8-rank-is-position", ("golowich2025:fn8", "golowich2025:def4.1"), "verify/golowich/coupling.py",
+         "pat = tuple(sorted(tuple(sorted(sorted(S).index(a) + 1 for a in S",
+         "pat = tuple(sorted(tuple(sorted(a for a in S",
+         "footnote 8's rank_Omega(i) replaced by the position i itself")
+mutation("golowich-asmd1-drops-uniqueness", "golowich2025:asm-d1", "verify/golowich/coupling.py",
+         "if all(not w(T, tuple(x[i - 1] for i in T)) for T in sets_k(ell, ens.k) if T != S):", "if True:",
+         "Assumption D.1's event loses g0*(S) = -inf for every S != S*")
+mutation("golowich-defb1-drops-output-map", "golowich2025:def-b1", "verify/golowich/heads.py",
+         "g1 = [list(O * V * We[:, t]) for t in range(We.shape[1])]",
+         "g1 = [list(V * We[:, t]) for t in range(We.shape[1])]",
+         "Definition B.1's value path loses the output map O")
+mutation("golowich-search-recheck-ignores-drop", "golowich2025:prop-c3.search", "counterexamples/golowich/search.py",
+         'kept_ok = all(v[a].holds for a in v if a != w["drop"])', "kept_ok = all(v[a].holds for a in v)",
+         "the witness re-check demands the dropped assumption too")
+mutation("golowich-c2-any-L-weight-unbounded", "golowich2025:lem-c2", "verify/golowich/lemmas.py",
+         "[Sw <= S, wz <= 1, e >= 0], Sw + wz * e <= S + e,", "[Sw <= S, e >= 0], Sw + wz * e <= S + e,",
+         "Lemma C.2's sum step without w_i <= 1")
+mutation("golowich-eq7-any-instance-negative-risk", "golowich2025:thm4.3.eq7", "verify/golowich/thm43.py",
+         "[Sh <= Sstar, Sstar <= n * d, Sh == rj + rest, rest >= 0, n <= L, d >= 0], rj <= L * d,",
+         "[Sh <= Sstar, Sstar <= n * d, Sh == rj + rest, n <= L, d >= 0], rj <= L * d,",
+         "(7) without the other training lengths' risks being >= 0")
+
 # ------------------------------------------------------------------------------------------- huang2024
 mutation("huang-lem37-zero-slope", ("huang2024:lem37", "huang2024:lem11.aa-star"), "constructions/crasp/unary.py",
          "v = 1 if p.b else 0\n", "v = 0\n",

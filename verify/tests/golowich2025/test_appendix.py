@@ -8,17 +8,21 @@ from verify.claims import checks
 from verify.kernel import EnumerationStep, Proof, Z3Step, assert_proof, negated
 
 
-@checks("golowich2025:app-f")
+@checks("golowich2025:app-f", "golowich2025:tab5")
 def test_appendix_f_budget_statements():
     """'roughly 25B tokens', 'final 30% with PoSE', 'roughly 70% without', '1.3B parameters' from Table 5."""
-    short_tokens, long_tokens = 49000 * 8192 * 64, 48000 * 4096 * 128
-    d, mlp, layers, vocab = 2048, 8192, 24, 32000
+    from verify.golowich.sec5 import TABLE5 as T5
+
+    tokens = {m: T5["steps"][m] * T5["batch"][m] * T5["context"][m] for m in ("h_short", "h_long")}
+    short_tokens, long_tokens = tokens["h_short"], tokens["h_long"]
+    d, mlp, layers, vocab = T5["d_model"], T5["mlp"], T5["layers"], T5["vocab"]
     blocks = layers * (4 * d * d + 2 * d * mlp)
     facts = {
         "short tokens ~ 25B": abs(short_tokens - 25 * 10**9) <= Fraction(5, 100) * 25 * 10**9,
         "long tokens ~ 25B": abs(long_tokens - 25 * 10**9) <= Fraction(5, 100) * 25 * 10**9,
-        "PoSE on the final ~30%": abs(Fraction(15000, 49000) - Fraction(3, 10)) < Fraction(1, 100),
-        "34000 + 15000 = 49000 steps": 34000 + 15000 == 49000,
+        "PoSE on the final ~30%": abs(Fraction(T5["pose_steps"], T5["steps"]["h_short"]) - Fraction(3, 10))
+        < Fraction(1, 100),
+        "h_long's batch halved": 2 * T5["batch"]["h_long"] == T5["batch"]["h_short"],
         "~1.3B parameters (tied embeddings)": abs(blocks + vocab * d - 13 * 10**8) <= 5 * 10**7,
     }
     step = EnumerationStep("golowich2025:app-f", "Appendix F budget", instances=lambda: list(facts.items()),

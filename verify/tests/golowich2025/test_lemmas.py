@@ -123,3 +123,9 @@ def test_lemma_c1_repair_when_blocks_do_not_look_back():
             assert q["lhs"] <= i * q["eps"]
     q = L.c1_quantities(*L.c1_witness(100), 3)
     assert q["lhs"] > 3 * q["eps"]  # negative control: the look-back witness violates even i * eps
+
+
+@checks(K2)
+def test_lemma_c2_for_every_dimension_norm_and_number_of_terms():
+    res = assert_proof(L.c2_universal())
+    assert all(not r.negative_outcome.holds for r in res)

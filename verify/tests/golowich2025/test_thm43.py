@@ -221,3 +221,9 @@ def test_repair_direction_inclusion_exclusion_of_windows():
     step = Z3Step(**{**step.__dict__, "negative": negated(step, hypotheses=(B12 > 0, B1 > 0, B2 > 0, B > 0))})
     res = assert_proof(Proof(K, "repair direction", (step,)))
     assert not res[0].negative_outcome.holds
+
+
+@checks(f"{K}.eq7")
+def test_eq7_for_every_instance():
+    res = assert_proof(T.eq7_universal())
+    assert all(not r.negative_outcome.holds for r in res)
