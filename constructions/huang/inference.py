@@ -176,10 +176,11 @@ class Run:
 
 
 def inference(t: Target, ns, candidates: list[Candidate], *, test_exhaustive: int = 12, test_long=(64, 200),
-              samples: int = 50, seed: int = 0) -> Run:
+              samples: int = 50, seed: int = 0, train_length: Callable[[int], int] | None = None) -> Run:
     """Definition 6 over ``candidates``: for each n, T_n = an exact R-minimiser among those matching ``t`` on all
-    inputs of length <= n // 2; then test it on every word of length <= ``test_exhaustive`` and on ``samples``
-    random words of each length in ``test_long``."""
+    inputs of length <= l(n) (``train_length``; default n // 2, Definition 22's l-Inference Procedure otherwise,
+    with 1 <= l(n) <= n); then test it on every word of length <= ``test_exhaustive`` and on ``samples`` random
+    words of each length in ``test_long``."""
     rng = np.random.default_rng(seed)
     tests = [all_words(t.alphabet, test_exhaustive)] + [
         ["".join(rng.choice(list(t.alphabet), size=L)) for _ in range(samples)] for L in test_long]
@@ -187,9 +188,9 @@ def inference(t: Target, ns, candidates: list[Candidate], *, test_exhaustive: in
     fit_cache: dict = {}
     run = Run(t.name)
     for n in ns:
-        m = n // 2
-        if m < 1:
-            raise InferenceError(f"n = {n} leaves no training length (n // 2 = 0)")
+        m = n // 2 if train_length is None else train_length(n)
+        if not 1 <= m <= n:
+            raise InferenceError(f"n = {n}: training length l(n) = {m} is not in 1..n (Definition 22)")
         train = all_words(t.alphabet, m)
         want = wanted(t, train)
         fitting = [c for c in candidates if fit_cache.setdefault((c.name, m), matches(c, t, train, want))]

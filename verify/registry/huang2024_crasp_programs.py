@@ -22,199 +22,257 @@ _EX = ("program agrees with an independent oracle on all words up to length 12 (
        f"({_T}/test_crasp_benchmark.py); mutated programs are rejected by the same comparison")
 
 # ------------------------------------------------------------------------------------ definition 8
-register(
-    "huang2024:def8", "Definition 8 (C-RASP, C-RASP[Phi, Psi], C-RASP[periodic, local])",
-    "Straight-line programs of Initial, Not, And, Boolean constant, Positional phi(i), Comparison C1 <= C2 (Boolean) "
+register("huang2024:def8", "Definition 8 (C-RASP, C-RASP[Phi, Psi], C-RASP[periodic, local])",
+         "Straight-line programs of Initial, Not, And, Boolean constant, Positional phi(i), Comparison C1 <= C2 (Boolean) "
     "and Counting #[j <= i, psi(i,j)] P(j), Conditional, Addition, Subtraction, constant (Count); accept iff the "
     "output is true at the last position; [periodic, local]: every phi periodic, every psi local and "
     "translation-invariant.",
-    "verified",
-    "implemented by constructions.crasp (ast.py: typed AST rejecting sort errors, non-periodic phi, non-local psi; "
+         strength="bounded-instances",
+         evidence="implemented by constructions.crasp (ast.py: typed AST rejecting sort errors, non-periodic phi, non-local psi; "
     "interpreter.py: vectorized exact semantics); an independently written per-position reference interpreter "
     f"(reference.py) agrees on Hypothesis-generated well-typed programs and words ({_T}/test_crasp_interpreter.py); "
     "negative control: a deliberately wrong semantics (strict Counting j < i) is caught by the same comparison. "
-    "Empty word: outside the definition, rejected with InputError (docs/crasp.md).")
-register(
-    "huang2024:def8.example", "Section 4.2 example program after Definition 8",
-    "An example C-RASP program recognising a small language (language and program lost in the text copy).",
-    "unchecked",
-    "UNRECOVERED in the reference (section 3.3); docs/crasp.md uses a*b* as our own illustration instead.")
+    "Empty word: outside the definition, rejected with InputError (docs/crasp.md).",
+         leaves_out="Hypothesis-generated well-typed programs and words")
+register("huang2024:def8.example", "Section 4.2 example program after Definition 8",
+         "An example C-RASP program recognising a small language (language and program lost in the text copy).",
+         strength="unchecked",
+         evidence="UNRECOVERED in the reference (section 3.3); docs/crasp.md uses a*b* as our own illustration instead.")
 
 # -------------------------------------------------------------------------------------- Theorem 10
-register(
-    "huang2024:thm10", "Theorem 10",
-    "MAJORITY, DYCK-1 and a third counter language (most likely a^n b^n c^n; possibly a^n b^n) are definable in "
+register("huang2024:thm10", "Theorem 10",
+         "MAJORITY, DYCK-1 and a third counter language (most likely a^n b^n c^n; possibly a^n b^n) are definable in "
     "C-RASP without positional relations.",
-    "verified-numerically",
-    "programs majority, dyck1, anbncn, anbn (all fragment C-RASP, asserted by test); " + _EX + ". The third language is "
-    "UNCERTAIN in the reference; both readings have programs.")
+         strength="numerical",
+         evidence="programs majority, dyck1, anbncn, anbn (all fragment C-RASP, asserted by test); " + _EX + ". The third language is "
+    "UNCERTAIN in the reference; both readings have programs.",
+         leaves_out="words up to length 12 (binary) / 8 (3-5 symbols) / 11 (BMI) exhaustively and Hypothesis words "
+                    "up to length 2000; not a proof for all lengths")
 
 # -------------------------------------------------------------------------------- Lemma 11 / 29
-register(
-    "huang2024:lem11", "Lemma 11",
-    "Over {a,b,e}: PARITY not in C-RASP[periodic,local]; (aa)* not in C-RASP but in C-RASP[periodic,local]; "
+register("huang2024:lem11", "Lemma 11",
+         "Over {a,b,e}: PARITY not in C-RASP[periodic,local]; (aa)* not in C-RASP but in C-RASP[periodic,local]; "
     "Sigma* b e* not in C-RASP[periodic,local]; every piecewise testable language is in C-RASP.",
-    "unchecked",
-    "split into huang2024:lem11.parity / .aa-star / .flipflop / .piecewise; two negative items rest on Krebs (2008) "
-    "and are not re-proved here.")
-register(
-    "huang2024:lem11.parity", "Lemma 11 (1) / Lemma 41", "PARITY is not in C-RASP[periodic, local].",
-    "verified-numerically",
-    "see huang2024:lem41 (Lemma 40 + 37 executed on periodic words; PARITY alternates on (0^(k-1)1)^n for every "
-    f"block length k checked, k <= 16; {_T}/test_crasp_unary.py).")
-register(
-    "huang2024:lem11.aa-star", "Lemma 11 (2) / Lemma 38 / App. C.2.3",
-    "(aa)* is not in C-RASP, but it is in C-RASP[periodic].",
-    "verified-numerically",
-    "positive: program aa_star (C-RASP[periodic], " + _EX + "); negative: Lemma 37 tool shows every C-RASP[local] "
-    f"program is eventually constant on a^n while (aa)* alternates ({_T}/test_crasp_unary.py).")
-register(
-    "huang2024:lem11.flipflop", "Lemma 11 (3) / Lemma 36", "Sigma* b e* is not in C-RASP[periodic, local].",
-    "unchecked", "rests on Lemma 35 (Krebs 2008, Lemma 6.11); not re-proved.")
-register(
-    "huang2024:lem11.piecewise", "Lemma 11 (4) / App. C.1.5", "Every piecewise testable language is in C-RASP.",
-    "verified-numerically",
-    "constructions.crasp.programs.subsequence_defs builds S_m := E[j<=i](Q_{a_m} & 2 <= #S_{m-1}); checked for every "
+         strength="numerical",
+         evidence="items (1), (2), (4) as huang2024:lem11.parity, .aa-star, .piecewise; item (3) as "
+         "huang2024:lem11.flipflop (the Lemma 36 reduction, with Lemma 35 cited)",
+         leaves_out="item 3 (Sigma* b e*) rests on Lemma 35 (Krebs 2008), cited: only the reduction of Lemma 36 is "
+                    "checked (huang2024:lem36); items 1, 2, 4 as their own claims")
+register("huang2024:lem11.parity", "Lemma 11 (1) / Lemma 41",
+         "PARITY is not in C-RASP[periodic, local].",
+         strength="numerical",
+         evidence="see huang2024:lem41 (Lemma 40 + 37 executed on periodic words; PARITY alternates on (0^(k-1)1)^n for every "
+    f"block length k checked, k <= 16; {_T}/test_crasp_unary.py).",
+         leaves_out="block lengths k <= 16 (every k by arithmetic); Lemma 40/37's execution is tested on random "
+                    "programs, not proved")
+register("huang2024:lem11.aa-star", "Lemma 11 (2) / Lemma 38 / App. C.2.3",
+         "(aa)* is not in C-RASP, but it is in C-RASP[periodic].",
+         strength="numerical",
+         evidence="positive: program aa_star (C-RASP[periodic], " + _EX + "); negative: Lemma 37 tool shows every C-RASP[local] "
+    f"program is eventually constant on a^n while (aa)* alternates ({_T}/test_crasp_unary.py).",
+         leaves_out="words up to length 12 (binary) / 8 (3-5 symbols) / 11 (BMI) exhaustively and Hypothesis words "
+                    "up to length 2000; not a proof for all lengths; the negative half via Lemma 37's execution, "
+                    "tested on random programs")
+register("huang2024:lem11.flipflop", "Lemma 11 (3) / Lemma 36",
+         "Sigma* b e* is not in C-RASP[periodic, local].",
+         strength="unchecked",
+         evidence="rests on Lemma 35 (Krebs 2008, Lemma 6.11); not re-proved.")
+register("huang2024:lem11.piecewise", "Lemma 11 (4) / App. C.1.5",
+         "Every piecewise testable language is in C-RASP.",
+         strength="numerical",
+         evidence="constructions.crasp.programs.subsequence_defs builds S_m := E[j<=i](Q_{a_m} & 2 <= #S_{m-1}); checked for every "
     f"subsequence pattern of length <= 4 over {{a,b,c}} on all words up to length 7 ({_T}/test_crasp_benchmark.py), plus "
     "pt_aba, pt_bca and the Boolean combination pt_ab_not_ba as benchmarks (" + _EX + "). Boolean closure is the "
-    "And/Not of the language.")
-register(
-    "huang2024:lem29", "Lemma 29 (restatement of Lemma 11)", "Same as Lemma 11.", "unchecked",
-    "see huang2024:lem11.parity, .aa-star, .flipflop, .piecewise")
+    "And/Not of the language.",
+         leaves_out="every subsequence pattern of length <= 4 over {a,b,c} on words up to length 7, and three "
+                    "benchmark programs")
+register("huang2024:lem29", "Lemma 29 (restatement of Lemma 11)",
+         "Same as Lemma 11.",
+         strength="numerical",
+         evidence="the checks of huang2024:lem11",
+         leaves_out="as huang2024:lem11")
 
 # ------------------------------------------------------------------------- App. C.3 machinery
 register("huang2024:def30", "Definition 30 (MAJ2[<, +1, MOD])",
          "Two-variable first-order logic with majority quantifier, letter predicates, <, +1 and MOD predicates.",
-         "unchecked", "not implemented")
-register("huang2024:prop31", "Proposition 31", "C-RASP[periodic, local] is contained in MAJ2[<, +1, MOD].",
-         "unchecked", "translation not implemented")
-register("huang2024:rem32", "Remark 32", "C-RASP is contained in MAJ2[<] (strictly).", "unchecked",
-         "not implemented; the strictness witness is UNCERTAIN in the reference")
-register("huang2024:def33", "Definition 33 (padding morphism)", "Morphism inserting blocks of a neutral letter e.",
-         "unchecked", "exact statement UNCERTAIN in the reference; not implemented")
-register("huang2024:lem34", "Lemma 34", "Padding removes the +1 and MOD predicates from MAJ2[<,+1,MOD] formulas.",
-         "unchecked", "not implemented")
-register("huang2024:lem35", "Lemma 35", "A language over {a,b,e} (reconstructed: Sigma* b e* b Sigma*) is not in "
-         "MAJ2[<, +1, MOD].", "unchecked", "cites Krebs (2008) Lemma 6.11; witness language UNCERTAIN")
-register("huang2024:lem36", "Lemma 36", "Sigma* b e* (= benchmark #17 {0,1,2}*02* up to renaming) is not in "
-         "C-RASP[periodic, local].", "unchecked",
-         "reduction to Lemma 35 not re-proved; the renaming 0->b, 1->a, 2->e is checked by the oracle test "
+         strength="unchecked",
+         evidence="not implemented")
+register("huang2024:prop31", "Proposition 31",
+         "C-RASP[periodic, local] is contained in MAJ2[<, +1, MOD].",
+         strength="unchecked",
+         evidence="translation not implemented")
+register("huang2024:rem32", "Remark 32",
+         "C-RASP is contained in MAJ2[<] (strictly).",
+         strength="unchecked",
+         evidence="not implemented; the strictness witness is UNCERTAIN in the reference")
+register("huang2024:def33", "Definition 33 (padding morphism)",
+         "Morphism inserting blocks of a neutral letter e.",
+         strength="unchecked",
+         evidence="exact statement UNCERTAIN in the reference; not implemented")
+register("huang2024:lem34", "Lemma 34",
+         "Padding removes the +1 and MOD predicates from MAJ2[<,+1,MOD] formulas.",
+         strength="unchecked",
+         evidence="not implemented")
+register("huang2024:lem35", "Lemma 35",
+         "A language over {a,b,e} (reconstructed: Sigma* b e* b Sigma*) is not in "
+         "MAJ2[<, +1, MOD].",
+         strength="unchecked",
+         evidence="cites Krebs (2008) Lemma 6.11; witness language UNCERTAIN")
+register("huang2024:lem36", "Lemma 36",
+         "Sigma* b e* (= benchmark #17 {0,1,2}*02* up to renaming) is not in "
+         "C-RASP[periodic, local].",
+         strength="unchecked",
+         evidence="reduction to Lemma 35 not re-proved; the renaming 0->b, 1->a, 2->e is checked by the oracle test "
          f"({_T}/test_crasp_benchmark.py::test_zero_two_star_is_flipflop_renamed)")
-register(
-    "huang2024:lem37", "Lemma 37",
-    "Over a unary alphabet every C-RASP program eventually accepts all a^n or eventually rejects all (counts are "
+register("huang2024:lem37", "Lemma 37",
+         "Over a unary alphabet every C-RASP program eventually accepts all a^n or eventually rejects all (counts are "
     "eventually affine in n, comparisons eventually constant).",
-    "verified-numerically",
-    "the inductive proof is executed as an algorithm (constructions/crasp/unary.py: per operation a threshold and an "
+         strength="numerical",
+         evidence="the inductive proof is executed as an algorithm (constructions/crasp/unary.py: per operation a threshold and an "
     "eventual constant / affine form, on u a^n v for any prefix u and suffix v; extended to local psi; thresholds "
     "tested tight) and its output is compared "
     f"with the interpreter at every position up to threshold + 40 for Hypothesis-generated programs ({_T}/test_crasp_unary.py); "
-    "negative control: Positional phi is rejected, and the C-RASP[periodic] program aa_star does alternate on a^n.")
-register(
-    "huang2024:lem38", "Lemma 38", "(aa)* (and 'length = 0 mod m') is not in C-RASP.", "verified-numerically",
-    "immediate from Lemma 37: the certificate function constructions.crasp.unary.not_eventually_constant "
-    f"checks that membership of a^n alternates ({_T}/test_crasp_unary.py).")
-register(
-    "huang2024:prop39", "Proposition 39", "#[j <= i - c] P(j) is definable with local relations.",
-    "verified-numerically",
-    "constructions.crasp.ast.count_upto_minus builds #P - #[i-j in 0..c-1] P; equals the direct definition "
-    f"(reference interpreter) on Hypothesis-generated predicates and words ({_T}/test_crasp_interpreter.py).")
-register("huang2024:lem40", "Lemma 40", "Block encoding turns a C-RASP[periodic,local] program into a C-RASP program "
-         "over length-k blocks.", "unchecked",
-         "the block program itself is not built; the consequence Lemma 41 uses is executed instead (so this status "
+    "negative control: Positional phi is rejected, and the C-RASP[periodic] program aa_star does alternate on a^n.",
+         leaves_out="Hypothesis-generated programs, every position up to threshold + 40")
+register("huang2024:lem38", "Lemma 38",
+         "(aa)* (and 'length = 0 mod m') is not in C-RASP.",
+         strength="numerical",
+         evidence="immediate from Lemma 37: the certificate function constructions.crasp.unary.not_eventually_constant "
+    f"checks that membership of a^n alternates ({_T}/test_crasp_unary.py).",
+         leaves_out="rests on Lemma 37's executed induction (tested on random programs)")
+register("huang2024:prop39", "Proposition 39",
+         "#[j <= i - c] P(j) is definable with local relations.",
+         strength="numerical",
+         evidence="constructions.crasp.ast.count_upto_minus builds #P - #[i-j in 0..c-1] P; equals the direct definition "
+    f"(reference interpreter) on Hypothesis-generated predicates and words ({_T}/test_crasp_interpreter.py).",
+         leaves_out="Hypothesis-generated predicates and words")
+register("huang2024:lem40", "Lemma 40",
+         "Block encoding turns a C-RASP[periodic,local] program into a C-RASP program "
+         "over length-k blocks.",
+         strength="numerical",
+         evidence="the block program itself is not built; the consequence Lemma 41 uses is executed instead (so this status "
          "stays unchecked for the statement as such): "
          "constructions.crasp.unary.eventual_periodic runs the per-residue-class induction on u v v v ... with |v| a "
          "multiple of the period (every Boolean eventually periodic, every Count a[rho] (i // L) + b[rho]) and is "
-         f"compared with the interpreter at every position on Hypothesis-generated programs ({_T}/test_crasp_unary.py).")
-register("huang2024:lem41", "Lemma 41", "PARITY is not in C-RASP[periodic, local].", "verified-numerically",
-         "eventual_periodic shows every C-RASP[periodic,local] program is eventually constant on v^n once |v| is a "
+         f"compared with the interpreter at every position on Hypothesis-generated programs ({_T}/test_crasp_unary.py).",
+         leaves_out="the block program itself is not built: its consequence used by Lemma 41 (every Boolean "
+                    "eventually periodic, every Count a[rho] (i // L) + b[rho] on u v v v ...) is executed and "
+                    "compared with the interpreter on random programs")
+register("huang2024:lem41", "Lemma 41",
+         "PARITY is not in C-RASP[periodic, local].",
+         strength="numerical",
+         evidence="eventual_periodic shows every C-RASP[periodic,local] program is eventually constant on v^n once |v| is a "
          "multiple of its period (checked against the interpreter on random programs); periodic_certificate finds, "
          "for every block length k <= 16, a block on which PARITY alternates (for all k by arithmetic: (0^(k-1)1)^n "
          "has n ones); negative controls: (aa)*, (abab)*, Tomita 4, MAJORITY get no certificate, and a block length "
-         f"that is not a multiple of the period is refused ({_T}/test_crasp_unary.py).")
-register("huang2024:lem42", "Lemma 42", "C-RASP[periodic,local] is closed under inverse images of length-uniform "
-         "morphisms.", "verified-numerically",
-         "the construction is executed (constructions/crasp/morphism.py: block position (i-1)k+r simulated by k copies "
+         f"that is not a multiple of the period is refused ({_T}/test_crasp_unary.py).",
+         leaves_out="block lengths k <= 16; the per-residue induction tested on random programs")
+register("huang2024:lem42", "Lemma 42",
+         "C-RASP[periodic,local] is closed under inverse images of length-uniform "
+         "morphisms.",
+         strength="numerical",
+         evidence="the construction is executed (constructions/crasp/morphism.py: block position (i-1)k+r simulated by k copies "
          "of every operation; plain counts via Conditionals, local counts via block offsets, phi re-based) and P' "
          "accepts w iff P accepts h(w) on Hypothesis-generated programs (all operation kinds), morphisms with k <= 3 "
          f"and words, and exhaustively for three benchmark programs ({_T}/test_crasp_morphism.py); negative control: dropping "
-         "the in-block correction of Counting is caught. By-product: plain C-RASP maps to plain C-RASP.")
+         "the in-block correction of Counting is caught. By-product: plain C-RASP maps to plain C-RASP.",
+         leaves_out="Hypothesis programs, morphisms with k <= 3, and three benchmark programs exhaustively")
 
 # --------------------------------------------------------------------------- induction head, App. C.2
-register(
-    "huang2024:eq10", "Equation (10) (induction-head target) and App. C.2.1-C.2.2",
-    "f(x)_a = #{k < N : x_k = x_N, x_{k+1} = a} / #{k < N : x_k = x_N}; NEXT_a (a in argmax f, resp. f_a > 0) is in "
+register("huang2024:eq10", "Equation (10) (induction-head target) and App. C.2.1-C.2.2",
+         "f(x)_a = #{k < N : x_k = x_N, x_{k+1} = a} / #{k < N : x_k = x_N}; NEXT_a (a in argmax f, resp. f_a > 0) is in "
     "C-RASP[local] via bigram counts with the predecessor relation.",
-    "verified-numerically",
-    "programs induction_next_a (support) and induction_argmax_a (argmax; ties including 0/0 accept every maximiser), "
-    + _EX + ". Copy (unique) uses the same NEXT predicates (program copy_unique).")
-register(
-    "huang2024:app-c2.2", "App. C.2.2 (positional relations are necessary for the induction head)",
-    "NEXT is in C-RASP[local] but not in C-RASP.", "unchecked",
-    "the positive half is huang2024:eq10; the negative half cites Krebs (2008, Lemma 6.11); not re-proved.")
+         strength="numerical",
+         evidence="programs induction_next_a (support) and induction_argmax_a (argmax; ties including 0/0 accept every maximiser), "
+    + _EX + ". Copy (unique) uses the same NEXT predicates (program copy_unique).",
+         leaves_out="words up to length 12 (binary) / 8 (3-5 symbols) / 11 (BMI) exhaustively and Hypothesis words "
+                    "up to length 2000; not a proof for all lengths")
+register("huang2024:app-c2.2", "App. C.2.2 (positional relations are necessary for the induction head)",
+         "NEXT is in C-RASP[local] but not in C-RASP.",
+         strength="numerical",
+         evidence="the positive half: programs induction_next_a / induction_argmax_a against their oracles "
+         "(verify/tests/huang2024/test_crasp_benchmark.py); the negative half cites Krebs (2008) and is not "
+         "re-proved",
+         leaves_out="the negative half (NEXT is not in C-RASP) rests on Krebs (2008, Lemma 6.11), not re-proved; "
+                    "checked: the positive half (huang2024:eq10's programs against their oracles) and the "
+                    "reduction's first step ('contains ab' over {a,b} is a subsequence test: "
+                    "huang2024:lem11.piecewise)")
 
 # ------------------------------------------------------------------------------------ tables, figure
-register(
-    "huang2024:tab1", "Table 1 (the benchmark's regular languages)",
-    "Tomita 1-7, D_n = (a D_{n-1} b)*, PARITY, (aa)*, (aaaa)*, (abab)*, aa*bb*cc*dd*ee*, {a,b}*d{b,c}*, {0,1,2}*02*.",
-    "verified",
-    "oracles implemented in constructions/crasp/oracles.py; D_n as a depth scan is cross-checked exhaustively with "
+register("huang2024:tab1", "Table 1 (the benchmark's regular languages)",
+         "Tomita 1-7, D_n = (a D_{n-1} b)*, PARITY, (aa)*, (aaaa)*, (abab)*, aa*bb*cc*dd*ee*, {a,b}*d{b,c}*, {0,1,2}*02*.",
+         strength="bounded-instances",
+         evidence="oracles implemented in constructions/crasp/oracles.py; D_n as a depth scan is cross-checked exhaustively with "
     f"the grammar D_n = (a D_(n-1) b)* ({_T}/test_crasp_benchmark.py). Tomita 7 is printed 0*1*0*1 in our text copy; we use "
-    "the standard 0*1*0*1* (docs/gaps.md).")
-register(
-    "huang2024:tab2", "Table 2 (expressibility of the regular languages)",
-    "Programs exist for 13 languages (Tomita 1, 2, 4, 7; D_2, D_3, D_4, D_12; (aa)*, (aaaa)*, (abab)*; "
+    "the standard 0*1*0*1* (docs/gaps.md).",
+         leaves_out="the oracles cross-checked exhaustively up to the test's lengths; Tomita 7 read as 0*1*0*1*")
+register("huang2024:tab2", "Table 2 (expressibility of the regular languages)",
+         "Programs exist for 13 languages (Tomita 1, 2, 4, 7; D_2, D_3, D_4, D_12; (aa)*, (aaaa)*, (abab)*; "
     "aa*bb*cc*dd*ee*; {a,b}*d{b,c}*), in plain C-RASP for all but Tomita 4, (aa)*, (aaaa)*, (abab)*.",
-    "verified-numerically",
-    "one program per language; the plain-C-RASP ones are asserted to use no positional relation; " + _EX + ".")
-register(
-    "huang2024:tab2.no-crasp", "Table 2, C-RASP column 'no' for languages with a periodic/local program",
-    "Tomita 4, (aa)*, (aaaa)*, (abab)* are not in C-RASP.", "unchecked",
-    "(aa)* and (aaaa)* are certified (even against C-RASP[local]) by the Lemma 37 tool; Tomita 4 and (abab)* rest on "
+         strength="numerical",
+         evidence="one program per language; the plain-C-RASP ones are asserted to use no positional relation; " + _EX + ".",
+         leaves_out="words up to length 12 (binary) / 8 (3-5 symbols) / 11 (BMI) exhaustively and Hypothesis words "
+                    "up to length 2000; not a proof for all lengths")
+register("huang2024:tab2.no-crasp", "Table 2, C-RASP column 'no' for languages with a periodic/local program",
+         "Tomita 4, (aa)*, (aaaa)*, (abab)* are not in C-RASP.",
+         strength="numerical",
+         evidence="(aa)* and (aaaa)* are certified (even against C-RASP[local]) by the Lemma 37 tool; Tomita 4 and (abab)* rest on "
     "Krebs (2008) and are not re-proved (the Lemma 37/41 tools give no certificate for them, as expected: they are "
-    "eventually constant on every u a^n and v^n).")
-register(
-    "huang2024:tab2.tomita3", "Table 2 row Tomita 3", "Tomita 3 is not in C-RASP[periodic, local].", "unchecked",
-    "'not in C-RASP[local]' is certified by the Lemma 37 tool on 1 0^n; the periodic case rests on Krebs (2008) "
-    "Thms 6.10/6.12 and Tesson-Therien (2002), not re-proved.")
-register(
-    "huang2024:tab2.tomita5", "Table 2 row Tomita 5", "Tomita 5 is not in C-RASP[periodic, local].",
-    "verified-numerically",
-    "as huang2024:lem41: for every block length k <= 16 a block v with Tomita 5 alternating on v^n (e.g. "
-    f"(0^(k-1)1)^n: n ones); {_T}/test_crasp_unary.py::test_periodic_certificates.")
-register(
-    "huang2024:tab2.tomita6", "Table 2 row Tomita 6", "Tomita 6 is not in C-RASP[periodic, local].",
-    "verified-numerically",
-    "as huang2024:lem41: for every block length k <= 16 a block v with Tomita 6 periodic non-constant on v^n "
+    "eventually constant on every u a^n and v^n).",
+         leaves_out="Tomita 4 and (abab)* rest on Krebs (2008) and are not checked; (aa)* and (aaaa)* are "
+                    "certified by the Lemma 37 tool (even against C-RASP[local])")
+register("huang2024:tab2.tomita3", "Table 2 row Tomita 3",
+         "Tomita 3 is not in C-RASP[periodic, local].",
+         strength="numerical",
+         evidence="'not in C-RASP[local]' is certified by the Lemma 37 tool on 1 0^n; the periodic case rests on Krebs (2008) "
+    "Thms 6.10/6.12 and Tesson-Therien (2002), not re-proved.",
+         leaves_out="the periodic case rests on Krebs (2008) Thms 6.10 / 6.12 and Tesson-Therien (2002), not "
+                    "checked; only 'not in C-RASP[local]' is certified by the Lemma 37 tool on 1 0^n")
+register("huang2024:tab2.tomita5", "Table 2 row Tomita 5",
+         "Tomita 5 is not in C-RASP[periodic, local].",
+         strength="numerical",
+         evidence="as huang2024:lem41: for every block length k <= 16 a block v with Tomita 5 alternating on v^n (e.g. "
+    f"(0^(k-1)1)^n: n ones); {_T}/test_crasp_unary.py::test_periodic_certificates.",
+         leaves_out="block lengths k <= 16")
+register("huang2024:tab2.tomita6", "Table 2 row Tomita 6",
+         "Tomita 6 is not in C-RASP[periodic, local].",
+         strength="numerical",
+         evidence="as huang2024:lem41: for every block length k <= 16 a block v with Tomita 6 periodic non-constant on v^n "
     "((0^(k-1)1)^n unless k = 2 mod 3, then (0^k)^n); the paper's route (morphism 0 -> 10, 1 -> 00 and Lemma 42) is "
-    f"checked too ({_T}/test_crasp_unary.py::test_periodic_certificates, {_T}/test_crasp_morphism.py).")
-register(
-    "huang2024:tab3", "Table 3 (expressibility of the algorithmic tasks)",
-    "Binary Majority, Majority and Sort are in C-RASP; Copy (unique) is in C-RASP[local]; Binary Majority "
+    f"checked too ({_T}/test_crasp_unary.py::test_periodic_certificates, {_T}/test_crasp_morphism.py).",
+         leaves_out="block lengths k <= 16, and the paper's morphism route on random programs")
+register("huang2024:tab3", "Table 3 (expressibility of the algorithmic tasks)",
+         "Binary Majority, Majority and Sort are in C-RASP; Copy (unique) is in C-RASP[local]; Binary Majority "
     "Interleave is in C-RASP[periodic].",
-    "verified-numerically",
-    "tasks phrased as transcript languages 'input # output' (docs/crasp.md); programs binary_majority, "
+         strength="numerical",
+         evidence="tasks phrased as transcript languages 'input # output' (docs/crasp.md); programs binary_majority, "
     "majority_letters (3 letters), sort (numbers 1-3, so every transcript is checked exhaustively), copy_unique "
-    "(3 letters), binary_majority_interleave; " + _EX + ".")
-register(
-    "huang2024:tab3.no-crasp", "Table 3, C-RASP column 'no' for Copy (unique) and 'none found' for BMI",
-    "Copy (unique) is not in C-RASP; no C-RASP program for Binary Majority Interleave was found.", "unchecked",
-    "Copy (unique) rests on the App. C.2.2 argument (Krebs 2008), not re-proved. For BMI phrased as a transcript "
+    "(3 letters), binary_majority_interleave; " + _EX + ".",
+         leaves_out="words up to length 12 (binary) / 8 (3-5 symbols) / 11 (BMI) exhaustively and Hypothesis words "
+                    "up to length 2000; not a proof for all lengths")
+register("huang2024:tab3.no-crasp", "Table 3, C-RASP column 'no' for Copy (unique) and 'none found' for BMI",
+         "Copy (unique) is not in C-RASP; no C-RASP program for Binary Majority Interleave was found.",
+         strength="numerical",
+         evidence="Copy (unique) rests on the App. C.2.2 argument (Krebs 2008), not re-proved. For BMI phrased as a transcript "
     "language we go further than 'none found': 1^n #111 is a member iff n = 0 mod 3, and the Lemma 37 tool extended "
     "to u a^n v shows every C-RASP[local] program is eventually constant on that family, so no C-RASP[local] program "
-    f"exists for the transcript language ({_T}/test_crasp_unary.py::test_bmi_transcript_not_in_crasp_local).")
-register(
-    "huang2024:tab3.copy-repeat", "Table 3 row Copy (repeat)", "Copy with repeats is not in C-RASP[periodic, local].",
-    "unchecked", "rests on Corollary 13 (registered as huang2024:cor13 by the communication-complexity module).")
-register(
-    "huang2024:tab3.addition", "Table 3 row Addition", "Binary addition is not in C-RASP[periodic, local].",
-    "unchecked", "reduction from copying (add 0) plus Corollary 13; not re-proved here.")
-register(
-    "huang2024:fig1", "Figure 1 (reported accuracies)",
-    "APE transformers length-generalize where a C-RASP[periodic,local] program exists and NoPE where a C-RASP program "
+    f"exists for the transcript language ({_T}/test_crasp_unary.py::test_bmi_transcript_not_in_crasp_local).",
+         leaves_out="Copy (unique) not in C-RASP rests on the App. C.2.2 argument (Krebs 2008), not checked; "
+                    "checked: no C-RASP[local] program exists for the BMI transcript language (stronger than 'none "
+                    "found')")
+register("huang2024:tab3.copy-repeat", "Table 3 row Copy (repeat)",
+         "Copy with repeats is not in C-RASP[periodic, local].",
+         strength="unchecked",
+         evidence="rests on Corollary 13 (registered as huang2024:cor13 by the communication-complexity module).")
+register("huang2024:tab3.addition", "Table 3 row Addition",
+         "Binary addition is not in C-RASP[periodic, local].",
+         strength="unchecked",
+         evidence="reduction from copying (add 0) plus Corollary 13; not re-proved here.")
+register("huang2024:fig1", "Figure 1 (reported accuracies)",
+         "APE transformers length-generalize where a C-RASP[periodic,local] program exists and NoPE where a C-RASP program "
     "exists; they fail otherwise.",
-    "unchecked",
-    "docs/crasp.md puts each task's certificate next to the reported accuracies (reference section 5.6). "
+         strength="unchecked",
+         evidence="docs/crasp.md puts each task's certificate next to the reported accuracies (reference section 5.6). "
     "python -m bounds.reproduce huang2024 --figure 1 trains APE/NoPE GPT-2 models with the prediction per cell "
     "from the certificates; its CPU quick preset (7 tasks, 2-layer d = 64, 300 steps, lr 1e-2, 3 seeds; "
     "docs/results/huang2024-fig1-quick.json): 3 of 3 judged cells agree (Binary Majority APE/NoPE and (aa)* APE "

@@ -10,16 +10,20 @@ register(
     "izzo2025:sec3.1", "Section 3.1 (Limit Transformer computation; Delta-periodic, translation-invariant, tau-local)",
     "The forward pass y^(0) = E + p, a_ij = y_j^T K^T Q y_i + phi(j, i), log|x|-scaled softmax, MLP with residual, "
     "T(x) = U y; p_i = p_{i+Delta}; phi(j, i) = phi(j+t, i+t); phi(j, i) = 0 for i > j + tau.",
-    "verified",
+    None,
     "definition implemented by constructions.limit_transformer (model.py, exact.py, evaluate.py); verify/tests/izzo2025/test_tasks.py "
-    "runs the App. A.2 constructions through it and compares with the task targets exactly.")
+    "runs the App. A.2 constructions through it and compares with the task targets exactly.",
+    strength="bounded-instances",
+    leaves_out="the App. A.2 constructions run through the definition and compared with their targets exactly; not every model")
 
 register(
     "izzo2025:sec3.2-precision", "Section 3.2 (finite-precision softmax)",
     "Subtract the largest logit, then round every post-exponential softmax term of absolute value <= 2^-p to 0.",
-    "verified",
+    None,
     "definition implemented as the 'izzo' precision model (constructions/limit_transformer/precision.py); "
-    "verify/tests/izzo2025/test_hardmax.py re-implements the flush independently and compares.")
+    "verify/tests/izzo2025/test_hardmax.py re-implements the flush independently and compares.",
+    strength="bounded-instances",
+    leaves_out="the instances of verify/tests/izzo2025/test_hardmax.py (random one-layer models, chosen boundary terms)")
 
 register(
     "izzo2025:def-gamma", "Section 3.2 (logit margin gamma(f), set A_(y,i))",
@@ -74,11 +78,13 @@ register(
     "izzo2025:app-a2.modp", "Appendix A.2 (ModPTask construction)",
     "ModPTask(p, k) is realized by a one-layer Limit Transformer with Delta = p and L = Theta(1), attending uniformly "
     "to positions = k (mod p).",
-    "verified",
+    None,
     "constructions.tasks.modp: finite logits lam (default 2p bits -> gamma = p, hardmax at every length), a $ key "
     "score lam/2 for prefixes without a k-position (target defined 0), L = 1; exact equality with the Fraction "
     "target at every prefix, lengths up to 10^4, offsets = 0 mod p (verify/tests/izzo2025/test_tasks.py). Printed 'p_i = q_j where "
-    "i != j (mod p)' must read i = j.")
+    "i != j (mod p)' must read i = j.",
+    strength="bounded-instances",
+    leaves_out="every prefix of lengths up to 10^4 at offsets = 0 mod p for the periods tested; not every length")
 
 register(
     "izzo2025:app-a2.simple", "Appendix A.2 (SimpleTask construction; sec. 5 'L = Theta(omega)')",
