@@ -115,3 +115,74 @@ def rope_relative() -> Proof:
                            absolute.subs({i: i + 1, j: j + 1}) - absolute, (i + j + 1) * (p.T * p)[0]
                            + (k.T * p)[0] + (q.T * p)[0], neg_rhs=0),
     ))
+
+
+# ------------------------------------------------------------------ Figures 1/7 and 2/8 on stored training results
+#: a seed "fits" when its accuracy is at least this at every tested in-distribution point (the training lengths)
+FIT = 0.95
+#: "generalizes" at a tested length: accuracy at least this; "degrades": mean accuracy lower by at least MARGIN
+GENERALIZES, MARGIN = 0.9, 0.1
+
+
+def _in_range(x, rng) -> bool:
+    return rng[0] <= x <= rng[1]
+
+
+def sparse_parity_fitted(summary: dict) -> dict[int, list[int]]:
+    """K_train -> indices of the seeds that fit: accuracy >= FIT at every k <= K_train and training length."""
+    cfg, out = summary["config"], {}
+    for row in summary["rows"]:
+        K = row["K_train"]
+        ind = [key for key in row["per_seed"] if int(key.split(",")[0]) <= K
+               and _in_range(int(key.split(",")[1]), cfg["train_range"])]
+        n = len(next(iter(row["per_seed"].values())))
+        out[K] = [s for s in range(n) if ind and all(row["per_seed"][key][s] >= FIT for key in ind)]
+    return out
+
+
+def sparse_parity_violations(summary: dict) -> list[str]:
+    """Figures 1 / 7 on the fitted seeds: every k_test <= K_train generalizes at every tested length, and the
+    k_test > K_train mean accuracy lies at least MARGIN below it."""
+    bad = []
+    for row in summary["rows"]:
+        K, seeds = row["K_train"], sparse_parity_fitted(summary)[row["K_train"]]
+        for s in seeds:
+            within = [v[s] for key, v in row["per_seed"].items() if int(key.split(",")[0]) <= K]
+            beyond = [v[s] for key, v in row["per_seed"].items() if int(key.split(",")[0]) > K]
+            if min(within) < GENERALIZES:
+                bad.append(f"K_train = {K}, seed {s}: some k_test <= K_train stays below {GENERALIZES}")
+            if beyond and sum(beyond) / len(beyond) > sum(within) / len(within) - MARGIN:
+                bad.append(f"K_train = {K}, seed {s}: k_test > K_train does not degrade by {MARGIN}")
+    return bad
+
+
+def scratchpad_fitted(summary: dict) -> dict[tuple, list[int]]:
+    """(jump, scheme) -> seeds with whole-scratchpad accuracy >= FIT at every tested training length."""
+    cfg, out = summary["config"], {}
+    for row in summary["rows"]:
+        ind = [key for key in row["per_seed"] if _in_range(int(key), cfg["train_range"])]
+        n = len(next(iter(row["per_seed"].values())))
+        out[(row["jump"], row["scheme"])] = [s for s in range(n) if ind and all(row["per_seed"][k][s] >= FIT
+                                                                                 for k in ind)]
+    return out
+
+
+def scratchpad_violations(summary: dict) -> list[str]:
+    """Figures 2 / 8 on the fitted coupled seeds: beyond the training lengths the coupled scheme does at least as
+    well as the shifted-APE ablation of the same jump (mean over its seeds)."""
+    cfg, fitted, bad = summary["config"], scratchpad_fitted(summary), []
+    rows = {(r["jump"], r["scheme"]): r for r in summary["rows"]}
+
+    def ood_mean(row, seeds):
+        vals = [v[s] for key, v in row["per_seed"].items() if int(key) > cfg["train_range"][1] for s in seeds]
+        return sum(vals) / len(vals) if vals else None
+
+    for (jump, scheme), seeds in fitted.items():
+        abl = rows.get((jump, "shifted-ape"))
+        if scheme != "coupled" or not seeds or abl is None:
+            continue
+        n = len(next(iter(abl["per_seed"].values())))
+        coupled, ablation = ood_mean(rows[(jump, scheme)], seeds), ood_mean(abl, range(n))
+        if coupled is not None and coupled < ablation:
+            bad.append(f"jump {jump}: predictive coupling {coupled:.3f} below the shifted-APE ablation {ablation:.3f}")
+    return bad

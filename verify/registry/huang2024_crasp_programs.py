@@ -75,8 +75,13 @@ register("huang2024:lem11.aa-star", "Lemma 11 (2) / Lemma 38 / App. C.2.3",
                     "tested on random programs")
 register("huang2024:lem11.flipflop", "Lemma 11 (3) / Lemma 36",
          "Sigma* b e* is not in C-RASP[periodic, local].",
-         strength="unchecked",
-         evidence="rests on Lemma 35 (Krebs 2008, Lemma 6.11); not re-proved.")
+         strength="bounded-instances",
+         evidence="Lemma 36's reduction "
+         "(verify/tests/huang2024/test_crasp_benchmark.py::test_lemma36_reduction_to_the_lemma35_language): a "
+         "program F for Sigma* b e* would give L(i) := E[j <= i](Q_b(j) and E[k <= j, k = j - 1] F(k)), which "
+         "decides Sigma* b e* b Sigma*, the language Lemma 35 excludes (Krebs 2008)",
+         leaves_out="Lemma 35 (Krebs 2008, Lemma 6.11) is cited: only Lemma 36's reduction is checked, on every "
+                    "word of length <= 9 over {a, b, e}, with the oracle of Sigma* b e* in place of the program F")
 register("huang2024:lem11.piecewise", "Lemma 11 (4) / App. C.1.5",
          "Every piecewise testable language is in C-RASP.",
          strength="numerical",
@@ -95,24 +100,40 @@ register("huang2024:lem29", "Lemma 29 (restatement of Lemma 11)",
 # ------------------------------------------------------------------------- App. C.3 machinery
 register("huang2024:def30", "Definition 30 (MAJ2[<, +1, MOD])",
          "Two-variable first-order logic with majority quantifier, letter predicates, <, +1 and MOD predicates.",
-         strength="unchecked",
-         evidence="not implemented")
+         strength="bounded-instances",
+         evidence="constructions/crasp/maj2.py: MAJ_2[<, +1, MOD] formulas and an exact evaluator; each quantifier and "
+         "predicate agrees with a direct definition on every short word; the non-strict 'at least half' is told "
+         "apart; malformed formulas refused (verify/tests/huang2024/test_maj2.py)",
+         leaves_out="the formulas checked (majority, Sigma* b e*, 'contains ab' with +1, a MOD formula) on every "
+                    "word of length <= 8 (<= 6 over three letters)")
 register("huang2024:prop31", "Proposition 31",
          "C-RASP[periodic, local] is contained in MAJ2[<, +1, MOD].",
          strength="unchecked",
-         evidence="translation not implemented")
+         evidence="the translation of comparisons of sums of counts into single majority quantifiers (padded with trivially "
+         "true or false formulas) is only sketched in the paper and the restored reference; it is Krebs (2008)'s "
+         "construction, which the package does not reconstruct, so there is no translation to run (the logic "
+         "itself is huang2024:def30)")
 register("huang2024:rem32", "Remark 32",
          "C-RASP is contained in MAJ2[<] (strictly).",
-         strength="unchecked",
-         evidence="not implemented; the strictness witness is UNCERTAIN in the reference")
+         strength="bounded-instances",
+         evidence="verify/tests/huang2024/test_maj2.py::test_strictness_witness_is_in_maj2_lt: a two-variable sentence "
+         "without majority defines Sigma* b e*, which Lemma 36 excludes from C-RASP[periodic, local] "
+         "(huang2024:lem36)",
+         leaves_out="the inclusion C-RASP subset MAJ_2[<] is not checked (the translation of comparisons of count "
+                    "sums into majority quantifiers is only sketched); checked: the strictness witness Sigma* b e* "
+                    "has a MAJ_2[<] sentence (every word of length <= 7), and it is not in C-RASP by Lemma 36, "
+                    "whose Lemma 35 is cited")
 register("huang2024:def33", "Definition 33 (padding morphism)",
          "Morphism inserting blocks of a neutral letter e.",
          strength="unchecked",
-         evidence="exact statement UNCERTAIN in the reference; not implemented")
+         evidence="the exact padding morphism is UNCERTAIN in the reference (block sizes and placement of the neutral "
+         "letter e are not recovered); a definition we would have to invent has nothing of the paper's to check")
 register("huang2024:lem34", "Lemma 34",
          "Padding removes the +1 and MOD predicates from MAJ2[<,+1,MOD] formulas.",
          strength="unchecked",
-         evidence="not implemented")
+         evidence="the statement is UNCERTAIN in the reference and the formula transformation is not given (only that it "
+         "uses the lcm of the moduli and the +1 nesting depth, with windows of w stored 'vertically'); no "
+         "construction to execute")
 register("huang2024:lem35", "Lemma 35",
          "A language over {a,b,e} (reconstructed: Sigma* b e* b Sigma*) is not in "
          "MAJ2[<, +1, MOD].",
@@ -121,9 +142,13 @@ register("huang2024:lem35", "Lemma 35",
 register("huang2024:lem36", "Lemma 36",
          "Sigma* b e* (= benchmark #17 {0,1,2}*02* up to renaming) is not in "
          "C-RASP[periodic, local].",
-         strength="unchecked",
-         evidence="reduction to Lemma 35 not re-proved; the renaming 0->b, 1->a, 2->e is checked by the oracle test "
-         f"({_T}/test_crasp_benchmark.py::test_zero_two_star_is_flipflop_renamed)")
+         strength="bounded-instances",
+         evidence="verify/tests/huang2024/test_crasp_benchmark.py::test_lemma36_reduction_to_the_lemma35_language (control: "
+         "an F that does not skip e's misses 'beb'); the renaming to benchmark #17: "
+         "test_zero_two_star_is_flipflop_renamed",
+         leaves_out="Lemma 35 (Krebs 2008) is cited; the reduction is checked on every word of length <= 9 over "
+                    "{a, b, e} with the oracle of Sigma* b e* standing in for F; the language of Lemma 35 is our "
+                    "reconstruction (UNCERTAIN)")
 register("huang2024:lem37", "Lemma 37",
          "Over a unary alphabet every C-RASP program eventually accepts all a^n or eventually rejects all (counts are "
     "eventually affine in n, comparisons eventually constant).",
@@ -262,12 +287,17 @@ register("huang2024:tab3.no-crasp", "Table 3, C-RASP column 'no' for Copy (uniqu
                     "found')")
 register("huang2024:tab3.copy-repeat", "Table 3 row Copy (repeat)",
          "Copy with repeats is not in C-RASP[periodic, local].",
-         strength="unchecked",
-         evidence="rests on Corollary 13 (registered as huang2024:cor13 by the communication-complexity module).")
+         strength="gap",
+         evidence="rests on Corollary 13 (huang2024:cor13, a gap): the copying fooling set is verified "
+         "(huang2024:cor13.fooling, "
+         "verify/tests/huang2024/test_communication.py::test_fooling_sets_of_addition_multiplication_and_dyck2); "
+         "the O(log N) protocol half is Theorem 12's exact-activation reading, refuted (docs/gaps.md)")
 register("huang2024:tab3.addition", "Table 3 row Addition",
          "Binary addition is not in C-RASP[periodic, local].",
-         strength="unchecked",
-         evidence="reduction from copying (add 0) plus Corollary 13; not re-proved here.")
+         strength="gap",
+         evidence="reduction from copying with y = 0: addition needs 2^(N-1) distinct messages "
+         "(verify/tests/huang2024/test_communication.py::test_fooling_sets_of_addition_multiplication_and_dyck2); "
+         "as huang2024:cor13 the O(log N) half rests on Theorem 12 (gap, docs/gaps.md)")
 register("huang2024:fig1", "Figure 1 (reported accuracies)",
          "APE transformers length-generalize where a C-RASP[periodic,local] program exists and NoPE where a C-RASP program "
     "exists; they fail otherwise.",

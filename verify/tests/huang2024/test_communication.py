@@ -262,3 +262,17 @@ def test_copy_fooling_errors():
         copy_fooling(DYCK1, 3)
     with pytest.raises(ProtocolError):
         copy_fooling(COPYISH, 3, y="a")
+
+
+@checks("huang2024:cor20", "huang2024:tab3.addition", "huang2024:rem21", "huang2024:tab3.copy-repeat")
+def test_fooling_sets_of_addition_multiplication_and_dyck2():
+    """Addition with y = 0, multiplication by 1 and unbounded-depth Dyck-2 need 2^(N-1) distinct messages
+    (exhaustive, N = 2..8), as copying does (huang2024:cor13.fooling)."""
+    from verify.huang import fooling
+
+    for N in range(2, 9):
+        for task in ("addition", "multiplication", "dyck2"):
+            assert fooling.distinct_required(task, N) == 2 ** (N - 1), (task, N)
+    # negative controls: one bracket type leaves one Alice half (no fooling set); Dyck-2 membership by hand
+    assert fooling.distinct_required("dyck1", 6) == 1
+    assert not fooling.dyck2("((") and fooling.dyck2("([])") and not fooling.dyck2("([)]")

@@ -195,3 +195,40 @@ def test_zero_two_star_is_flipflop_renamed():
 def test_extra_programs_agree():
     res = check_exhaustive(EXTRA_PROGRAMS["tomita7_local"](), oracles.tomita7, 10)
     assert res.ok, res.line()
+
+
+@checks("huang2024:lem36", "huang2024:lem11.flipflop", "huang2024:lem11", "huang2024:lem29")
+def test_lemma36_reduction_to_the_lemma35_language():
+    """Lemma 36's reduction: with F deciding Sigma* b e* at every position, L(i) := E[j <= i](Q_b(j) and
+    E[k <= j, k = j - 1] F(k)) -- only a local relation -- decides Sigma* b e* b Sigma* (our reading of Lemma 35's
+    language), on every word of length <= 9 over {a, b, e}; F is the oracle of Sigma* b e*."""
+    from itertools import product
+
+    flip = re.compile(r"[abe]*be*")
+    lemma35 = re.compile(r"[abe]*be*b[abe]*")
+
+    def reduction(w, F):
+        return any(w[j - 1] == "b" and j >= 2 and F(w[:j - 1]) for j in range(1, len(w) + 1))
+
+    def F(u):
+        return flip.fullmatch(u) is not None
+
+    for m in range(1, 10):
+        for t in product("abe", repeat=m):
+            w = "".join(t)
+            assert reduction(w, F) == (lemma35.fullmatch(w) is not None)
+    # negative control: with F = 'the last symbol is b' (e's not skipped) the reduction misses "beb"
+    assert not reduction("beb", lambda u: u.endswith("b")) and lemma35.fullmatch("beb")
+
+
+@checks("huang2024:app-c2.2")
+def test_next_is_in_crasp_local_with_the_predecessor_relation():
+    """App. C.2.2's positive half: NEXT_a (support and argmax readings) has C-RASP[local] programs, checked against
+    their oracles on every word up to the exhaustive length; each needs a positional (local) relation."""
+    for name in ("induction_next_a", "induction_argmax_a"):
+        b = BENCHMARKS[name]
+        res = check_exhaustive(b.program(), b.oracle, fast_len(b), name)
+        assert res.ok, res.line()
+        assert b.program().fragment != "C-RASP"  # the predecessor relation is used
+    wrong = BENCHMARKS["induction_next_a"]
+    assert not check_exhaustive(wrong.program(), BENCHMARKS["induction_argmax_a"].oracle, 6, "control").ok

@@ -360,7 +360,7 @@ def test_tie_margin_tolerance_boundary():
     assert disagreements(tie, compile_program(tie), words("ab", 12)) == []
 
 
-@checks("huang2024:rem28")
+@checks("huang2024:rem28", "huang2024:rem15")
 def test_compiled_model_not_offset_invariant():
     m = COMPILED["aa_star"]
     for w in ("aa", "aaaa"):

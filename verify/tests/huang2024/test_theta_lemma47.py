@@ -52,7 +52,7 @@ def _rotation_table(n):
     return [[0, *cyc[i % 4]] for i in range(n)]
 
 
-@checks("huang2024:def4", "huang2024:def46", "huang2024:def43", "huang2024:eq7", "huang2024:eq5")
+@checks("huang2024:def4", "huang2024:def46", "huang2024:def43", "huang2024:eq7", "huang2024:eq5", "huang2024:rem45")
 def test_product_functions_translation_invariance_and_negative_controls():
     T = _one_layer(_rotation_table(8))
     kinds = {(p.kind, p.key_positional, p.query_positional) for p in enumerate_products(T)}
