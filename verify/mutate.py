@@ -5,10 +5,11 @@ package (a dropped hypothesis, a changed constant, a swapped comparison, doubled
 exactly once in ``path``.  Mutations are declared with :func:`mutation` in :mod:`verify.registry.mutations`.
 
 The runner copies the source tree once into a temporary directory, then for each mutation writes the edited
-file, runs the claims' required (non-``slow``) linked tests there in a pytest subprocess (the copy comes first
-on ``sys.path``) and restores the file.  ``caught``: pytest reports failures; ``survived``: the tests pass;
-``error``: the edit does not apply or pytest cannot run them.  Each claim of a mutation is run on its own
-linked checks separately, so a claim gets no credit for a neighbour's check.  A baseline run on the unmutated copy comes first;
+file, runs the claims' required (non-``slow``) linked tests there in one pytest subprocess (the copy comes first
+on ``sys.path``; every test's outcome recorded) and restores the file.  Each claim of a mutation is judged on its
+own linked checks only, so a claim gets no credit for a neighbour's check: ``caught`` when one of them failed;
+``survived`` when they all passed (or were skipped); ``error`` when the edit does not apply, pytest cannot run
+them, or one of them left no outcome.  A baseline run on the unmutated copy comes first;
 if it fails, no mutation result is recorded (a failing check catches everything).  Each result is merged into
 the results file (:mod:`verify.results`) as soon as it is known, so an interrupted run keeps what it did;
 ``--resume`` skips mutations already recorded with their current definition.
@@ -121,10 +122,15 @@ def _copy_tree(dest: Path) -> None:
             shutil.copy2(entry, dest / entry.name)
 
 
-def _pytest(copy: Path, nodes: list[str], timeout: float) -> int:
+def _pytest(copy: Path, nodes: list[str], timeout: float, record: Path | None = None) -> int:
+    """Run ``nodes`` in a pytest subprocess on the copy; its exit code (-1 on timeout).
+
+    With ``record`` every outcome is written there (the plugin's results file) and the run does not stop at the
+    first failure; without it the run stops at the first failure (``-x``) and records nothing."""
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=str(copy), LENGTHGEN_HYPOTHESIS_PROFILE="mutation")
-    cmd = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "verify.pytest_plugin",
-           "--no-claim-results", "--rootdir", str(copy), "-W", "ignore", *nodes]
+    how = ["-x", "--no-claim-results"] if record is None else [f"--claim-results={record}"]
+    cmd = [sys.executable, "-m", "pytest", "-q", *how, "-p", "no:cacheprovider", "-p", "verify.pytest_plugin",
+           "--rootdir", str(copy), "-W", "ignore", *nodes]
     if (copy / "pyproject.toml").exists():
         cmd[3:3] = ["-c", str(copy / "pyproject.toml")]
     try:
@@ -132,6 +138,25 @@ def _pytest(copy: Path, nodes: list[str], timeout: float) -> int:
                               timeout=timeout).returncode
     except subprocess.TimeoutExpired:
         return -1
+
+
+def _judge(copy: Path, nodes_of: dict[str, list[str]], timeout: float) -> dict[str, str]:
+    """One pytest run of every claim's required checks on the mutated copy; each claim is judged on its own
+    checks only (``caught`` when one of them failed), so a claim gets no credit for a neighbour's check."""
+    record = copy / ".mutation-outcomes.json"
+    record.unlink(missing_ok=True)
+    nodes = sorted({n for ns in nodes_of.values() for n in ns})
+    rc = _pytest(copy, [str(copy / n) for n in nodes], timeout, record) if nodes else None
+    if rc not in (0, 1):
+        return dict.fromkeys(nodes_of, "error")
+    from verify.results import load
+
+    outcomes = {n: e["outcome"] for n, e in load(record)["tests"].items()}
+    judged = {}
+    for key, ns in nodes_of.items():
+        got = [outcomes.get(n) for n in ns]
+        judged[key] = ("error" if not ns or None in got else "caught" if "failed" in got else "survived")
+    return judged
 
 
 def required_nodes(key: str, tests: dict[str, dict[str, bool]]) -> list[str]:
@@ -170,10 +195,7 @@ def run(selected: list[Mutation], results: Path, resume: bool, timeout: float, q
                 if original is None:
                     raise MutationError(f"mutation {m.name}: no file {m.path}")
                 target.write_text(m.apply(original))
-                for key in m.claims:  # each claim's own checks, separately: no credit for a neighbour's
-                    nodes = [str(copy / n) for n in required_nodes(key, tests)]
-                    rc = _pytest(copy, nodes, timeout) if nodes else None
-                    per_claim[key] = {0: "survived", 1: "caught"}.get(rc, "error")
+                per_claim = _judge(copy, {k: required_nodes(k, tests) for k in m.claims}, timeout * len(m.claims))
             except MutationError as exc:
                 print(f"  {exc}", flush=True)
                 per_claim = dict.fromkeys(m.claims, "error")

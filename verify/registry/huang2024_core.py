@@ -349,7 +349,12 @@ register("huang2024:cor26", "Corollary 26",
 register("huang2024:prop51", "Proposition 51",
          "Limit Transformers with R_inf <= B have finitely many parameter settings apart from phi.",
          strength="unchecked",
-         evidence="R_inf not implemented")
+         evidence="the statement depends on readings of Definition 50 the reference leaves UNCERTAIN: whether 'size' "
+         "includes the MLP hidden width, and which norm bounds a matrix. If the hidden width is not in R_infinity "
+         "(our reading, constructions/huang/regularizer.py), live units are bounded only through the norms of A "
+         "and B at p bits (k <= (B 2^p)^2 with Frobenius norms, unbounded with entrywise max norms), and "
+         "zero-padded units make the raw settings infinite in every reading; without the paper's definition there "
+         "is no statement to check")
 register("huang2024:prop54", "Proposition 54",
          "With i.i.d. init of variance ~1/d and d = Omega(N), E[(8)] = O(1).",
          strength="numerical",

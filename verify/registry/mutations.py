@@ -288,11 +288,18 @@ mutation("golowich-eq7-any-instance-negative-risk", "golowich2025:thm4.3.eq7", "
          "[Sh <= Sstar, Sstar <= n * d, Sh == rj + rest, n <= L, d >= 0], rj <= L * d,",
          "(7) without the other training lengths' risks being >= 0")
 
+mutation("golowich-fig1-threshold-loosened", "golowich2025:fig1", "verify/golowich/sec5.py",
+         "GENERALIZES, MARGIN = 0.9, 0.1", "GENERALIZES, MARGIN = 0.4, 0.1",
+         "changed constant: 'generalizes' at 40% instead of 90% (chance-level seeds would pass)")
+mutation("golowich-fig2-ablation-slack", "golowich2025:fig2", "verify/golowich/sec5.py",
+         "if coupled is not None and coupled < ablation:", "if coupled is not None and coupled < ablation - 1:",
+         "the comparison with the shifted-APE ablation can never fail")
+
 # ------------------------------------------------------------------------------------------- huang2024
 mutation("huang-lem37-zero-slope", ("huang2024:lem37", "huang2024:lem11.aa-star"), "constructions/crasp/unary.py",
          "v = 1 if p.b else 0\n", "v = 0\n",
          "Lemma 37's eventual form of a Count loses its slope (the certificate of aa* rests on it)")
-mutation("huang-lem41-zero-slope", ("huang2024:lem41", "huang2024:lem11.parity"), "constructions/crasp/unary.py",
+mutation("huang-lem41-zero-slope", ("huang2024:lem41", "huang2024:lem11.parity", "huang2024:lem40"), "constructions/crasp/unary.py",
          "s = sum(1 for x in p.b if x)\n", "s = 0\n",
          "the periodic eventual form of a Count loses its slope (the certificate of PARITY rests on it)")
 mutation("huang-def3-no-translation-invariance", "huang2024:def3", "constructions/limit_transformer/model.py",
@@ -317,13 +324,13 @@ mutation("huang-def2-mlp-bits-unchecked", "huang2024:def2", "constructions/crasp
          "            vals += [*layer.mlp.A.flat, *layer.mlp.b.flat, *layer.mlp.B.flat]\n",
          "            pass\n",
          "dropped hypothesis: the p-bit check of Definition 2 skips the MLP parameters")
-mutation("huang-rem28-offset-ignored", "huang2024:rem28", "constructions/limit_transformer/evaluate.py",
+mutation("huang-rem28-offset-ignored", ("huang2024:rem28", "huang2024:rem15"), "constructions/limit_transformer/evaluate.py",
          "pos = _position_vectors(model, np.arange(1, n + 1) + offset)", "pos = _position_vectors(model, np.arange(1, n + 1))",
          "the float evaluator ignores the offset (positions read at i, not i + offset)")
 mutation("huang-nope-ignores-phi", "huang2024:thm9.nope", "constructions/limit_transformer/model.py",
          "no_phi = all(h.phi is None", "no_phi = True or all(h.phi is None",
          "the NoPE test (Corollary 18) ignores local functions phi")
-mutation("huang-eq7-wrong-diagonal", ("huang2024:eq7", "huang2024:def4", "huang2024:def46"),
+mutation("huang-eq7-wrong-diagonal", ("huang2024:eq7", "huang2024:def4", "huang2024:def46", "huang2024:rem45"),
          "constructions/huang/products.py",
          "bad = np.argwhere(vals[1:, 1:] != vals[:-1, :-1])", "bad = np.argwhere(vals[1:, :-1] != vals[:-1, 1:])",
          "eq. (7) checked along anti-diagonals G[j+1, i] = G[j, i+1] instead of G[j, i] = G[j+1, i+1]")
@@ -387,6 +394,88 @@ mutation("huang-faq7-periodic-pair-early", "huang2024:faq7.periodic", "counterex
 mutation("huang-faq7-local-pair-early", "huang2024:faq7.local", "counterexamples/periodic_local.py",
          "weight if i - j >= N + 1 else 0", "weight if i - j >= N else 0",
          "off-by-one: the non-local phi already acts at offset N (reachable on strings of N symbols)")
+
+mutation("huang-inference-picks-max-R",
+         ("huang2024:def6", "huang2024:eq9", "huang2024:def6.bounded", "huang2024:eq9.bounded", "huang2024:thm7",
+          "huang2024:thm14", "huang2024:lem17", "huang2024:cor24", "huang2024:rem25"),
+         "constructions/huang/inference.py",
+         "R, _, best = min(scored, key=lambda s: (s[0], s[1]))", "R, _, best = max(scored, key=lambda s: (s[0], s[1]))",
+         "Definition 6 / eq. (9) with the regulariser maximised instead of minimised")
+mutation("huang-inference-ignores-training-length", ("huang2024:def22", "huang2024:thm23"),
+         "constructions/huang/inference.py",
+         "m = n // 2 if train_length is None else train_length(n)", "m = n // 2",
+         "Definition 22's training length l(n) ignored (always n/2; l(n) > n no longer refused)")
+mutation("huang-inference-ladder-family-unchecked", ("huang2024:thm7.bounded", "huang2024:thm23.bounded"),
+         "verify/huang/inference.py",
+         "s.add(m >= 1, (m % 2 == 0) == ((m + 1) % 2 == 0))", "s.add(m >= 1, (m % 2 == 0) == (m % 2 == 0))",
+         "the a^(m+1) witness family compared with the ladder at m instead of m + 1 (no longer a witness)")
+mutation("huang-inference-heaviside-at-zero", ("huang2024:cor18.bounded", "huang2024:cor18",
+                                               "huang2024:thm7.bounded", "huang2024:thm23.bounded"),
+         "verify/huang/inference.py",
+         "return wa * a + wb * b + w1 + wphi * phi * t + w0 * t >= 0", "return wa * a + wb * b + w1 + wphi * phi * t + w0 * t > 0",
+         "swapped tie rule: the units' Heaviside read with H(0) = 0 instead of 1")
+mutation("huang-certificate-period-off-by-one",
+         ("huang2024:tab2.no-crasp", "huang2024:tab2.tomita3", "huang2024:tab3.no-crasp", "huang2024:tab2.tomita5",
+          "huang2024:tab2.tomita6", "huang2024:lem38"),
+         "constructions/crasp/unary.py",
+         "periodic = all(vals[k] == vals[k + period] for k in range(len(vals) - period))",
+         "periodic = all(vals[k] == vals[k + period + 1] for k in range(len(vals) - period - 1))",
+         "off-by-one: the non-expressibility certificate compares membership one step beyond the period")
+mutation("huang-oracle-majority-strict", "huang2024:thm10", "constructions/crasp/oracles.py",
+         'return w.count("a") >= w.count("b")', 'return w.count("a") > w.count("b")',
+         "swapped tie rule: MAJORITY's oracle rejects ties")
+mutation("huang-oracle-tomita4-window", "huang2024:tab2", "constructions/crasp/oracles.py",
+         'return "000" not in w', 'return "0000" not in w',
+         "off-by-one: Tomita 4's forbidden run 000 read as 0000")
+mutation("huang-oracle-binary-majority-tie", "huang2024:tab3", "constructions/crasp/oracles.py",
+         "if ones == zeros or len(y) != 1:", "if len(y) != 1:",
+         "Binary Majority's transcript oracle no longer refuses ties")
+mutation("huang-oracle-induction-last-pair", ("huang2024:eq10", "huang2024:app-c2.2"), "constructions/crasp/oracles.py",
+         "return Counter(w[k + 1] for k in range(len(w) - 1) if w[k] == last)",
+         "return Counter(w[k + 1] for k in range(len(w) - 2) if w[k] == last)",
+         "off-by-one: eq. (10)'s numerator misses k = N - 1")
+mutation("huang-oracle-subsequence-unordered", "huang2024:lem11.piecewise", "constructions/crasp/oracles.py",
+         "        it = iter(w)\n", "        it = w\n",
+         "the piecewise-testable oracle tests letter membership instead of an ordered subsequence")
+mutation("huang-oracle-dyck-depth-off-by-one", "huang2024:tab1", "constructions/crasp/oracles.py",
+         "if not 0 <= depth <= n:", "if not 0 <= depth <= n + 1:",
+         "off-by-one: D_n's oracle admits depth n + 1")
+mutation("huang-fooling-needed-count", "huang2024:cor13.fooling", "constructions/communication.py",
+         "return CopyFooling(N, len(syms) ** (N - 1), len(seen),", "return CopyFooling(N, len(syms) ** N, len(seen),",
+         "off-by-one: Corollary 13's fooling set counts 2^N inputs for |x| = N - 1")
+mutation("huang-interpreter-strict-count", "huang2024:def8", "constructions/crasp/interpreter.py",
+         "v = np.cumsum(p, axis=1, dtype=np.int64)", "v = np.cumsum(p, axis=1, dtype=np.int64) - p",
+         "Definition 8's Counting #[j <= i] computed as #[j < i]")
+mutation("huang-morphism-in-block-correction", "huang2024:lem42", "constructions/crasp/morphism.py",
+         "later = [_indicator(get(op.arg, rr)) for rr in range(r + 1, k + 1)]",
+         "later = [_indicator(get(op.arg, rr)) for rr in range(r + 2, k + 1)]",
+         "off-by-one: Lemma 42's in-block correction of Counting misses offset r + 1")
+mutation("huang-lemma47-embedding-shifted", ("huang2024:lem47", "huang2024:cor26"), "constructions/huang/lemma47.py",
+         "out[:, offset: offset + m.shape[1]] = m", "out[:, offset + 1: offset + 1 + m.shape[1]] = m",
+         "off-by-one: Lemma 47's embedding placed one column to the right")
+mutation("huang-agreement-length-short", "huang2024:sec3.finite-algorithms", "counterexamples/periodic_local.py",
+         'return {"N0": n_hi - 1, "n_hi": n_hi,', 'return {"N0": n_hi - 2, "n_hi": n_hi,',
+         "off-by-one: the agreement length N0 one symbol short of the grid")
+mutation("huang-protocol-boundary-short", ("huang2024:thm12.finite-values", "huang2024:thm19"),
+         "constructions/communication.py",
+         "bidx = list(range(max(1, N - tau + 1), N + 1))", "bidx = list(range(max(1, N - tau + 2), N + 1))",
+         "off-by-one: Bob reads the tau boundary positions of Alice's half one short")
+mutation("huang-lemma36-reduction-prefix", ("huang2024:lem36", "huang2024:lem11.flipflop", "huang2024:lem11",
+                                            "huang2024:lem29"),
+         "verify/huang/reductions.py", "and F(w[:j - 1])", "and F(w[:j])",
+         "off-by-one: Lemma 36's reduction evaluates F at j instead of j - 1")
+mutation("huang-maj2-at-least-half", "huang2024:def30", "constructions/crasp/maj2.py",
+         '"maj": 2 * sat > len(word)', '"maj": 2 * sat >= len(word)',
+         "swapped tie rule: the majority quantifier accepts exactly half")
+mutation("huang-maj2-order-non-strict", ("huang2024:rem32", "huang2024:def30"), "constructions/crasp/maj2.py",
+         "return _pos(env, f[1]) < _pos(env, f[2])", "return _pos(env, f[1]) <= _pos(env, f[2])",
+         "the order predicate x < y evaluated as x <= y")
+mutation("huang-prop54-variance-doubled", "huang2024:prop54", "verify/huang/random_init.py",
+         "s = np.sqrt(1 / d if var is None else var)", "s = np.sqrt(2 / d if var is None else var)",
+         "changed constant: entries of variance 2/d instead of 1/d")
+mutation("huang-lem56-first-power", "huang2024:lem56", "verify/huang/random_init.py",
+         "den = np.linalg.norm(V, 2) ** 2 * nuclear(A)", "den = np.linalg.norm(V, 2) * nuclear(A)",
+         "dropped square: Lemma 56's bound with ||V|| instead of ||V||^2")
 
 # -------------------------------------------------------------------------------------------- izzo2025
 mutation("izzo-modp-target-off-by-one", "izzo2025:sec3.1", "constructions/tasks/modp.py",

@@ -204,11 +204,10 @@ def test_lemma36_reduction_to_the_lemma35_language():
     language), on every word of length <= 9 over {a, b, e}; F is the oracle of Sigma* b e*."""
     from itertools import product
 
+    from verify.huang.reductions import lemma36_reduction as reduction
+
     flip = re.compile(r"[abe]*be*")
     lemma35 = re.compile(r"[abe]*be*b[abe]*")
-
-    def reduction(w, F):
-        return any(w[j - 1] == "b" and j >= 2 and F(w[:j - 1]) for j in range(1, len(w) + 1))
 
     def F(u):
         return flip.fullmatch(u) is not None
