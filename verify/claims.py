@@ -16,7 +16,8 @@ code it depends on was caught by those checks (:mod:`verify.mutate`).  ``python 
 Strengths (what the linked checks establish when they pass; docs/claims.md defines them in full):
 
 ``as-stated``        the statement as the paper states it, for all its instances (symbolic proof,
-                     decision procedure, or exhaustive check of a finite statement).
+                     decision procedure, or exhaustive check of a finite statement; elementary algebraic or
+                     order facts may be cited by name).
 ``steps-cited``      every algebraic step discharged mechanically in general; analysis steps (continuity,
                      density, analyticity, compactness) only cited with their statement.
 ``bounded-instances`` the statement (or its proof steps) checked exactly on finitely many instances
@@ -46,7 +47,8 @@ from dataclasses import dataclass
 #: the strength vocabulary: what the linked checks establish when they pass (docs/claims.md prints it)
 STRENGTH_MEANING = {
     "as-stated": "the statement as the paper states it, for all its instances (symbolic proof, decision "
-                 "procedure, or exhaustive check of a finite statement)",
+                 "procedure, or exhaustive check of a finite statement; an elementary algebraic or order fact may be "
+                 "cited by name, a cited analysis step makes it steps-cited)",
     "steps-cited": "every algebraic step discharged mechanically in general; analysis steps (continuity, "
                    "density, analyticity, compactness) only cited with their statement",
     "bounded-instances": "the statement or its proof steps checked exactly on finitely many instances "
