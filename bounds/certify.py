@@ -130,7 +130,8 @@ def text_report(rec: dict, f_name: str, g_name: str, f, g) -> str:
                  f"{rec['boxes_split']} boxes split, {rec['boxes_open']} open), >= {rec['long_lower']:.6g} (realized)")
     w = rec["witness"]
     if w["string"] is None:
-        wtxt = f"of length {w['length']} with class counts {w['counts']} (class = token id * Delta + residue)"
+        wtxt = (f"of length {w['length']} with class counts {w['counts']} and window {w.get('window')} "
+                "(class = token id * Delta + residue)")
     elif len(w["string"]) > 60:
         wtxt = f"of length {w['length']} {w['string'][:28]!r}...{w['string'][-28:]!r} (--json prints it whole)"
     else:

@@ -24,6 +24,8 @@ from lengthgen_cli import JsonlOutput, UsageError, check_output, progress
 #: float32 evaluation of the trained network (torch) against its exact conversion: the measured MSE may exceed the
 #: exact one by this much in root-mean-square (docs/certify.md)
 MEASURE_TOL = 1e-4
+#: a run "generalizes empirically" when its test-loss plateau is below this (bounds.measure's default --eps)
+PLATEAU_EPS = 0.01
 
 
 def _construction(kind: str, params: dict):
@@ -146,7 +148,7 @@ def _finish(args, records: list, eps: float) -> str:
 
         write_atomic(args.summary, summary)
     if args.plots:
-        summary["plots"] = plot(summary, args.plots)
+        summary["plots"] = plot(summary, args.plots, os.path.basename(args.summary or "izzo2025-certify.json"))
     if args.json:
         return json.dumps(summary)
     return summary_text(summary)
@@ -174,6 +176,10 @@ def summarize(records: list, eps: float) -> dict:
     out_tasks = []
     sound_total = sound_ok = 0
     verdicts_all = {"certified": 0, "fails": 0, "undetermined": 0}
+    generalizing = {"certified": 0, "fails": 0, "undetermined": 0}
+    for r in records:
+        if r["measured"]["plateau"] < PLATEAU_EPS:
+            generalizing[r["construction"]["verdict"]] += 1
     for name in sorted(tasks, key=lambda t: (tasks[t]["task_kind"], t)):
         t = tasks[name]
         rows = []
@@ -199,6 +205,7 @@ def summarize(records: list, eps: float) -> dict:
                          "seconds": [r["construction"]["seconds"] for r in rs]})
         out_tasks.append({"task": name, "task_kind": t["task_kind"], "rows": rows})
     return {"eps": eps, "records": len(records), "verdicts": verdicts_all,
+            "generalizing_empirically": {"plateau_below": PLATEAU_EPS, "verdicts": generalizing},
             "soundness": {"checks": sound_total, "holding": sound_ok, "tolerance": MEASURE_TOL}, "tasks": out_tasks}
 
 
@@ -212,6 +219,9 @@ def summary_text(s: dict) -> str:
     lines = [f"{s['records']} trained seeds against their App. A.2 construction (eps = {s['eps']}): "
              f"{v['certified']} certified, {v['fails']} fail, {v['undetermined']} undetermined; soundness "
              f"{s['soundness']['holding']}/{s['soundness']['checks']} (certified sup >= measured RMSE at 2, 4, 8 N)",
+             "  of the seeds whose test-loss plateau is below {plateau_below} (they generalize empirically): "
+             "{v[certified]} certified, {v[fails]} fail, {v[undetermined]} undetermined".format(
+                 **s["generalizing_empirically"], v=s["generalizing_empirically"]["verdicts"]),
              "  task                 N  seeds  cert/fail/und  median U   median L   median delta  median RMSE@8N"]
     for t in s["tasks"]:
         for r in t["rows"]:
@@ -223,16 +233,15 @@ def summary_text(s: dict) -> str:
     return "\n".join(lines)
 
 
-def plot(s: dict, folder: str) -> list:
+def figures(s: dict) -> dict:
     """Certified sup |f - g| (median and range over seeds) and the realized lower bound against N, beside the
-    measured RMSE at 8N, one panel per task; PNG + SVG per task kind."""
+    measured RMSE at 8N, one panel per task: ``{"certify-modp": Figure, "certify-simple": Figure}``."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    os.makedirs(folder, exist_ok=True)
-    written = []
+    out = {}
     for kind in ("modp", "simple"):
         tasks = [t for t in s["tasks"] if t["task_kind"] == kind]
         if not tasks:
@@ -244,18 +253,25 @@ def plot(s: dict, folder: str) -> list:
             ax.fill_between(Ns, [min(r["upper"]) for r in t["rows"]], [max(r["upper"]) for r in t["rows"]],
                             alpha=0.2)
             ax.plot(Ns, [_med(r["lower"]) for r in t["rows"]], "s--", label="realized input (median)")
-            key = "8" if all("8" in r["measured_rmse"] for r in t["rows"]) else None
-            if key:
-                ax.plot(Ns, [_med(r["measured_rmse"][key]) for r in t["rows"]], "^:", label="measured RMSE at 8N")
+            ax.plot(Ns, [_med(r["delta"]) for r in t["rows"]], "x:", label="delta (max up to N)")
+            if all("8" in r["measured_rmse"] for r in t["rows"]):
+                ax.plot(Ns, [_med(r["measured_rmse"]["8"]) for r in t["rows"]], "^:", label="measured RMSE at 8N")
             ax.set_yscale("log")
             ax.set_xlabel("training length N")
             ax.set_title(t["task"], fontsize=9)
         axes[0][0].set_ylabel("|f - g|")
         axes[0][0].legend(fontsize=7)
-        fig.tight_layout()
-        for ext in ("png", "svg"):
-            path = os.path.join(folder, f"certify-{kind}.{ext}")
-            fig.savefig(path, dpi=110)
-            written.append(path)
-        plt.close(fig)
+        out[f"certify-{kind}"] = fig
+    return out
+
+
+def plot(s: dict, folder: str, source: str) -> list:
+    """Save :func:`figures` as ``<folder>/<stem>-<name>.png`` and ``.svg`` with their data embedded (``name`` from a
+    summary file ``izzo2025-certify-<name>.json``, the names ``python -m bounds.figures`` redraws)."""
+    from bounds.figure_data import save
+
+    name = source[len("izzo2025-certify-"):-len(".json")] if source.startswith("izzo2025-certify-") else "runs"
+    written = []
+    for stem, fig in figures(s).items():
+        written += save(fig, os.path.join(folder, f"{stem}-{name}"), source, dpi=110)
     return written

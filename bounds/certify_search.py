@@ -449,6 +449,7 @@ class Certificate:
     witness_length: int
     witness: str | None  # the string, or None when too long to print
     witness_counts: dict
+    witness_window: list  # classes of the last tau + 1 positions (query last); empty when the string is given
     verdict: str
     seconds: float
     notes: list = field(default_factory=list)
@@ -488,9 +489,9 @@ def certify(prob: Problem, eps: float, delta: float | None = 0.0, train_length: 
     upper = max(short_hi, long.upper)
     if long.lower > short_best.lower and long.witness is not None:
         counts, window, n = long.witness
-        lower, wl, ws, wc = long.lower, n, describe_witness(prob, counts, window, n), counts
+        lower, wl, ws, wc, ww = long.lower, n, describe_witness(prob, counts, window, n), counts, list(window)
     else:
-        lower, wl, ws, wc = short_best.lower, short_best.length, short_best.witness, {}
+        lower, wl, ws, wc, ww = short_best.lower, short_best.length, short_best.witness, {}, []
     if upper <= d_lo + eps:
         verdict = "certified"
     elif lower > d_hi + eps:
@@ -498,7 +499,7 @@ def certify(prob: Problem, eps: float, delta: float | None = 0.0, train_length: 
     else:
         verdict = "undetermined"
     return Certificate((prob.ev.tf.semantics, prob.ev.tg.semantics if prob.ev.tg else None), eps, (d_lo, d_hi),
-                       N0, rows, long, upper, lower, wl, ws, {str(k): v for k, v in wc.items()}, verdict,
+                       N0, rows, long, upper, lower, wl, ws, {str(k): v for k, v in wc.items()}, ww, verdict,
                        time.perf_counter() - t0)
 
 
@@ -510,6 +511,7 @@ def certificate_record(cert, prob=None) -> dict:
             "semantics": list(cert.semantics), "N0": cert.N0, "seconds": round(cert.seconds, 3),
             "boxes_split": long.boxes_split, "boxes_open": long.boxes_open, "long_upper": long.upper,
             "long_lower": long.lower, "long_converged": long.converged,
-            "witness": {"length": cert.witness_length, "string": cert.witness, "counts": cert.witness_counts},
+            "witness": {"length": cert.witness_length, "string": cert.witness, "counts": cert.witness_counts,
+                        "window": cert.witness_window},
             "lengths": [{"length": r.length, "configurations": r.configurations, "lower": r.lower, "upper": r.upper,
                          "witness": r.witness} for r in cert.rows]}

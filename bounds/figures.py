@@ -11,7 +11,9 @@ Which results file draws which figures (:data:`RULES`, by file name):
 * ``ahuja2024-table<k>-<name>.json`` (``python -m bounds.reproduce ahuja2024``): the test loss against length
   (and Fig. 3 for Table 1) beside the file, same stem;
 * ``huang2024-fig1-<preset>.json``, ``golowich2025-{sparse-parity,scratchpad}-<preset>.json``
-  (``python -m bounds.reproduce huang2024 | golowich2025``): beside the file, same stem.
+  (``python -m bounds.reproduce huang2024 | golowich2025``): beside the file, same stem;
+* ``izzo2025-certify-<name>.json`` (``python -m bounds.certify --runs ... --summary``): certified against measured
+  generalization, ``figures/certify-{modp,simple}-<name>``.
 
 Every figure is saved with the arrays it plots embedded (:mod:`bounds.figure_data`).  ``--check`` draws each
 figure from its JSON again without saving and compares those arrays with the ones embedded in the committed PNG
@@ -61,12 +63,21 @@ def _golowich(summary: dict, json_path: str) -> dict:
     return {} if fig is None else {os.path.splitext(json_path)[0]: fig}
 
 
+def _certify(summary: dict, json_path: str) -> dict:
+    from bounds.certify_runs import figures
+
+    name = os.path.basename(json_path)[len("izzo2025-certify-"):-len(".json")]
+    folder = os.path.join(os.path.dirname(json_path), "figures")
+    return {os.path.join(folder, f"{stem}-{name}"): fig for stem, fig in figures(summary).items()}
+
+
 # results file name -> the function drawing its figures: (summary, json path) -> {figure stem: Figure}
 RULES: tuple[tuple[re.Pattern, Callable[[dict, str], dict], int], ...] = (
     (re.compile(r"izzo2025-(modp|simple)-[\w.-]+\.json"), _izzo, 120),
     (re.compile(r"ahuja2024-table[123]-[\w.-]+\.json"), _ahuja, 100),
     (re.compile(r"huang2024-fig1-[\w.-]+\.json"), _huang, 120),
     (re.compile(r"golowich2025-(sparse-parity|scratchpad)-[\w.-]+\.json"), _golowich, 110),
+    (re.compile(r"izzo2025-certify-[\w.-]+\.json"), _certify, 110),
 )
 
 
