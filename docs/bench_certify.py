@@ -9,7 +9,7 @@
    ModP model (d = 16, width 256, one head); median width of the bound of f - g, ratio.
 3. One trained model certified against its construction within a time budget (one core): N0, boxes, gap, time.
 
-The trained model is the committed witness run (docs/results/izzo2025-certify-witness.json) unless ``--runs`` names a
+The trained model is the committed witness run (docs/results/izzo2025-trained-witness.json) unless ``--runs`` names a
 ``bounds.measure`` folder (then the first ModP p = 5 record, seed 0).  The load average is printed beside every time.
 """
 
@@ -25,7 +25,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-WITNESS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results", "izzo2025-certify-witness.json")
+WITNESS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results", "izzo2025-trained-witness.json")
 
 
 def load(runs: str | None):

@@ -145,7 +145,7 @@ register(
     "eps on every input.",
     strength="gap", evidence=
     "the step from an average test loss at a few lengths to every input is missing: bounds.certify finds, for the "
-    "quick-sweep run ModP p = 2, N = 5, seed 0 (plateau 0.0077 < 1e-2; docs/results/izzo2025-certify-witness.json), "
+    "quick-sweep run ModP p = 2, N = 5, seed 0 (plateau 0.0077 < 1e-2; docs/results/izzo2025-trained-witness.json), "
     "an input of length 129 on which the trained network is off by 0.243 while it agrees within 0.018 up to its "
     "training length (certified class-level evaluation, the torch network itself and the exact target agree; the "
     "App. A.2 construction is exact on it). verify/tests/izzo2025/test_certify.py; docs/certify.md has the sweep's "

@@ -7,7 +7,7 @@
   the certifier with its string; negative control: a model against itself is certified with U = 0.
 * ``izzo2025:sec5.threshold`` (gap): a trained ModP run whose test-loss plateau is below 1e-2 (it "generalizes" in
   the sense of sec. 5) is off by 0.24 on an input of length 129; the committed run (docs/results/
-  izzo2025-certify-witness.json) is re-evaluated three ways: certified class-level evaluation, the trained torch
+  izzo2025-trained-witness.json) is re-evaluated three ways: certified class-level evaluation, the trained torch
   network itself, and the exact target; negative control: the App. A.2 construction on the same input is exact.
 """
 
@@ -23,7 +23,7 @@ from counterexamples.izzo.witnesses import bump_pair
 from verify.claims import checks
 
 WITNESS = os.path.join(os.path.dirname(__file__), "..", "..", "..", "docs", "results",
-                       "izzo2025-certify-witness.json")
+                       "izzo2025-trained-witness.json")
 WITNESS_STRING = ("1" * 49 + "0" + "10" * 7 + "0" * 63 + "1")  # 128 symbols: model length 129
 
 
