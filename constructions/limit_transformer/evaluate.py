@@ -16,15 +16,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from constructions.blas import one_blas_thread
 from constructions.limit_transformer.errors import InputError
 from constructions.limit_transformer.model import FloatMLP, LimitTransformer, LocalPhi
-from constructions.limit_transformer.precision import float_terms, float_weights
+from constructions.limit_transformer.precision import float_terms, float_weights, warn_boundary
 
 # Numeric mode: a Heaviside pre-activation within this distance below 0 counts as 0 (exact constructions
 # often compare equal quantities, whose float difference is a rounding error of either sign).
 HEAVISIDE_ATOL = 1e-9
 _CHUNK_ELEMENTS = 2**23  # floats per chunk in the largest tensor (~64 MB)
 _CHUNK_POSITIONS = 4096  # positions per chunk (B * n): one residual-stream row stays in cache
+_CHUNK_LOGITS = 2**19  # logits per block of queries of a content head (4 MB: the block's passes stay in cache)
 
 
 def _position_vectors(model: LimitTransformer, positions: np.ndarray) -> np.ndarray:
@@ -74,12 +76,15 @@ def float_mlp(Y: np.ndarray, mlp: FloatMLP | None, cache=None) -> np.ndarray:
     h += mlp.b.reshape((-1,) + (1,) * (h.ndim - 1))
     if cache is not None:
         cache.mlp_pre.append(np.moveaxis(h, 0, -1).copy())
-    for k in range(len(mlp.b)):
-        hk = h[k]
-        if mlp.heaviside[k]:
-            h[k] = hk >= -HEAVISIDE_ATOL
-        else:
-            np.maximum(hk, 0.0, out=hk)
+    if not mlp.heaviside.any():
+        np.maximum(h, 0.0, out=h)
+    else:
+        for k in range(len(mlp.b)):
+            hk = h[k]
+            if mlp.heaviside[k]:
+                h[k] = hk >= -HEAVISIDE_ATOL
+            else:
+                np.maximum(hk, 0.0, out=hk)
     if cache is not None:
         cache.mlp_post.append(np.moveaxis(h, 0, -1).copy())
     _add_rows(Y, mlp.B_rows, _apply(mlp.B_sub, h))
@@ -99,14 +104,29 @@ def _window(arr: np.ndarray, lo: int, hi: int, fill) -> np.ndarray:
 
 def positional_terms(phi: np.ndarray | None, q0: int, q1: int, n: int, model: LimitTransformer):
     """Softmax terms (Q, tau+2) of a positional-only head for 0-based queries q0..q1-1 (column 0: each far
-    key, all of logit 0; column 1 + off: the key at offset off) and the number of far keys per query."""
+    key, all of logit 0; column 1 + off: the key at offset off) and the number of far keys per query.
+
+    Every query i > tau has the same logits and keys (some far keys, the whole window), hence the same terms:
+    they are computed once for all of them (a read-only broadcast row; the boundary decisions are counted once
+    per query, as if each row were computed)."""
     offsets = np.zeros(1) if phi is None else phi
     tau = len(offsets) - 1
     q = np.arange(q0, q1)
     count_far = np.maximum(q - tau, 0)  # keys 0 .. i-tau-1 share logit 0
-    logits = np.concatenate([np.zeros((len(q), 1)), np.broadcast_to(offsets, (len(q), tau + 1))], axis=1)
-    mask = np.concatenate([(count_far > 0)[:, None], (q[:, None] - np.arange(tau + 1)[None, :]) >= 0], axis=1)
-    return float_terms(logits, mask, n, model.precision_bits, model.precision), count_far
+    early = np.arange(q0, min(q1, tau + 1))  # queries without far keys or without a whole window
+    steady = q1 - max(q0, tau + 1)  # queries i > tau, all alike
+    distinct = np.concatenate([early, [tau + 1]]) if steady > 0 else early
+    queries = np.concatenate([np.ones(len(early), dtype=np.int64), [steady]]) if steady > 0 else None
+    logits = np.concatenate([np.zeros((len(distinct), 1)), np.broadcast_to(offsets, (len(distinct), tau + 1))],
+                            axis=1)
+    mask = np.concatenate([(distinct > tau)[:, None], (distinct[:, None] - np.arange(tau + 1)[None, :]) >= 0],
+                          axis=1)
+    s = float_terms(logits, mask, n, model.precision_bits, model.precision, rows=queries)
+    if steady == len(q):
+        return np.broadcast_to(s[0], (len(q), tau + 2)), count_far
+    if steady > 0:
+        s = np.concatenate([s[:-1], np.broadcast_to(s[-1], (steady, tau + 2))])
+    return s, count_far
 
 
 def positional_weight_matrix(phi: np.ndarray | None, queries: np.ndarray, n: int,
@@ -145,7 +165,51 @@ def positional_head(vals: np.ndarray, base: np.ndarray, start: int, q0: int, q1:
     for off in range(tau + 1):
         num += s[:, off + 1] * _window(vals, q0 - off - start, q1 - off - start, 0.0)
         den += s[:, off + 1]
+    if np.all(den > 0):
+        return np.divide(num, den, out=num)
     return np.divide(num, den, out=np.zeros_like(num), where=den > 0)
+
+
+def _add_phi(logits: np.ndarray, phi, queries: np.ndarray) -> None:
+    """Add phi(j, i) to the logits (B, len(queries), keys) of the given queries, in place: a tau-local phi
+    (its float offsets) as tau + 1 diagonals, any other phi as its dense n x n matrix (:func:`_phi_matrix`)."""
+    if phi is None:
+        return
+    keys = logits.shape[-1]
+    if phi.ndim == 1:  # offsets 0..tau of a LocalPhi
+        rows = np.arange(len(queries))
+        for off, v in enumerate(phi):
+            ok = queries >= off
+            if v != 0 and ok.any():
+                logits[:, rows[ok], queries[ok] - off] += v
+        return
+    logits += phi[queries][:, :keys][None]
+
+
+def _content_head(model, h, phi, Qy, Ky, vals, queries, n, keep_weights=False):
+    """Output (r, B, len(queries)) of a head with content-dependent logits (and its weights (B, q, n) when
+    ``keep_weights``).  Queries are taken in blocks whose logits stay cache-sized, each block against the keys
+    up to its last query only (causal), with plain matrix products; the boundary decisions of all blocks are
+    reported in one :class:`~constructions.limit_transformer.precision.BoundaryWarning`."""
+    B = Qy.shape[1]
+    Qt, Kt, Vt = Qy.transpose(1, 2, 0), Ky.transpose(1, 0, 2), vals.transpose(1, 0, 2)  # (B,q,r) (B,r,n) (B,v,n)
+    out = np.empty((vals.shape[0], B, len(queries)))
+    kept = np.zeros((B, len(queries), n)) if keep_weights else None
+    step = len(queries) if keep_weights else max(1, _CHUNK_LOGITS // (B * n))
+    tally = []
+    for c0 in range(0, len(queries), step):
+        qs = queries[c0:c0 + step]
+        keys = int(qs.max()) + 1
+        logits = np.matmul(Qt[:, c0:c0 + step], Kt[:, :, :keys])
+        _add_phi(logits, phi, qs)
+        mask = np.arange(keys)[None, :] <= qs[:, None]  # causal: key j <= query i
+        w = float_weights(logits, mask[None, :, :], n, model.precision_bits, model.precision, tally=tally)
+        out[:, :, c0:c0 + step] = np.matmul(Vt[:, :, :keys], w.transpose(0, 2, 1)).transpose(1, 0, 2)
+        if keep_weights:
+            kept[:, c0:c0 + step, :keys] = w
+    what = "flush decisions" if model.precision == "izzo" else "rounding decisions"
+    warn_boundary(sum(tally), what, model.precision, model.precision_bits, stacklevel=4)
+    return out, kept
 
 
 def _layer(model, layer_params, phis, y, queries, n, factored=None, cache=None):
@@ -182,13 +246,9 @@ def _layer(model, layer_params, phis, y, queries, n, factored=None, cache=None):
                 weights.append(np.broadcast_to(positional_weight_matrix(h.phi, queries, n, model),
                                                (vals.shape[1], len(queries), n)).copy())
             continue
-        all_cols = np.arange(model.d)
-        logits = np.einsum("rbq,rbk->bqk", _apply(h.Q, Y), values(h.K, all_cols))
-        if phi_m is not None:
-            logits = logits + phi_m[queries][None, :, :]
-        mask = np.arange(n)[None, :] <= queries[:, None]  # causal: key j <= query i
-        w = float_weights(logits, mask[None, :, :], n, model.precision_bits, model.precision)
-        updates.append((h.rows, np.einsum("bqk,rbk->rbq", w, vals)))
+        out, w = _content_head(model, h, phi_m, _apply(h.Q, Y), values(h.K, np.arange(model.d)), vals, queries, n,
+                               keep_weights=cache is not None)
+        updates.append((h.rows, out))
         weights.append(w)
     if cache is not None:
         Y = Y.copy()  # keep the recorded stream intact
@@ -218,7 +278,8 @@ def forward(model: LimitTransformer, strings, *, offset: int = 0, positions: str
     ids = model.encode(strings)
     B, n = ids.shape
     fp = model.float_params
-    phis = [[None if fh.positional else _phi_matrix(h.phi, n) for h, fh in zip(layer.heads, lp[0], strict=True)]
+    phis = [[None if fh.positional else fh.phi if isinstance(h.phi, LocalPhi) else _phi_matrix(h.phi, n)
+             for h, fh in zip(layer.heads, lp[0], strict=True)]
             for layer, lp in zip(model.layers, fp["layers"], strict=True)]
     pos = _position_vectors(model, np.arange(1, n + 1) + offset)
     out_rows = n if positions == "all" else 1
@@ -251,11 +312,17 @@ def forward(model: LimitTransformer, strings, *, offset: int = 0, positions: str
 
 
 def stream_forward(model: LimitTransformer, string, *, offset: int = 0, positions: str = "last",
-                   block: int = 1 << 15) -> np.ndarray:
+                   block: int = 1 << 14) -> np.ndarray:
     """float64 outputs of a model whose heads are all positional-only, in blocks of ``block`` positions.
 
-    Memory is O(block * d + depth * tau * d) whatever the length; the result equals :func:`forward`'s
-    (same float64 operations up to summation order).  Returns (m,) for ``positions="last"`` or (n+1, m).
+    Memory is O(block * d + depth * tau * r) whatever the length; the result equals :func:`forward`'s (same
+    float64 operations up to summation order).  Returns (m,) for ``positions="last"`` or (n+1, m).
+
+    Linear time with a small constant for wide, deep and sparse models (compiled C-RASP programs: d up to
+    ~120, 15 layers, each layer reading and writing a few coordinates): the residual stream of a block is one
+    feature-first buffer updated in place, and a layer touches only the coordinates its heads and MLP read or
+    write; what a head carries from one block to the next is its values at the last tau positions and the sum
+    of its values before them (:func:`positional_head`), never a slice of the stream.
     """
     if positions not in ("all", "last"):
         raise InputError(f"positions must be 'all' or 'last', got {positions!r}")
@@ -268,29 +335,57 @@ def stream_forward(model: LimitTransformer, string, *, offset: int = 0, position
     ids = model.encode(string)
     if ids.shape[0] != 1:
         raise InputError("stream_forward evaluates one string at a time")
-    ids = ids[0]
+    with one_blas_thread():
+        return _stream(model, fp, ids[0], offset, positions, block)
+
+
+def _stream(model, fp, ids, offset, positions, block):
     n = len(ids)
-    # per layer: the last keep_l input columns before the block, and per head the value sum of earlier ones
-    keep = [max((len(h.phi) - 1 if h.phi is not None else 0 for h in heads), default=0) for heads, _ in fp["layers"]]
-    prev = [np.zeros((model.d, 1, 0)) for _ in fp["layers"]]
-    bases = [[np.zeros((len(h.rows), 1)) for h in heads] for heads, _ in fp["layers"]]
+    E, U = fp["E"], fp["U"]
+    table = getattr(model.positions, "float_table", None)  # periodic encodings; None: none, or a function
+    written_by_input = np.any(E != 0, axis=0)
+    if table is not None:
+        written_by_input |= np.any(table != 0, axis=0)
+    elif model.positions is not None:
+        written_by_input[:] = True
+    in_rows = np.flatnonzero(written_by_input)
+    E_in = E[:, in_rows]
+    P_in = None if table is None else table[:, in_rows]
+    heads = [[h for h in layer_heads if len(h.rows)] for layer_heads, _ in fp["layers"]]
+    updated = set().union(*(h.rows for hs in heads for h in hs),
+                          *(mlp.B_rows for _, mlp in fp["layers"] if mlp is not None))
+    reset = np.array(sorted(updated - set(in_rows)), dtype=np.intp)  # rows only layers write: zero per block
+    taus = [[0 if h.phi is None else len(h.phi) - 1 for h in hs] for hs in heads]
+    recent = [[np.zeros((len(h.rows), 0)) for h in hs] for hs in heads]  # values of the last tau positions
+    bases = [[np.zeros((len(h.rows), 1)) for h in hs] for hs in heads]  # sum of the values before them
+    u_cols = np.flatnonzero(np.any(U != 0, axis=0))
+    buffer = np.zeros((model.d, min(block, n)))
     outs = []
     for s in range(0, n, block):
         e = min(n, s + block)
-        y = (fp["E"][ids[s:e]] + _position_vectors(model, np.arange(s + 1, e + 1) + offset)).T[:, None, :]
-        for l, (heads, mlp) in enumerate(fp["layers"]):
-            ext = np.concatenate([prev[l], y], axis=2)  # positions start .. e-1
-            start = s - prev[l].shape[2]
-            leave = max(0, ext.shape[2] - keep[l])  # columns that leave the kept window join the base sums
-            Y = y.copy()
-            for h, fh in enumerate(heads):
-                if len(fh.rows) == 0:
-                    continue
-                vals = _apply(fh.V_sub, ext[fh.cols])
-                _add_rows(Y, fh.rows, positional_head(vals, bases[l][h], start, s, e, n, fh.phi, model))
-                bases[l][h] = bases[l][h] + vals[:, :, :leave].sum(axis=2)
-            prev[l] = ext[:, :, leave:]
-            y = float_mlp(Y, mlp)
-        outs.append(y[:, 0, -1:] if positions == "last" else y[:, 0, :])
-    out = (fp["U"] @ np.concatenate(outs, axis=1)).T
+        y = buffer[:, : e - s]
+        y[reset] = 0.0
+        where = np.arange(s + 1, e + 1) + offset
+        if P_in is not None:
+            y[in_rows] = (E_in[ids[s:e]] + P_in[(where - 1) % len(P_in)]).T
+        elif model.positions is not None:
+            y[in_rows] = (E_in[ids[s:e]] + _position_vectors(model, where)[:, in_rows]).T
+        else:
+            y[in_rows] = E_in[ids[s:e]].T
+        for l, (_, mlp) in enumerate(fp["layers"]):
+            updates = []
+            for h, fh in enumerate(heads[l]):
+                vals = np.concatenate([recent[l][h], fh.V_sub @ y[fh.cols]], axis=1)  # positions start .. e-1
+                start = s - recent[l][h].shape[1]
+                out = positional_head(vals[:, None, :], bases[l][h], start, s, e, n, fh.phi, model)
+                leave = max(0, vals.shape[1] - taus[l][h])  # positions that leave the window join the base sum
+                bases[l][h] = bases[l][h] + vals[:, None, :leave].sum(axis=2)
+                recent[l][h] = vals[:, leave:]
+                updates.append((fh.rows, out[:, 0, :]))
+            for rows, upd in updates:  # every head read the stream before any writes it
+                _add_rows(y, rows, upd)
+            float_mlp(y, mlp)
+        last = y[u_cols, -1:] if positions == "last" else y[u_cols]
+        outs.append(U[:, u_cols] @ last)
+    out = np.concatenate(outs, axis=1).T
     return out[-1] if positions == "last" else out

@@ -445,9 +445,8 @@ class FloatHead:
 
     @classmethod
     def of(cls, h: Head) -> FloatHead:
-        V = to_float(h.value)
-        rows, cols = _support(V, 1), _support(V, 0)
-        return cls(to_float(h.query), to_float(h.key), rows, cols, V[np.ix_(rows, cols)],
+        rows, cols = _support(h.value, 1), _support(h.value, 0)  # exact support: only that block is converted
+        return cls(to_float(h.query), to_float(h.key), rows, cols, to_float(h.value[np.ix_(rows, cols)]),
                    h.phi.float_offsets() if isinstance(h.phi, LocalPhi) else h.phi, h.positional_only)
 
 
@@ -464,6 +463,5 @@ class FloatMLP:
 
     @classmethod
     def of(cls, m: MLP) -> FloatMLP:
-        A, B = to_float(m.A), to_float(m.B)
-        cols, rows = _support(A, 0), _support(B, 1)
-        return cls(cols, A[:, cols], to_float(m.b), rows, B[rows], m.heaviside_mask)
+        cols, rows = _support(m.A, 0), _support(m.B, 1)  # exact support: only those blocks are converted
+        return cls(cols, to_float(m.A[:, cols]), to_float(m.b), rows, to_float(m.B[rows]), m.heaviside_mask)

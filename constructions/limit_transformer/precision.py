@@ -207,33 +207,55 @@ def round_half_even_float(v: np.ndarray) -> np.ndarray:
     return np.where(_near_tie(v), even, np.rint(v))
 
 
-def _warn_boundary(count: int, what: str, model: str, p: int) -> None:
+def _count(near: np.ndarray, rows) -> int:
+    """Near-boundary decisions, each row's weighted by the number of queries it stands for."""
+    if rows is None:
+        return int(np.count_nonzero(near))
+    return int(np.sum(np.count_nonzero(near, axis=-1) * np.asarray(rows)))
+
+
+def warn_boundary(count: int, what: str, model: str, p: int, stacklevel: int = 3) -> None:
+    """The :class:`BoundaryWarning` for ``count`` decisions (``what``) taken at a boundary; nothing if none."""
     if count:
         import warnings
 
         warnings.warn(f"{model} precision (p={p}): {count} {what} within relative {BOUNDARY_RTOL:g} of the "
                       f"boundary decided as at the boundary; float64 cannot certify them: use exact_forward "
-                      f"for the exact answer", BoundaryWarning, stacklevel=3)
+                      f"for the exact answer", BoundaryWarning, stacklevel=stacklevel)
 
 
-def float_terms(logits: np.ndarray, mask: np.ndarray, n: int, p: int, model: str) -> np.ndarray:
+def float_terms(logits: np.ndarray, mask: np.ndarray, n: int, p: int, model: str, rows=None,
+                tally: list | None = None) -> np.ndarray:
     """Unnormalized float64 softmax terms along the last axis (0 where ``mask`` is False).
 
     ``izzo``: ``exp(log n (a - a*))`` with terms <= 2^-p flushed; ``huang``: ``round_p(n^round_p(a))``
     (shifted by the largest term where n^a would overflow float64; the p-bit rounding is then far below
     float resolution).  Decisions within ``BOUNDARY_RTOL`` of a flush boundary or rounding tie follow the
     exact rule at the boundary and raise a :class:`BoundaryWarning` (they may be wrong for near-misses).
+    ``rows`` (broadcastable to ``logits.shape[:-1]``): how many queries each row stands for, when a caller
+    computes the terms of identical queries once; the warning counts their decisions as if each were computed.
+    ``tally``: a list to which the count of such decisions is appended instead of warning (a caller that
+    computes one attention in pieces warns once, with :func:`warn_boundary`, for the whole).
     """
     logn = math.log(n) if n > 1 else 0.0
     if model == "izzo":
-        a = np.where(mask, logits, -np.inf)
-        top = a.max(axis=-1, keepdims=True)
+        expo = np.where(mask, logits, -np.inf)
+        top = expo.max(axis=-1, keepdims=True)
         with np.errstate(invalid="ignore"):
-            expo = logn * (a - top)
+            np.subtract(expo, top, out=expo)
+            expo *= logn  # log n (a - a*): 0 at the top, < 0 below it, -inf (or NaN) where masked
         bound = -p * math.log(2)
-        near = mask & (np.abs(expo - bound) <= BOUNDARY_RTOL * abs(bound)) & (a < top)
-        _warn_boundary(int(near.sum()), "flush decisions", model, p)
-        return np.where(mask & (expo > bound * (1 - BOUNDARY_RTOL)), np.exp(expo), 0.0)
+        lo, hi = bound * (1 + BOUNDARY_RTOL), bound * (1 - BOUNDARY_RTOL)  # |expo - bound| <= rtol |bound|
+        near = 0
+        if p > 0:  # then hi < 0, so a near decision is strictly below the top (with p = 0 only the top is near)
+            with np.errstate(invalid="ignore"):
+                inside = expo >= lo
+                inside &= expo <= hi
+            near = _count(inside, rows)
+        _report(near, "flush decisions", model, p, tally)
+        with np.errstate(invalid="ignore"):
+            keep = expo > hi  # False where masked (-inf or NaN)
+        return np.exp(expo, out=np.zeros_like(expo), where=keep)
     if model == "huang":
         scaled = logits * 2.0**p
         a = round_half_even_float(scaled) / 2.0**p
@@ -244,16 +266,27 @@ def float_terms(logits: np.ndarray, mask: np.ndarray, n: int, p: int, model: str
             rounded = round_half_even_float(powers) / 2.0**p
             shifted = np.where(expo >= -(p + 1) * math.log(2), np.exp(expo - top), 0.0)
             near = mask & (_near_tie(scaled) | ((top <= 700) & np.isfinite(powers) & _near_tie(powers)))
-        _warn_boundary(int(near.sum()), "rounding decisions", model, p)
+        _report(_count(near, rows), "rounding decisions", model, p, tally)
         return np.where(mask, np.where(top > 700, shifted, rounded), 0.0)
     raise ValueError(f"unknown precision model {model!r}")
 
 
-def float_weights(logits: np.ndarray, mask: np.ndarray, n: int, p: int, model: str) -> np.ndarray:
+def _report(count: int, what: str, model: str, p: int, tally: list | None) -> None:
+    if tally is not None:
+        tally.append(count)
+    else:
+        warn_boundary(count, what, model, p, stacklevel=4)
+
+
+def float_weights(logits: np.ndarray, mask: np.ndarray, n: int, p: int, model: str,
+                  tally: list | None = None) -> np.ndarray:
     """float64 attention weights along the last axis; ``mask`` marks admissible (causal) keys.
 
-    A query whose terms all vanish gets weight 0 everywhere (the head outputs 0).
+    A query whose terms all vanish gets weight 0 everywhere (the head outputs 0).  ``tally``: as for
+    :func:`float_terms`.
     """
-    s = float_terms(logits, mask, n, p, model)
+    s = float_terms(logits, mask, n, p, model, tally=tally)
     total = s.sum(axis=-1, keepdims=True)
+    if np.all(total > 0):
+        return np.divide(s, total, out=s)
     return np.divide(s, total, out=np.zeros_like(s), where=total > 0)
