@@ -25,7 +25,6 @@ import functools
 import json
 from dataclasses import dataclass
 from itertools import chain
-from pathlib import Path
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
@@ -34,6 +33,7 @@ from bounds.certified import TINY, Ball, U, ball
 from constructions.limit_transformer.errors import ModelFormatError
 from constructions.limit_transformer.model import ACTIVATIONS, BOS, PRECISION_MODELS, LocalPhi
 from constructions.limit_transformer.serialize import FORMAT, VERSION
+from lengthgen_cli.inputs import require_regular_file
 
 
 @dataclass(frozen=True)
@@ -298,7 +298,7 @@ def _matrix(data, name: str, ndim: int = 2) -> Ball:
         raise ModelFormatError(f"{name}: parameters must be finite")
     if exact:
         return Ball(mid, np.zeros_like(mid))
-    return Ball(mid, np.abs(mid) * 3 * U * (1 + 4 * U) + TINY)
+    return Ball(mid, np.abs(mid) * (3 * U * (1 + 4 * U)) + TINY)  # the factor is exact: no overflow near 2^1024
 
 
 def _get(obj, key, where):
@@ -361,7 +361,7 @@ def interval_model_from_dict(data: dict) -> IntervalModel:
 
 
 def load_interval_model(path) -> IntervalModel:
-    p = Path(path)
+    p = require_regular_file(path, "model file", ModelFormatError, missing_ok=True)  # a FIFO would block
     try:
         data = json.loads(p.read_text())
     except OSError as e:

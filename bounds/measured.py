@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 
 from bounds.margin import BoundsError
+from lengthgen_cli.inputs import require_regular_file
 
 
 class MeasuredResultsError(BoundsError):
@@ -21,6 +22,7 @@ class MeasuredResultsError(BoundsError):
 
 def load(path: str) -> dict:
     try:
+        require_regular_file(path, "--measured", MeasuredResultsError, missing_ok=True)
         with open(path, encoding="utf-8") as fh:
             data = json.load(fh)
     except OSError as e:

@@ -8,11 +8,13 @@
 * :mod:`lengthgen_cli.options`: the shared option names (``--period`` for the period Delta, ``--delta`` only for
   the agreement delta, ``--eps``, ``--precision-bits``, ``--json``) and their help texts.
 * :mod:`lengthgen_cli.output`: ``--out FILE [--resume]`` with the same semantics in every tool.
+* :mod:`lengthgen_cli.inputs`: input paths that are not regular files (directories, FIFOs, devices) refused.
 * :mod:`lengthgen_cli.progress`: a tqdm progress bar on stderr (only on a terminal).
 
 This package imports nothing else of the project, so definitions (``constructions``) and checks may all use it.
 """
 
+from lengthgen_cli.inputs import require_regular_file
 from lengthgen_cli.options import (
     add_delta_option,
     add_eps_option,
@@ -29,5 +31,6 @@ from lengthgen_cli.types import bounded_int, finite_real, int_list, rational
 __all__ = [
     "JsonlOutput", "Parser", "UsageError", "add_delta_option", "add_eps_option", "add_json_option",
     "add_output_options", "add_period_option", "add_precision_bits_option", "bounded_int", "check_output", "command",
-    "finite_real", "int_list", "options_without_help", "program_name", "progress", "rational", "usage_errors",
+    "finite_real", "int_list", "options_without_help", "program_name", "progress", "rational",
+    "require_regular_file", "usage_errors",
 ]

@@ -34,7 +34,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from lengthgen_cli import Parser
+from lengthgen_cli import Parser, require_regular_file, usage_errors
 from lengthgen_cli.parser import command
 from lengthgen_cli.types import finite_real
 from verify.results import BASE, merge, results_path
@@ -226,6 +226,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--results", metavar="PATH", help="results file (default as for python -m verify.report)")
     ap.add_argument("--json", action="store_true", help="print the list (--list) or the run's rows as JSON")
     args = ap.parse_args(argv)
+    if args.results is not None:
+        with usage_errors(ap):
+            require_regular_file(args.results, "--results", missing_ok=True)
     try:
         muts = all_mutations()
     except Exception as exc:  # registry errors are user-facing configuration errors
@@ -233,6 +236,10 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [n for n in args.name if n not in muts]
     if unknown:
         ap.error(f"unknown mutation(s) {', '.join(unknown)}")
+    declared = {k for m in muts.values() for k in m.claims}
+    unknown = [k for k in args.claim if k not in declared]
+    if unknown:
+        ap.error(f"argument --claim: no mutation is declared for {', '.join(unknown)}")
     selected = [m for m in muts.values() if (not args.name or m.name in args.name)
                 and (not args.claim or set(m.claims) & set(args.claim))]
     if args.list:

@@ -16,7 +16,7 @@ import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from lengthgen_cli import Parser
+from lengthgen_cli import Parser, require_regular_file, usage_errors
 from verify.claims import PAPERS, STRENGTH_MEANING, STRENGTHS, ClaimError, load_all
 from verify.collect import BASE, check_locations, collect_tests, pytest_base_args
 from verify.results import ResultsError, load, results_path
@@ -123,8 +123,9 @@ def build_report(paper: str | None = None, results: str | None = None, with_stat
 
 def main(argv: list[str] | None = None) -> int:
     ap = Parser(module="verify.report", description=__doc__.splitlines()[0])
-    ap.add_argument("--json", action="store_true", help="print a JSON list of claim objects")
-    ap.add_argument("--markdown", action="store_true", help="print the claim map (strengths) as Markdown")
+    fmt = ap.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="print a JSON list of claim objects")
+    fmt.add_argument("--markdown", action="store_true", help="print the claim map (strengths) as Markdown")
     ap.add_argument("--paper", help="only this paper's claims (e.g. izzo2025)")
     ap.add_argument("--run", nargs="*", metavar="KEY", default=None,
                     help="first run the checks of these claims (of every claim when no KEY is given)")
@@ -137,6 +138,12 @@ def main(argv: list[str] | None = None) -> int:
     missing = [t for t in args.tests if not Path(t).exists()]
     if missing:
         ap.error(f"--tests: no such file or directory: {', '.join(missing)}")
+    special = [t for t in args.tests if not (Path(t).is_dir() or Path(t).is_file())]
+    if special:
+        ap.error(f"--tests: not a test file or directory: {', '.join(special)}")
+    if args.results is not None:  # before the claims load: a FIFO or a directory is refused at once
+        with usage_errors(ap):
+            require_regular_file(args.results, "--results", missing_ok=True)
     try:
         claims = load_all()
         if args.paper and args.paper not in PAPERS:
@@ -149,6 +156,8 @@ def main(argv: list[str] | None = None) -> int:
         rows = build_report(args.paper, args.results, with_status=not args.markdown, extra=args.tests)
     except (ClaimError, ResultsError) as exc:
         ap.error(str(exc))
+    except RuntimeError as exc:  # pytest could not collect the tests (verify.collect): its first line says why
+        ap.error(str(exc).splitlines()[0])
     if args.json:
         print(json.dumps(rows, indent=1))
         return 0

@@ -28,6 +28,8 @@ import os
 import tempfile
 from pathlib import Path
 
+from lengthgen_cli.inputs import require_regular_file
+
 RESULTS_ENV = "LENGTHGEN_RESULTS"
 VERSION = 1
 #: the directory holding the ``verify`` package (a checkout's root, or site-packages)
@@ -70,7 +72,7 @@ def _empty() -> dict:
 def load(path: Path) -> dict:
     """The recorded results (empty when the file does not exist)."""
     try:
-        data = json.loads(path.read_text())
+        data = json.loads(require_regular_file(path, "results file", ResultsError, missing_ok=True).read_text())
     except FileNotFoundError:
         return _empty()
     except (OSError, ValueError) as exc:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import pkgutil
+import re
 import sys
 
 import bounds.reproduce as _pkg
@@ -12,8 +13,9 @@ from lengthgen_cli import Parser, command
 
 
 def papers() -> list[str]:
-    """The paper modules of this package (every public module)."""
-    return sorted(m.name for m in pkgutil.iter_modules(_pkg.__path__) if not m.name.startswith("_"))
+    """The paper modules of this package: the modules named by a paper key (author and year, ``ahuja2024``), not
+    the shared ones (``options``)."""
+    return sorted(m.name for m in pkgutil.iter_modules(_pkg.__path__) if re.fullmatch(r"[a-z]+\d{4}", m.name))
 
 
 @command

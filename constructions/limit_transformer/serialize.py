@@ -35,6 +35,7 @@ from constructions.limit_transformer.model import (
     LocalPhi,
     PeriodicPositions,
 )
+from lengthgen_cli.inputs import require_regular_file
 
 FORMAT = "lengthgen.limit-transformer"
 VERSION = 1
@@ -223,7 +224,7 @@ def save_model(model: LimitTransformer, path) -> None:
 
 def load_model(path) -> LimitTransformer:
     """Read a model file; :class:`ModelFormatError` (with the path) if it is missing, not JSON, or inconsistent."""
-    p = Path(path)
+    p = require_regular_file(path, "model file", ModelFormatError, missing_ok=True)  # a FIFO would block
     try:
         text = p.read_text()
     except OSError as e:

@@ -52,16 +52,30 @@ def _sin_fraction(x: Fraction, q: int) -> Fraction:
         return Fraction(int(mpmath.nint(v * 2**q)), 2**q)
 
 
+MAX_CELLS = 1 << 13  # ReLU units of one sine MLP: its exact construction and the bounds on it take seconds
+
+
 def grid_size(omega, error: float, node_bits: int = NODE_BITS) -> int:
-    """Smallest M with omega^2 (2/M)^2 / 8 + 2^-q <= error, i.e. M = ceil(|omega| / sqrt(2 (error - 2^-q)))."""
+    """Smallest M with omega^2 (2/M)^2 / 8 + 2^-q <= error, i.e. M = ceil(|omega| / sqrt(2 (error - 2^-q)));
+    refused (:class:`TaskError`, before anything is built) above :data:`MAX_CELLS`."""
     slack = error - 2.0**-node_bits
     if slack <= 0:
         raise TaskError(f"error target {error} is below the node rounding 2^-{node_bits}; ask for a larger error")
-    w = abs(float(omega))
-    m = max(1, math.ceil(w / math.sqrt(2 * slack)))
+    w = abs(Fraction(omega))
+    if w * w > 2 * Fraction(slack) * MAX_CELLS**2:  # M >= |omega| / sqrt(2 slack) > MAX_CELLS (exact: omega may be huge)
+        raise TaskError(f"sin(omega z) with omega = {_short(w)} to error {error:g} needs more than MAX_CELLS = "
+                        f"{MAX_CELLS} ReLU cells (constructions.tasks.sine_mlp); lower omega or raise the error target")
+    m = max(1, math.ceil(float(w) / math.sqrt(2 * slack)))
     while Fraction(omega) ** 2 * Fraction(2, m) ** 2 / 8 + Fraction(1, 2**node_bits) > Fraction(error):
         m += 1  # guard the float estimate exactly
+    if m > MAX_CELLS:
+        raise TaskError(f"sin(omega z) with omega = {_short(w)} to error {error:g} needs {m} ReLU cells, beyond "
+                        f"MAX_CELLS = {MAX_CELLS} (constructions.tasks.sine_mlp); lower omega or raise the error target")
     return m
+
+
+def _short(x: Fraction) -> str:
+    return str(x) if len(str(x)) <= 24 else f"~1e{len(str(x.numerator)) - len(str(x.denominator))}"
 
 
 @dataclass(frozen=True)

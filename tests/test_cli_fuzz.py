@@ -1,0 +1,246 @@
+"""Fuzz of every command-line tool: Hypothesis-generated command lines, each with at least one bad ingredient.
+
+The tools are discovered from pyproject's ``[project.scripts]`` (so a tool added there is fuzzed without editing
+this file) and their options from their own parsers (caught as ``main(['--help'])`` parses).  Every generated
+command line holds the tool's required options (valid values), random other options, and at least one
+ingredient that no tool may accept: an unknown option, two options of one mutually exclusive group, a number
+that is not one (``nan``, ``1/0``, ``1e99999``, ``x``), or a path option or file argument given a directory, a
+FIFO, ``/dev/null``, a missing file, a malformed JSON file or another tool's results file.  The property is the
+package's convention (README, "Command-line tools"): exit status 2, exactly one line ``PROG: error: ...`` on
+stderr, no traceback, and within seconds (a FIFO read without a check blocks forever: the alarm turns that into
+a failure).  Tools run in-process through ``main(argv)`` as in ``tests/test_cli.py``.
+
+The default suite runs a bounded number of examples; ``-m slow`` runs many more.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import re
+import signal
+import tempfile
+import tomllib
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from lengthgen_cli import Parser
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPTS = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+TOOLS = sorted({target.split(":")[0]: target for target in SCRIPTS.values()}.items())  # (module, "module:func")
+SECONDS = 30  # per command line; a refused one takes well under a second
+_PATHY = re.compile(r"file|path|dir|json|results|runs|model|measured|against|^out$|^f$|^g$|program", re.I)
+_NUMBERS = ("nan", "1/0", "1e99999", "x", "-inf")
+
+
+def _files() -> dict[str, str]:
+    """Special and malformed paths, made once."""
+    d = Path(tempfile.mkdtemp(prefix="lengthgen-fuzz-"))
+    (d / "adir").mkdir()
+    os.mkfifo(d / "fifo")
+    (d / "bad.json").write_text('{"format": ')
+    (d / "list.json").write_text("[1, 2, 3]\n")
+    (d / "records.jsonl").write_text(json.dumps({"run": 1, "ok": True}) + "\n")
+    (d / "results.json").write_text(json.dumps({"version": 1, "tests": {}, "mutations": {}}))
+    return {"dir": str(d / "adir"), "fifo": str(d / "fifo"), "devnull": os.devnull, "missing": str(d / "nope.json"),
+            "malformed": str(d / "bad.json"), "list": str(d / "list.json"), "jsonl": str(d / "records.jsonl"),
+            "results": str(d / "results.json")}
+
+
+FILES = _files()
+# inputs that are never readable as anything; a missing path or another tool's results may be a valid output
+BAD_PATHS = ("dir", "fifo", "devnull")
+
+
+def _main(target: str):
+    module, func = target.split(":")
+    return getattr(importlib.import_module(module), func)
+
+
+_PARSERS: dict[str, argparse.ArgumentParser] = {}
+
+
+def _parser(target: str) -> argparse.ArgumentParser:
+    if target not in _PARSERS:
+        seen, original = [], Parser.parse_args
+
+        def record(self, *args, **kwargs):
+            seen.append(self)
+            raise SystemExit(0)
+
+        Parser.parse_args = record
+        try:
+            _main(target)(["--help"])
+        except SystemExit:
+            pass  # a main() not wrapped by lengthgen_cli.command
+        finally:
+            Parser.parse_args = original
+        assert seen, f"{target} does not parse with lengthgen_cli.Parser"
+        _PARSERS[target] = seen[0]
+    return _PARSERS[target]
+
+
+def _subparsers(p: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    for a in p._actions:
+        if isinstance(a, argparse._SubParsersAction):
+            return dict(a.choices)
+    return {}
+
+
+def _pathy(a: argparse.Action) -> bool:
+    return bool(_PATHY.search(f"{a.metavar or ''} {a.dest}")) and a.type is None and not a.choices
+
+
+def _valid_value(a: argparse.Action) -> str:
+    if a.choices:
+        return str(next(iter(a.choices)))
+    if _pathy(a):
+        return FILES["missing"]
+    name = getattr(a.type, "__name__", "")
+    return "2" if name in ("rational", "finite_real", "parse", "int", "bounded_int", "int_list") or a.type else "a"
+
+
+def _tokens(a: argparse.Action, value: str) -> list[str]:
+    if not a.option_strings:
+        return [value] * (1 if a.nargs in (None, "?") else 2 if isinstance(a.nargs, int) and a.nargs == 2 else 1)
+    opt = a.option_strings[-1]
+    if a.nargs == 0:
+        return [opt]
+    return [opt, value]
+
+
+@st.composite
+def command_lines(draw):
+    module, target = draw(st.sampled_from(TOOLS))
+    parser = _parser(target)
+    argv: list[str] = []
+    subs = _subparsers(parser)
+    if subs:
+        name = draw(st.sampled_from(sorted(subs)))
+        argv.append(name)
+        parser = subs[name]
+    actions = [a for a in parser._actions if not isinstance(a, argparse._HelpAction | argparse._SubParsersAction)]
+    positional = [a for a in actions if not a.option_strings]
+    optional = [a for a in actions if a.option_strings]
+    bad = {"unknown": ["--no-such-option-xyz"]}
+    groups = [[a for a in g._group_actions if a.option_strings] for g in parser._mutually_exclusive_groups]
+    groups = [g for g in groups if len(g) >= 2]
+    if groups:
+        g = draw(st.sampled_from(groups))
+        bad["conflict"] = [t for a in g[:2] for t in _tokens(a, _valid_value(a))]
+    numeric = [a for a in optional if a.type is not None and a.nargs != 0 and not a.choices]
+    if numeric:
+        a = draw(st.sampled_from(numeric))
+        bad["number"] = _tokens(a, draw(st.sampled_from(_NUMBERS)))
+    paths = [a for a in actions if _pathy(a) and a.nargs != 0]
+    if paths:
+        a = draw(st.sampled_from(paths))
+        folder = re.search(r"dir|runs", f"{a.metavar or ''} {a.dest}", re.I)  # a directory is what it wants
+        bad["path"] = ("path", a, FILES[draw(st.sampled_from(BAD_PATHS[1:] if folder else BAD_PATHS))])
+    kind = draw(st.sampled_from(sorted(bad)))
+    chosen_bad = bad[kind]
+    # positionals: valid values, or the bad path where it is one
+    for a in positional:
+        if kind == "path" and chosen_bad[1] is a:
+            argv += _tokens(a, chosen_bad[2])
+        elif a.choices:
+            argv.append(str(draw(st.sampled_from(sorted(map(str, a.choices))))))
+        else:
+            argv += _tokens(a, _valid_value(a) if not _pathy(a) else FILES[draw(st.sampled_from(("malformed", "list",
+                                                                                                   "jsonl")))])
+    for a in optional:
+        if a.required:
+            argv += _tokens(a, _valid_value(a))
+    exclusive = {a for g in parser._mutually_exclusive_groups for a in g._group_actions}
+    extra = [a for a in optional if not a.required and a not in exclusive]
+    for a in draw(st.lists(st.sampled_from(extra), max_size=3, unique_by=id)) if extra else []:
+        argv += _tokens(a, _valid_value(a))
+    if kind == "path" and chosen_bad[1].option_strings:
+        argv += _tokens(chosen_bad[1], chosen_bad[2])
+    elif kind != "path":
+        argv += chosen_bad
+    return module, target, argv
+
+
+class _Alarm(Exception):
+    pass
+
+
+def _run(target: str, argv: list[str], capsys) -> tuple[int, str, str]:
+    def ring(signum, frame):
+        raise _Alarm(f"still running after {SECONDS} s")
+
+    old = signal.signal(signal.SIGALRM, ring)
+    signal.alarm(SECONDS)
+    try:
+        rc = _main(target)(list(argv))
+    except SystemExit as e:
+        rc = e.code if isinstance(e.code, int) else int(e.code is not None)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def _check(module: str, target: str, argv: list[str], capsys) -> None:
+    rc, out, err = _run(target, argv, capsys)
+    assert "Traceback" not in err, (module, argv, err)
+    assert rc == 2, (module, argv, rc, err)
+    assert err.count("\n") == 1 and err.endswith("\n"), (module, argv, err)
+    assert re.match(r"[\w.-]+( \w+)?: error: \S", err), (module, argv, err)
+
+
+_SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+
+
+@settings(max_examples=25, **_SETTINGS)
+@given(case=command_lines())
+def test_every_tool_refuses_a_bad_command_line_in_one_line(case, capsys):
+    _check(*case, capsys)
+
+
+@pytest.mark.slow
+@settings(max_examples=400, **_SETTINGS)
+@given(case=command_lines())
+def test_every_tool_refuses_a_bad_command_line_in_one_line_long(case, capsys):
+    _check(*case, capsys)
+
+
+def test_every_console_script_is_fuzzed():
+    """Discovery: each console script of pyproject is a tool here, with a parser the generator can read."""
+    assert len(TOOLS) == len({t.split(":")[0] for t in SCRIPTS.values()}) >= 10
+    for _, target in TOOLS:
+        assert isinstance(_parser(target), argparse.ArgumentParser)
+
+
+def test_the_property_can_fail(capsys):
+    """Negative control: a command line that is accepted (exit 0) and a tool that prints a usage dump both fail
+    the check."""
+    with pytest.raises(AssertionError):
+        _check("verify.mutate", "verify.mutate:main", ["--list"], capsys)
+    plain = argparse.ArgumentParser(prog="plain")
+    plain.add_argument("--n", type=int)
+
+    def main(argv):
+        plain.parse_args(argv)
+        return 0
+
+    import types
+
+    fake = types.ModuleType("lengthgen_fuzz_plain")
+    fake.main = main
+    import sys
+
+    sys.modules["lengthgen_fuzz_plain"] = fake
+    try:
+        with pytest.raises(AssertionError):
+            _check("plain", "lengthgen_fuzz_plain:main", ["--n", "x"], capsys)
+    finally:
+        del sys.modules["lengthgen_fuzz_plain"]
