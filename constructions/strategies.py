@@ -14,10 +14,13 @@ C-RASP programs and words (public: use them in your own property tests; examples
 
 from __future__ import annotations
 
+import contextlib
 import math
+import warnings
 from fractions import Fraction
 
 import numpy as np
+from hypothesis import assume
 from hypothesis import strategies as st
 
 from constructions.crasp.ast import (
@@ -321,3 +324,29 @@ def _edit_alphabet(name: str) -> str:
     from constructions.crasp.programs import BENCHMARKS
 
     return "".join(BENCHMARKS[name].build().alphabet)
+
+
+@contextlib.contextmanager
+def boundary_free():
+    """For a property test whose random model may put a float flush or rounding decision on its boundary
+    (``BoundaryWarning``: float64 cannot certify it): run the block with that warning recorded instead of
+    raised, and discard the example (``hypothesis.assume``) when it was raised.  Tests that meet a boundary on
+    purpose assert it with ``pytest.warns`` instead."""
+    from constructions.limit_transformer.precision import BoundaryWarning
+
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always", BoundaryWarning)
+        yield
+    assume(not any(issubclass(w.category, BoundaryWarning) for w in seen))
+
+
+@contextlib.contextmanager
+def boundary_allowed():
+    """For a test that may meet a flush or rounding boundary on purpose (an input length at the hardmax threshold,
+    where n^gap = 2^p exactly): the block's ``BoundaryWarning`` s are recorded, not raised; the list is yielded
+    so that the test can assert on it."""
+    from constructions.limit_transformer.precision import BoundaryWarning
+
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always", BoundaryWarning)
+        yield seen

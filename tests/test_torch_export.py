@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from constructions.crasp.compiler import compile_program
 from constructions.crasp.programs import get
 from constructions.limit_transformer import forward
+from constructions.strategies import boundary_free, limit_transformers, strings, words
 from constructions.strategies import crasp_programs as programs
-from constructions.strategies import limit_transformers, strings, words
 
 torch = pytest.importorskip("torch")
 from constructions.limit_transformer.torch_export import to_torch  # noqa: E402
@@ -29,7 +29,8 @@ def _agree(model, batch, offset=0, positions="all"):
 @given(limit_transformers(depth=(1, 3)), st.lists(strings(min_size=3, max_size=3), min_size=1,
        max_size=3), st.integers(0, 4), st.sampled_from(["all", "last"]))
 def test_to_torch_matches_forward_on_random_models(model, batch, offset, positions):
-    ok, ref, got = _agree(model, batch, offset, positions)
+    with boundary_free():  # both paths decide a boundary alike, but neither can certify it
+        ok, ref, got = _agree(model, batch, offset, positions)
     assert ok, (ref, got)
 
 
@@ -39,7 +40,8 @@ def test_to_torch_matches_forward_on_compiled_programs(prog, precision, data):
     model = compile_program(prog, precision=precision)
     n = data.draw(st.integers(1, 40))
     batch = data.draw(st.lists(words(prog.alphabet, n, n), min_size=1, max_size=4))
-    ok, ref, got = _agree(model, batch)
+    with boundary_free():
+        ok, ref, got = _agree(model, batch)
     assert ok
     assert np.array_equal(ref[:, -1, -1] > 0, got[:, -1, -1] > 0)
 

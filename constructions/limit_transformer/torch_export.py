@@ -169,7 +169,7 @@ class TorchLimitTransformer(nn.Module):
         """Positional-only head for queries q0..n-1 by prefix sums (as ``evaluate.positional_head``)."""
         s_np, count_far = positional_terms(phi, q0, n, n, self.model)
         dev = vals.device
-        s = torch.as_tensor(s_np, dtype=self.dtype, device=dev)
+        s = torch.as_tensor(np.array(s_np), dtype=self.dtype, device=dev)  # a writable copy (rows may be shared)
         tau = s.shape[1] - 2
         q = np.arange(q0, n)
         den = s[:, 0] * torch.as_tensor(count_far, dtype=self.dtype, device=dev)
