@@ -202,7 +202,7 @@ def _add_rows(Y: torch.Tensor, rows, upd: torch.Tensor) -> None:
 
 def _apply(M: torch.Tensor, X: torch.Tensor) -> torch.Tensor:
     """``M`` (r x c) applied to feature-first ``X`` (c, ...): (r, ...), one matrix product."""
-    return (M @ X.reshape(X.shape[0], -1)).reshape((M.shape[0],) + X.shape[1:])
+    return (M @ X.reshape(X.shape[0], math.prod(X.shape[1:]))).reshape((M.shape[0],) + X.shape[1:])  # c may be 0
 
 
 def to_torch(model: LimitTransformer, device=None, dtype=torch.float64) -> TorchLimitTransformer:
