@@ -9,6 +9,12 @@ both on arrays (numpy / scipy; no torch):
   code's direction, ``LinearRegression().fit(learned, true)``), its R^2 (1 - SS_res/SS_tot per true
   coordinate, averaged uniformly, as sklearn's default), the relative residual and the condition number of
   the fitted linear part (an ill-conditioned map means a near-degenerate identification even at high R^2);
+* :func:`readout_metric` and :func:`weighted_r2`: the same affine fit scored in the metric of the labels,
+  ``M = E[J^T J]`` with ``J`` the Jacobian of the teacher's readout rho at its input.  Plain R^2 weighs every
+  coordinate of the representation alike, also directions the labels hardly depend on (which no amount of
+  fitting the labels can identify); the weighted R^2 is ``1 - tr(M C_res) / tr(M C_true)`` (C: covariances of
+  the fit's residual and of the true representation), the share of the representation's label-relevant
+  variation that the learned representation explains.  M's spectrum says how many directions the labels expose;
 * :func:`recover_permutation`: Pi from the weights by an assignment (``scipy.optimize.linear_sum_assignment``)
   on the rows of B, the columns of the readout A and the diagonal of Lambda, and the relative distance of the
   learned weights to the permuted teacher;
@@ -65,6 +71,30 @@ def linear_fit(learned, true) -> LinearFit:
     cond = float(sv[0] / sv[-1]) if sv[-1] > 0 else float("inf")
     rel = float(np.linalg.norm(res) / np.linalg.norm(centred)) if np.linalg.norm(centred) > 0 else float("nan")
     return LinearFit(r2, rel, cond, int(X.shape[0]))
+
+
+def readout_metric(jacobians) -> np.ndarray:
+    """``M = mean_s J_s^T J_s`` from Jacobians ``(..., out, d)`` of the teacher's readout at its inputs."""
+    J = np.asarray(jacobians, dtype=np.float64)
+    if J.ndim < 2:
+        raise IdentificationError(f"jacobians must have shape (..., out, d), got {J.shape}")
+    J = J.reshape(-1, *J.shape[-2:])
+    return np.einsum("soi,soj->ij", J, J) / J.shape[0]
+
+
+def weighted_r2(learned, true, metric) -> float:
+    """The affine fit of :func:`linear_fit` scored in the metric ``metric`` (d x d, positive semidefinite):
+    ``1 - tr(M C_res) / tr(M C_true)``.  With ``M = I`` this is the variance-weighted R^2."""
+    X, Y = _rows(learned, "learned"), _rows(true, "true")
+    M = np.asarray(metric, dtype=np.float64)
+    if X.shape[0] != Y.shape[0] or M.shape != (Y.shape[1], Y.shape[1]):
+        raise IdentificationError(f"shapes do not match: learned {X.shape}, true {Y.shape}, metric {M.shape}")
+    X1 = np.hstack([X, np.ones((X.shape[0], 1))])
+    coef, *_ = np.linalg.lstsq(X1, Y, rcond=None)
+    res = Y - X1 @ coef
+    centred = Y - Y.mean(axis=0)
+    tot = float(np.einsum("si,ij,sj->", centred, M, centred))
+    return 1 - float(np.einsum("si,ij,sj->", res, M, res)) / tot if tot > 0 else float("nan")
 
 
 def per_position_r2(learned, true) -> float:

@@ -34,7 +34,14 @@ from fractions import Fraction
 
 import numpy as np
 
-from bounds.identification import linear_fit, per_position_r2, permutation_from_states, recover_permutation
+from bounds.identification import (
+    linear_fit,
+    per_position_r2,
+    permutation_from_states,
+    readout_metric,
+    recover_permutation,
+    weighted_r2,
+)
 
 EXPERIMENTS = ("length", "compositional", "capacity")
 ARCHS = ("deepset", "transformer", "ssm", "rnn")
@@ -133,6 +140,24 @@ def _teachers(arch: str, experiment: str, seeds, n: int, layers: int, score: str
     return out, info
 
 
+def readout_jacobians(teacher, x, t: int):
+    """Jacobians ``(batch, t, out, d)`` of the teacher's readout rho at its inputs for the prefixes of length
+    1..t of ``x`` (batch, T, n): the pooled phi for deep sets, the hidden representation otherwise."""
+    import torch
+    from torch.func import jacrev, vmap
+
+    from constructions.realizing.torch_nets import DeepSetNet, _pool
+
+    with torch.no_grad():
+        if isinstance(teacher, DeepSetNet):
+            z = _pool(teacher.phi(x[:, :t]), teacher.pooling, dim=-2)
+        else:
+            z = teacher.hidden(x[:, :t])
+    flat = z.reshape(-1, z.shape[-1])
+    J = vmap(jacrev(teacher.rho))(flat)
+    return J.detach().reshape(*z.shape[:-1], *J.shape[-2:]).numpy()
+
+
 def _stacked_eval(modules, x, method: str = "forward"):
     """Each module on its own slice x[s] (no gradients)."""
     import torch
@@ -209,11 +234,19 @@ def run_one(experiment: str, arch: str, seeds: list, config: dict, progress=None
     ident = {}
     for t in lengths:
         fits = [linear_fit(h_pred[s, :, :t], h_true[s, :, :t]) for s in range(S)]
+        metrics = [readout_metric(readout_jacobians(teachers[s], xtest[s], t)) for s in range(S)]
+        spectra = [np.linalg.eigvalsh(m)[::-1] for m in metrics]
         ident[str(t)] = {
             "r2": [f.r2 for f in fits], "condition": [f.condition for f in fits],
             "relative_residual": [f.relative_residual for f in fits],
             "r2_per_position": [per_position_r2(h_pred[s, :, :t], h_true[s, :, :t]) for s in range(S)],
             "r2_at_init": [linear_fit(h_init[s, :, :t], h_true[s, :, :t]).r2 for s in range(S)],
+            "r2_label_weighted": [weighted_r2(h_pred[s, :, :t], h_true[s, :, :t], metrics[s]) for s in range(S)],
+            "r2_label_weighted_at_init": [weighted_r2(h_init[s, :, :t], h_true[s, :, :t], metrics[s])
+                                          for s in range(S)],
+            "r2_variance_weighted": [weighted_r2(h_pred[s, :, :t], h_true[s, :, :t], np.eye(h_true.shape[-1]))
+                                     for s in range(S)],
+            "readout_spectrum": [(sp / sp[0]).tolist() if sp[0] > 0 else sp.tolist() for sp in spectra],
         }
     rec["identification"] = ident
     if experiment == "length":  # Fig. 3: one test sequence, label coordinate 0, teacher vs student (seed 0)

@@ -56,6 +56,43 @@ def prediction(task: str) -> dict:
     raise UsageError(f"no certificate for task {task!r}")
 
 
+# App. E.3 training (reference §5.5): AdamW, weight decay 0.01, batch 64, linear schedule, <= 30k steps, early stop
+# at 100% in-distribution accuracy, 5 successful seeds, 2,000 test samples per bin
+PAPER_TRAINING = {"optimizer": "AdamW", "weight_decay": 0.01, "batch": 64, "schedule": "linear", "max_steps": 30000,
+                  "seeds": 5, "test_samples": 2000}
+
+
+def deviations(task: str, positions: str, arch: dict, config: dict, seeds: int) -> list[str]:
+    """Every way a run differs from App. E.3 (reference §5.5) for this task and positional encoding."""
+    out = []
+    paper = PAPER.tasks.get(task, {}).get(positions)
+    if paper is None:
+        out.append(f"{task}/{positions}: no App. E.3 configuration recorded")
+    else:
+        for name in ("n_layer", "n_head", "d_model", "lr"):
+            if arch[name] != getattr(paper, name):
+                out.append(f"{name} = {arch[name]} (App. E.3: {getattr(paper, name)})")
+    steps = arch.get("steps") or config["max_steps"]
+    if steps != PAPER_TRAINING["max_steps"]:
+        out.append(f"step budget {steps} (App. E.3: up to {PAPER_TRAINING['max_steps']}, early stop at 100% "
+                   "in-distribution accuracy)")
+    out.append(f"stop when every seed's running training loss is below {config['loss_target']} (App. E.3: "
+               "in-distribution accuracy 100%)")
+    wd = config.get("weight_decay", 0.0)
+    out.append(f"{'AdamW, weight decay ' + str(wd) if wd else 'Adam (no weight decay)'}, cosine schedule "
+               "(App. E.3: AdamW, weight decay 0.01, linear schedule)" if wd != 0.01 else
+               "cosine schedule (App. E.3: linear)")
+    for name in ("batch", "test_samples"):
+        if config[name] != PAPER_TRAINING[name]:
+            out.append(f"{name} = {config[name]} (App. E.3: {PAPER_TRAINING[name]})")
+    if seeds != PAPER_TRAINING["seeds"]:
+        out.append(f"{seeds} seeds, every seed reported with its fit (App. E.3: seeds tried until 5 reach 100%)")
+    if arch.get("activation") not in (None, "gelu_new"):
+        out.append(f"activation {arch['activation']} (GPT-2: gelu_new"
+                   f"{'; the same function in one fused kernel' if arch['activation'] == 'gelu_pytorch_tanh' else ''})")
+    return out
+
+
 # ------------------------------------------------------------------------------------------------ presets
 @dataclass(frozen=True)
 class Arch:
@@ -63,6 +100,8 @@ class Arch:
     n_head: int
     d_model: int
     lr: float
+    activation: str | None = None  # None: GPT-2's gelu_new (see bounds.training.decoders.ModelSpec)
+    steps: int | None = None  # this cell's step budget (None: the preset's max_steps)
 
 
 @dataclass(frozen=True)
@@ -77,6 +116,7 @@ class Preset:
     test_samples: int
     fit: float = 0.99
     generalizes: float = 0.8
+    weight_decay: float = 0.0
     extra: dict = field(default_factory=dict)
 
 
@@ -92,6 +132,23 @@ QUICK = Preset(
     {t: _same(_SMALL) for t in ("binary_majority", "majority_letters", "aa_star", "tomita4", "d2", "tomita5",
                                  "parity")},
     seeds=3, batch=32, max_steps=300, loss_target=1e-3, test_samples=100)
+
+# cpu: the quick preset's seven tasks trained until they fit, as far as a 2-core CPU allows (docs/reproduce_trained.md
+# "cpu preset": the settings tried per cell and the learning curves).  GPT-2's tanh GELU in its fused kernel (the
+# same function, about 2x faster on a CPU); per-cell budgets, early stop at the loss target.
+_T = "gelu_pytorch_tanh"
+CPU = Preset(
+    "cpu", "the quick preset's seven tasks trained until they fit on a 2-core CPU: 2-layer, 2-head, d = 64 "
+    "GPT-2 (1 layer for Majority), per-cell lr and step budgets (<= 3000 steps), batch 32, 2 seeds, AdamW "
+    "(weight decay 0.01) with a cosine schedule, 200 test samples per bin",
+    {"binary_majority": _same(Arch(2, 2, 64, 1e-3, _T, 1000)),
+     "majority_letters": _same(Arch(1, 2, 64, 3e-3, _T, 3000)),
+     "aa_star": _same(Arch(2, 2, 64, 3e-3, _T, 2000)),
+     "tomita4": _same(Arch(2, 2, 64, 3e-3, _T, 2000)),
+     "d2": _same(Arch(2, 2, 64, 1e-3, _T, 1500)),
+     "tomita5": _same(Arch(2, 2, 64, 1e-3, _T, 1500)),
+     "parity": _same(Arch(2, 2, 64, 1e-3, _T, 1500))},
+    seeds=2, batch=32, max_steps=3000, loss_target=1e-3, test_samples=200, weight_decay=0.01)
 
 # App. E.3 final configurations (reference §5.5); formal languages whose row names were stripped get the
 # 4-layer setting of their row group (UNCERTAIN in the reference).
@@ -114,7 +171,7 @@ _PAPER_TASKS = {
 }
 PAPER = Preset("paper", "App. E.3 sizes, 5 seeds, batch 64, 30k steps, 2,000 test samples per bin (GPU)",
                _PAPER_TASKS, seeds=5, batch=64, max_steps=30000, loss_target=1e-4, test_samples=2000)
-PRESETS = {"quick": QUICK, "paper": PAPER}
+PRESETS = {"quick": QUICK, "cpu": CPU, "paper": PAPER}
 
 
 # ------------------------------------------------------------------------------------------------ one run
@@ -159,7 +216,8 @@ def run_cell(task: str, positions: str, arch: dict, seeds: list[int], config: di
         return _encode(T, ex, offset)
 
     result = train_sequences(lambda: build_model(spec), draw, seeds, config["batch"], arch["lr"],
-                             config["max_steps"], config["loss_target"], device, progress=progress)
+                             arch.get("steps") or config["max_steps"], config["loss_target"], device,
+                             progress=progress, weight_decay=config.get("weight_decay", 0.0))
     test_rng = np.random.default_rng([12345, 2])  # the same fixed test sets for every cell and seed
     acc = []
     for lo, hi in bins:
@@ -178,7 +236,7 @@ def run_cell(task: str, positions: str, arch: dict, seeds: list[int], config: di
             "steps": result.steps, "final_loss": result.final_loss, "reached_target": result.reached_target,
             "history": result.history, "train_seconds": round(result.seconds, 2),
             "seconds": round(time.perf_counter() - t0, 2), "device": result.device, "n_positions": n_positions,
-            "parameters": spec.to_json()}
+            "parameters": spec.to_json(), "deviations": deviations(task, positions, arch, config, len(seeds))}
 
 
 # ------------------------------------------------------------------------------------------------ summary
@@ -197,7 +255,9 @@ def summarize(records: list[dict], preset: Preset) -> dict:
                "seeds": len(acc), "trained_seeds": int(trained.sum()),
                "accuracy_all": acc.mean(axis=0).round(4).tolist(),
                "accuracy_trained": acc[trained].mean(axis=0).round(4).tolist() if trained.any() else None,
-               "per_seed": acc.round(4).tolist(), "seconds": rec["seconds"], "steps": rec["steps"]}
+               "per_seed": acc.round(4).tolist(), "fitted": trained.tolist(), "seconds": rec["seconds"],
+               "steps": rec["steps"], "arch": rec.get("arch"), "final_loss": rec.get("final_loss"),
+               "learning_curves": rec.get("history"), "deviations": rec.get("deviations")}
         if trained.any():
             row["generalizes"] = bool(min(row["accuracy_trained"][1:]) >= preset.generalizes)
             row["agrees"] = row["generalizes"] == row["predicted"]
@@ -205,6 +265,10 @@ def summarize(records: list[dict], preset: Preset) -> dict:
             row["generalizes"] = row["agrees"] = None
         rows.append(row)
     judged = [r for r in rows if r["agrees"] is not None]
+    never = [{"cell": f"{r['task']}/{r['positions']}", "tried": {**(r["arch"] or {}), "batch": preset.batch,
+                                                                 "seeds": r["seeds"], "steps": r["steps"],
+                                                                 "final_loss": r["final_loss"]}}
+             for r in rows if not r["trained_seeds"]]
     return {"experiment": "huang2024:fig1", "preset": preset.name, "description": preset.description,
             "criteria": {"trained": f"in-distribution accuracy >= {preset.fit}",
                          "generalizes": f"mean accuracy over trained seeds >= {preset.generalizes} on both "
@@ -213,6 +277,7 @@ def summarize(records: list[dict], preset: Preset) -> dict:
                        "loss_target": preset.loss_target, "test_samples": preset.test_samples},
             "rows": rows, "missing": [f"{t}/{pe}" for t in preset.tasks for pe in POSITIONS
                                       if not any(r["task"] == t and r["positions"] == pe for r in rows)],
+            "fitted_cells": sum(1 for r in rows if r["trained_seeds"]), "cells": len(rows), "never_fit": never,
             "judged": len(judged), "agree": sum(r["agrees"] for r in judged),
             "agreement_rate": round(sum(r["agrees"] for r in judged) / len(judged), 4) if judged else None,
             "wall_seconds": round(sum(r["seconds"] for r in rows), 1)}
@@ -235,6 +300,8 @@ def table(summary: dict) -> str:
         lines.append(f"\nnot run (no record): {', '.join(summary['missing'])}")
     lines.append(f"\nagreement: {summary['agree']} of {summary['judged']} judged cells "
                  f"({summary['agreement_rate']}); bins {summary['rows'][0]['bins'] if summary['rows'] else ''}")
+    if summary.get("never_fit"):
+        lines.append("never fit (no seed): " + ", ".join(c["cell"] for c in summary["never_fit"]))
     return "\n".join(lines)
 
 
@@ -281,12 +348,17 @@ def specs(preset: Preset, tasks: list[str], seeds: int, device: str, threads: in
 
     cfg = {"batch": preset.batch, "max_steps": preset.max_steps, "loss_target": preset.loss_target,
            "test_samples": preset.test_samples}
+    if preset.weight_decay:
+        cfg["weight_decay"] = preset.weight_decay
     out = []
     for t in tasks:
         for pe in POSITIONS:
-            arch = preset.tasks[t][pe].__dict__
+            arch = {k: v for k, v in preset.tasks[t][pe].__dict__.items() if v is not None}
+            extra = "".join(f"/{k}={arch[k]}" for k in ("activation", "steps") if k in arch)
+            extra += f"/wd={preset.weight_decay}" if preset.weight_decay else ""
             key = f"huang2024-fig1/{preset.name}/{t}/{pe}/L{arch['n_layer']}H{arch['n_head']}d{arch['d_model']}" \
-                  f"lr{arch['lr']}/seeds={seeds}/steps={cfg['max_steps']}/batch={cfg['batch']}/test={cfg['test_samples']}"
+                  f"lr{arch['lr']}/seeds={seeds}/steps={cfg['max_steps']}/batch={cfg['batch']}/test={cfg['test_samples']}" \
+                  + extra
             out.append(RunSpec(key, "bounds.reproduce.huang2024:run_cell",
                                {"task": t, "positions": pe, "arch": dict(arch), "seeds": list(range(seeds)),
                                 "config": cfg, "device": device, "threads": threads}))
@@ -303,7 +375,8 @@ def _parser():
     ap = Parser(prog=f"python -m {PROG}", description=__doc__.split("\n\n")[0])
     ap.add_argument("--figure", type=bounded_int(1, 99), required=True, help="the figure to reproduce (1)")
     ap.add_argument("--preset", choices=tuple(PRESETS), default="quick",
-                    help="quick: small CPU models; paper: App. E.3 sizes (GPU)")
+                    help="quick: small CPU models, tiny budgets; cpu: trained until they fit on a 2-core CPU; "
+                         "paper: App. E.3 sizes (GPU)")
     ap.add_argument("--tasks", help="comma-separated subset of the preset's tasks")
     add_budget_options(ap, "bin")
     ap.add_argument("--lr", type=finite_real(positive=True, high=1.0), help="learning rate of every cell (default: the preset's)")
@@ -343,6 +416,9 @@ def run(args) -> int:
         preset = dataclasses.replace(preset, tasks={t: preset.tasks.get(t, PAPER.tasks[t]) for t in tasks})
     if args.lr is not None:
         preset = dataclasses.replace(preset, tasks={t: {pe: dataclasses.replace(a, lr=args.lr) for pe, a in arch.items()}
+                                                    for t, arch in preset.tasks.items()})
+    if args.steps is not None:  # one budget for every cell
+        preset = dataclasses.replace(preset, tasks={t: {pe: dataclasses.replace(a, steps=None) for pe, a in arch.items()}
                                                     for t, arch in preset.tasks.items()})
     runs_dir = args.runs or os.path.join("runs", f"huang2024-fig1-{preset.name}")
     todo_specs = specs(preset, tasks, preset.seeds, args.device, args.threads)

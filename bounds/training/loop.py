@@ -66,8 +66,9 @@ class Plateau:
 class Adam:
     """Adam settings: base ``lr``; parameter ``name`` (as in ``named_parameters``) gets ``lr * lr_scale(name)``;
     ``schedule`` is ``"constant"``, ``"cosine"`` (decay to 0 over ``StopRule.max_steps``) or ``"plateau"``
-    (per model, see :class:`Plateau`); ``weight_decay`` > 0 is decoupled (AdamW); ``betas``, ``eps`` as in
-    torch."""
+    (per model, see :class:`Plateau`); ``warmup`` > 0 ramps the rate linearly from ``lr / warmup`` to ``lr``
+    over the first ``warmup`` steps (on top of the schedule); ``weight_decay`` > 0 is decoupled (AdamW);
+    ``betas``, ``eps`` as in torch."""
 
     lr: float = 1e-2
     lr_scale: Callable[[str], float] | None = None
@@ -76,6 +77,7 @@ class Adam:
     betas: tuple = (0.9, 0.999)
     eps: float = 1e-8
     plateau: Plateau = field(default_factory=Plateau)
+    warmup: int = 0
 
     def __post_init__(self):
         if self.schedule not in ("constant", "cosine", "plateau"):
@@ -84,6 +86,8 @@ class Adam:
             raise ValueError(f"lr must be positive, got {self.lr}")
         if self.weight_decay < 0:
             raise ValueError(f"weight_decay must be >= 0, got {self.weight_decay}")
+        if self.warmup < 0:
+            raise ValueError(f"warmup must be >= 0, got {self.warmup}")
 
 
 class _PerModelPlateau:
@@ -219,8 +223,10 @@ def train_models(factory: Callable[[int], object], seeds: Sequence[int], sample:
         losses = loss(forward(params, buffers, *batch[:1]), *batch)
         opt.zero_grad(set_to_none=True)
         losses.sum().backward()
-        if optim.schedule == "cosine":
-            f = 0.5 * (1 + math.cos(math.pi * step / stop.max_steps))
+        if optim.schedule == "cosine" or optim.warmup:
+            f = 0.5 * (1 + math.cos(math.pi * step / stop.max_steps)) if optim.schedule == "cosine" else 1.0
+            if step < optim.warmup:
+                f *= (step + 1) / optim.warmup
             for g, b in zip(opt.param_groups, base_lrs, strict=True):
                 g["lr"] = b * f
         before = {k: v.detach().clone() for k, v in params.items()} if plateau is not None else None

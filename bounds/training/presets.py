@@ -22,11 +22,12 @@ from bounds.training.executor import RunSpec
 
 @dataclass(frozen=True)
 class Grid:
-    """One task with its training lengths."""
+    """One task with its training lengths; ``config`` overrides the preset's run configuration for this task."""
 
     task: str
     params: dict
     lengths: tuple[int, ...]
+    config: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -45,10 +46,11 @@ class Preset:
     def specs(self, device: str = "auto", threads: int | None = 1, num_gpus: float | None = None) -> list[RunSpec]:
         out = []
         for g in self.grids:
+            config = {**self.config, **g.config}
             for n in sorted(set(g.lengths)):
                 kw = {"task": g.task, "params": g.params, "n": n, "seeds": list(range(self.seeds)),
-                      "config": self.config, "device": device, "threads": threads}
-                key = run_key(self.experiment, g.task, g.params, n, self.seeds, self.config)
+                      "config": config, "device": device, "threads": threads}
+                key = run_key(self.experiment, g.task, g.params, n, self.seeds, config)
                 out.append(RunSpec(key, self.fn, kw, num_cpus=self.num_cpus,
                                    num_gpus=self.num_gpus if num_gpus is None else num_gpus))
         return sorted(out, key=lambda s: s.kwargs["n"])  # small runs first: every task gets its low end early

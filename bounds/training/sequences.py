@@ -47,9 +47,11 @@ def masked_loss(out, x, y):
 
 def train_sequences(build: Callable[[], object], draw: Callable, seeds: list[int], batch: int, lr: float,
                     max_steps: int, loss_target: float, device: str, loss: Callable = masked_loss,
-                    progress: Callable | None = None, schedule: str = "cosine", collate_fn=collate):
+                    progress: Callable | None = None, schedule: str = "cosine", collate_fn=collate,
+                    weight_decay: float = 0.0, warmup: int = 0):
     """Train ``len(seeds)`` models (shared loop); model s draws its batches from ``np.random.default_rng``
-    seeded by (seed, 1).  ``collate_fn`` turns a list of draws into ``(x, y, ...)`` (x as :func:`collate`;
+    seeded by (seed, 1); ``weight_decay`` > 0 makes the optimizer AdamW; ``warmup``
+    steps of linear warm-up.  ``collate_fn`` turns a list of draws into ``(x, y, ...)`` (x as :func:`collate`;
     every further array is a target, padded with -1) and ``loss(out, x, y, ...)`` reads them.  Returns the
     loop's :class:`~bounds.training.loop.TrainResult`."""
     from bounds.training.loop import Adam, StopRule, train_models
@@ -66,7 +68,7 @@ def train_sequences(build: Callable[[], object], draw: Callable, seeds: list[int
 
     report = (lambda step, losses, done: progress(step, max_steps)) if progress else None
     return train_models(factory=lambda i: build(), seeds=seeds, sample=sample, loss=loss,
-                        optim=Adam(lr=lr, schedule=schedule), stop=StopRule(max_steps=max_steps, loss_target=loss_target),
+                        optim=Adam(lr=lr, schedule=schedule, weight_decay=weight_decay, warmup=warmup), stop=StopRule(max_steps=max_steps, loss_target=loss_target),
                         device=device, progress=report)
 
 

@@ -70,3 +70,24 @@ def test_negative_control_unrelated_weights_are_far_from_every_permutation():
     assert all(weight_distance(other, t, rng.permutation(8)) > 0.8 for _ in range(20))
     with pytest.raises(IdentificationError):
         recover_permutation({**other, "B": other["B"][:, :3]}, t)
+
+
+def test_label_weighted_r2_ignores_only_what_the_metric_ignores():
+    """A learned representation that recovers coordinates 0-2 of the truth and misses 3-5: plain R^2 is about
+    1/2; in a metric that sees only coordinates 0-2 (the readout's Jacobian is zero on 3-5) the fit is perfect;
+    in the identity metric it is the variance-weighted R^2; a metric on the missed coordinates gives about 0."""
+    from bounds.identification import readout_metric, weighted_r2
+
+    rng = np.random.default_rng(5)
+    true = rng.normal(size=(3000, 6))
+    learned = np.hstack([true[:, :3] @ rng.normal(size=(3, 3)), rng.normal(size=(3000, 3))])
+    J = np.zeros((50, 2, 6))
+    J[:, :, :3] = rng.normal(size=(50, 2, 3))
+    M = readout_metric(J)
+    assert M.shape == (6, 6) and np.allclose(M[3:], 0) and np.allclose(M[:, 3:], 0)
+    assert 0.45 < linear_fit(learned, true).r2 < 0.55
+    assert weighted_r2(learned, true, M) > 1 - 1e-10
+    assert weighted_r2(learned, true, np.diag([0, 0, 0, 1, 1, 1.0])) < 0.02
+    assert 0.45 < weighted_r2(learned, true, np.eye(6)) < 0.55
+    with pytest.raises(IdentificationError):
+        weighted_r2(learned, true, np.eye(5))

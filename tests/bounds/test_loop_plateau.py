@@ -60,3 +60,19 @@ def test_bad_settings_are_refused():
         Adam(weight_decay=-1)
     with pytest.raises(ValueError):
         Plateau(factor=1.5)
+
+
+def test_warmup_ramps_the_rate_then_hands_over_to_the_schedule():
+    """Constant schedule with 4 warm-up steps: the first Adam steps are 1/4, 2/4, 3/4 of a full step (Adam's
+    first step moves every weight by lr * sign(grad)); a run without warm-up moves by the full rate at once."""
+    def first_move(warmup):
+        res = train_models(lambda i: torch.nn.Linear(1, 1, bias=False), [0], lambda step: (torch.ones(1, 4, 1), torch.zeros(1, 4, 1)),
+                           lambda out, x, y: ((out - y) ** 2).mean(dim=(1, 2)), Adam(lr=0.1, warmup=warmup),
+                           StopRule(max_steps=1), device="cpu")
+        torch.manual_seed(0)
+        return abs(float(res.params["weight"][0, 0, 0]) - float(torch.nn.Linear(1, 1, bias=False).weight[0, 0]))
+
+    assert first_move(0) == pytest.approx(0.1, rel=1e-4)
+    assert first_move(4) == pytest.approx(0.025, rel=1e-4)
+    with pytest.raises(ValueError):
+        Adam(warmup=-1)
