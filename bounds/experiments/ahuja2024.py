@@ -212,13 +212,25 @@ def run_one(experiment: str, arch: str, seeds: list, config: dict, progress=None
     report = (lambda step, losses, done: progress(step, config["steps"])) if progress else None
     res = train_models(factory, seeds, sample, mse, optim, StopRule(max_steps=config["steps"]), device="cpu",
                        progress=report, report_every=max(1, config["steps"] // 50))
+    # fit on the training distribution: a fresh training batch, loss / label variance at every training length
+    frng = np.random.default_rng(config.get("data_seed", 0) + 2)
+    xfit = torch.from_numpy(np.stack([tokens(frng, experiment, config["test_batch"], train_len, n, True)
+                                      for _ in range(S)])).float()
+    yf_true = _stacked_eval(teachers, xfit).numpy()
+    yf_pred = stacked_forward(res, xfit).numpy()
+    fit_loss = ((yf_pred - yf_true) ** 2).mean(axis=(1, 3))  # (S, train_len)
+    fit_var = yf_true.var(axis=1).mean(axis=-1)
+    train_normalised = (fit_loss / np.where(fit_var > 0, fit_var, np.nan)).mean(axis=1)
     y_true = _stacked_eval(teachers, xtest).numpy()
     y_pred = stacked_forward(res, xtest).numpy()
     per_len = ((y_pred - y_true) ** 2).mean(axis=(1, 3))  # (S, test_len)
     var = y_true.var(axis=1).mean(axis=-1)  # (S, test_len): the mean predictor's loss at each length
     rec = {"experiment": experiment, "arch": arch, "seeds": list(seeds), "config": config,
+           "deviations": deviations(config, len(seeds)),
            "train_len": train_len, "test_len": test_len, "train_seconds": res.seconds,
-           "final_train_loss": res.final_loss, "lr_factor": res.lr_factor,
+           "final_train_loss": res.final_loss, "lr_factor": res.lr_factor, "history": res.history,
+           "train_normalised_loss": train_normalised.tolist(), "train_loss_by_length": fit_loss.tolist(),
+           "train_label_var": fit_var.tolist(),
            "test_loss": per_len.tolist(), "label_var": var.tolist()}
     if experiment == "capacity":
         T0 = tinfo[0]["paper_T0"]
@@ -285,6 +297,12 @@ PRESETS = {
                                      "batch": 64, "steps": 2000, "train_len": 10, "test_len": 100, "test_batch": 128,
                                      "r2_lengths": [20, 100], "threads": 1,
                                      "plateau": {**_PAPER_OPT["plateau"], "every": 50}}},
+    # cpu: trained until the students fit (docs/reproduce_ahuja.md, "cpu preset"): App. B's optimizer at lr 1e-2 with
+    # a cosine schedule instead of App. B's plateau rule (whose absolute threshold 1e-6 stops learning within a few
+    # epochs at these losses), 16000 steps of batch 64, 3 seeds
+    "cpu": {"seeds": 3, "config": {**_PAPER_OPT, "lr": 1e-2, "schedule": "cosine", "n": 20, "layers": 2,
+                                   "score": "sigmoid", "batch": 64, "steps": 16000, "train_len": 10, "test_len": 100,
+                                   "test_batch": 256, "r2_lengths": [20, 100], "threads": 1}},
     "tiny": {"seeds": 2, "config": {**_PAPER_OPT, "n": 4, "layers": 1, "score": "sigmoid", "batch": 8,
                                     "steps": 6, "train_len": 4, "test_len": 12, "test_batch": 16,
                                     "r2_lengths": [6, 12], "threads": 1,
@@ -299,6 +317,16 @@ def preset_config(preset: str, experiment: str, arch: str, regime: str | None = 
     if experiment == "capacity":
         cfg["capacity_regime"] = regime
     return cfg
+
+
+def deviations(config: dict, seeds: int) -> list[str]:
+    """Every way a run's settings differ from App. B (the ``paper`` preset)."""
+    paper = PRESETS["paper"]
+    out = [f"{k} = {config.get(k)!r} (App. B: {v!r})" for k, v in paper["config"].items()
+           if k not in ("layers", "threads") and config.get(k) != v]
+    if seeds != paper["seeds"]:
+        out.append(f"{seeds} seeds (App. B: {paper['seeds']})")
+    return out
 
 
 def mean_sd(xs) -> tuple[float, float]:

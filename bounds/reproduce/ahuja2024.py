@@ -45,6 +45,9 @@ CLASSES = {"paper": 2, "theorem": 0}  # hidden layers of rho (and of the deep se
 # Theorem 9's permutation counts as recovered in a seed iff the assignment from the weights equals the one read
 # off the hidden states and the learned (A, B, Lambda) lie within this relative distance of the permuted teacher
 PERMUTATION_DISTANCE = 0.1
+# a seed fits its training distribution iff its loss on fresh training sequences, divided by the label variance and
+# averaged over the training lengths, is at most this (the student explains >= 99% of the label variance)
+FIT_NORMALISED = 0.01
 EXPOSED = 1e-3  # a readout direction counts as exposed if its eigenvalue of M = E[J^T J] is >= this x the largest
 
 
@@ -107,10 +110,23 @@ def summarize_run(full: dict) -> dict:
            "train_seconds": r["train_seconds"], "wall_seconds": full["wall_seconds"],
            "final_train_loss": _ms(r["final_train_loss"]), "lr_factor": r["lr_factor"],
            "test_loss_by_length": loss.mean(axis=0).tolist(), "test_loss_per_seed": r["test_loss"],
-           "label_var_by_length": var.mean(axis=0).tolist(), "settings": r["config"]}
+           "label_var_by_length": var.mean(axis=0).tolist(), "settings": r["config"],
+           "deviations": r.get("deviations")}
+    fitted = None
+    if "train_normalised_loss" in r:
+        fitted = [bool(v <= FIT_NORMALISED) for v in r["train_normalised_loss"]]
+        row["fit"] = {"normalised_loss": _ms(r["train_normalised_loss"]), "fitted": fitted,
+                      "fitted_seeds": sum(fitted),
+                      "criterion": "loss on fresh training sequences / label variance, averaged over the training "
+                                   f"lengths, <= {FIT_NORMALISED}"}
+        row["learning_curves"] = r.get("history")
     if "identification" in r:
         row["identification"] = {t: {k: _ms(v) for k, v in d.items() if k != "readout_spectrum"}
                                  for t, d in r["identification"].items()}
+        if fitted is not None:
+            for t, d in r["identification"].items():
+                kept = [x for x, f in zip(d["r2"], fitted, strict=True) if f]
+                row["identification"][t]["r2_fitted"] = _ms(kept) if kept else None
         for t, d in r["identification"].items():
             if "readout_spectrum" in d:
                 spectra = np.array(d["readout_spectrum"])
@@ -135,6 +151,8 @@ def summarize_run(full: dict) -> dict:
     if "threshold" in r:
         row["threshold"] = r["threshold"][0]
         row["loss_le_T0"], row["loss_gt_T0"] = _ms(r["loss_le_T0"]), _ms(r["loss_gt_T0"])
+        if fitted and any(fitted):
+            row["loss_gt_T0_fitted"] = _ms([x for x, f in zip(r["loss_gt_T0"], fitted, strict=True) if f])
         row["reference_c2"] = r["reference_c2"]
     return row
 
@@ -143,27 +161,39 @@ def _f(d, fmt=".3f"):
     return f"{d['mean']:{fmt}} ± {d['sd']:{fmt}}"
 
 
+def _fitted(r) -> str:
+    f = r.get("fit")
+    return "-" if f is None else f"{f['fitted_seeds']}/{len(f['fitted'])}"
+
+
 def format_table(table: int, rows: list) -> str:
     P = PAPER_NUMBERS[table]
     lines = []
     if table == 1:
         lines.append("Table 1 / Fig. 2: R^2 (affine map learned -> true hidden states, pooled over positions <= t), "
                      "test loss and loss / Var(y_t); mean ± sd over seeds")
-        lines.append(f"{'class':8} {'model':12} {'R2 t=20':>15} {'R2 t=100':>15} {'paper':>13} {'R2 init':>7} "
-                     f"{'R2/pos t=100':>12} {'R2_M t=100':>15} {'exposed':>7} {'loss t=20':>10} {'loss t=100':>10} "
-                     f"{'Var t=100':>10} {'loss/Var':>9}")
+        lines.append(f"{'class':8} {'model':12} {'fit':>4} {'R2 t=20':>15} {'R2 t=100':>15} {'paper':>13} "
+                     f"{'R2 init':>7} {'R2/pos t=100':>12} {'R2_M t=100':>15} {'exposed':>8} {'loss t=20':>10} "
+                     f"{'loss t=100':>10} {'Var t=100':>10} {'loss/Var':>9}")
         for r in rows:
             i = r["identification"]
+            lo, hi = sorted(i, key=int)[0], sorted(i, key=int)[-1]
             lt, v = r["test_loss_by_length"], r["label_var_by_length"]
             paper = P.get(r["model"], {}).get("r2_20", "(Fig. 3)")
-            weighted = _f(i["100"]["r2_label_weighted"]) if "r2_label_weighted" in i["100"] else "-"
-            exposed = "/".join(map(str, i["100"].get("exposed_directions", []))) or "-"
-            lines.append(f"{r['learner_class']:8} {r['model']:12} {_f(i['20']['r2']):>15} {_f(i['100']['r2']):>15} "
-                         f"{paper:>13} {i['100']['r2_at_init']['mean']:7.3f} "
-                         f"{i['100']['r2_per_position']['mean']:12.3f} {weighted:>15} {exposed:>7} {lt[19]:10.2e} "
-                         f"{lt[99]:10.2e} {v[99]:10.2e} {r['normalised_loss']['100']['mean']:9.3g}")
+            weighted = _f(i[hi]["r2_label_weighted"]) if "r2_label_weighted" in i[hi] else "-"
+            exposed = "/".join(map(str, i[hi].get("exposed_directions", []))) or "-"
+            lines.append(f"{r['learner_class']:8} {r['model']:12} {_fitted(r):>4} {_f(i[lo]['r2']):>15} "
+                         f"{_f(i[hi]['r2']):>15} {paper:>13} {i[hi]['r2_at_init']['mean']:7.3f} "
+                         f"{i[hi]['r2_per_position']['mean']:12.3f} {weighted:>15} {exposed:>8} {lt[int(lo) - 1]:10.2e} "
+                         f"{lt[int(hi) - 1]:10.2e} {v[int(hi) - 1]:10.2e} {r['normalised_loss'][hi]['mean']:9.3g}")
         lines.append("R2_M: the same fit scored in the metric M = E[J^T J] of the teacher's readout (label-relevant "
-                     f"directions); exposed: directions with eigenvalue >= {EXPOSED} x the largest, per seed")
+                     f"directions); exposed: directions with eigenvalue >= {EXPOSED} x the largest, per seed; fit: seeds "
+                     f"whose loss / label variance on the training lengths is <= {FIT_NORMALISED}")
+        for r in rows:
+            hi = sorted(r["identification"], key=int)[-1]
+            r2f = r["identification"][hi].get("r2_fitted")
+            if r2f:
+                lines.append(f"{r['learner_class']} {r['model']}: R2 t=100 over the fitted seeds {_f(r2f)}")
         for r in rows:
             if "permutation" in r:
                 pm = r["permutation"]
@@ -173,24 +203,24 @@ def format_table(table: int, rows: list) -> str:
         lines.append(f"paper Fig. 2: {P['fig2']}")
     elif table == 2:
         lines.append("Table 2: compositional generalization at t = 10 (corner test support); mean ± sd over seeds")
-        lines.append(f"{'class':8} {'model':12} {'loss x1e6':>17} {'paper':>12} {'R2':>15} {'paper':>11} "
+        lines.append(f"{'class':8} {'model':12} {'fit':>4} {'loss x1e6':>17} {'paper':>12} {'R2':>15} {'paper':>11} "
                      f"{'R2 init':>7} {'loss/Var':>9}")
         for r in rows:
             t = str(r["test_len"])
             per_seed = [s[-1] * 1e6 for s in r["test_loss_per_seed"]]
-            lines.append(f"{r['learner_class']:8} {r['arch']:12} {_f(_ms(per_seed), '.2f'):>17} "
+            lines.append(f"{r['learner_class']:8} {r['arch']:12} {_fitted(r):>4} {_f(_ms(per_seed), '.2f'):>17} "
                          f"{P[r['arch']]['loss_x1e6']:>12} {_f(r['identification'][t]['r2']):>15} "
                          f"{P[r['arch']]['r2']:>11} {r['identification'][t]['r2_at_init']['mean']:7.3f} "
                          f"{r['normalised_loss'][t]['mean']:9.3g}")
     else:
         lines.append("Table 3 / Fig. 4: high capacity, teacher f + c[t > T0] (exact, in the class); T0 by "
                      "Theorem 10's exact threshold; mean ± sd over seeds")
-        lines.append(f"{'model':12} {'trained on':>12} {'T0':>3} {'loss t<=T0':>19} {'paper t<T0':>15} "
+        lines.append(f"{'model':12} {'fit':>4} {'trained on':>12} {'T0':>3} {'loss t<=T0':>19} {'paper t<T0':>15} "
                      f"{'loss t>T0':>19} {'paper t>=T0':>15} {'c^2':>6}")
         for r in rows:
             reg = r["regime"]
             p = P[r["arch"]][reg]
-            lines.append(f"{r['arch']:12} {'t <= ' + str(r['train_len']):>12} {r['threshold']['paper_T0']:3d} "
+            lines.append(f"{r['arch']:12} {_fitted(r):>4} {'t <= ' + str(r['train_len']):>12} {r['threshold']['paper_T0']:3d} "
                          f"{_f(r['loss_le_T0'], '.2e'):>19} {p['lt']:>15} {_f(r['loss_gt_T0'], '.2e'):>19} "
                          f"{p['ge']:>15} {r['reference_c2']:6.3f}")
     return "\n".join(lines)
@@ -253,8 +283,8 @@ MAX_SEEDS, MAX_STEPS, MAX_WORKERS = 64, 10**6, 256
 def _parser() -> Parser:
     p = Parser(module="bounds.reproduce ahuja2024", description=__doc__.split("\n\n")[0])
     p.add_argument("--table", type=int, choices=(1, 2, 3), required=True, help="the paper's table (1, 2 or 3)")
-    p.add_argument("--preset", choices=("quick", "paper", "tiny"), default="quick",
-                   help="quick: this CPU (minutes); paper: App. B settings (hours on a CPU); tiny: seconds (tests)")
+    p.add_argument("--preset", choices=("quick", "cpu", "paper", "tiny"), default="quick",
+                   help="quick: this CPU (minutes); cpu: trained until the students fit (2-core CPU); paper: App. B settings (hours on a CPU); tiny: seconds (tests)")
     p.add_argument("--seeds", type=bounded_int(1, MAX_SEEDS, "MAX_SEEDS"), help="seeds per run (default: the preset's)")
     p.add_argument("--steps", type=bounded_int(1, MAX_STEPS, "MAX_STEPS"),
                    help="optimizer steps per run (default: the preset's)")

@@ -6,6 +6,8 @@ al. sec. 5 presets are :data:`IZZO_PRESETS`:
 
 * ``quick``: every ModP p = 2..5 and SimpleTask omega = 1, 2, 4, 8 at small budgets (batch 64, <= 2000 steps,
   stop at 1e-4, 8 seeds); sized to finish in under 30 minutes on a 2-core CPU.
+* ``cpu``: the quick grid trained until it fits (budget 5000 steps, early stop at 1e-4; SimpleTask omega = 8:
+  10000 steps, query/key lr scale 0.03, which the quick budget left unfitted); about an hour on 2 idle cores.
 * ``paper``: App. B (batch 1024, Adam 1e-2 / 1e-2/d constant, stop at train loss 1e-5, 8 seeds) with a finer
   grid and longer test lengths; GPU-sized (hours on a CPU).
 
@@ -69,6 +71,7 @@ def run_key(experiment: str, task: str, params: dict, n: int, seeds: int, config
 _QUICK_CONFIG = {"max_steps": 2000, "batch": 64, "lr": 1e-2, "qk_lr_scale": 0.1, "schedule": "cosine", "train_loss_target": 1e-4,
                  "positions": "periodic", "pos_period": None, "test_multiples": [2, 4, 8], "plateau_from": 4,
                  "test_batch": 128, "attn_length": 80, "d": 16, "width": 256}
+_CPU_CONFIG = {**_QUICK_CONFIG, "max_steps": 5000}
 _PAPER_CONFIG = {**_QUICK_CONFIG, "max_steps": 20000, "batch": 1024, "schedule": "constant",
                  "train_loss_target": 1e-5, "test_multiples": [2, 4, 8, 16], "plateau_from": 8, "test_batch": 512}
 
@@ -89,6 +92,18 @@ IZZO_PRESETS = {
          Grid("simple", {"omega": "2"}, (2, 3, 4, 6, 8)),
          Grid("simple", {"omega": "4"}, (4, 6, 8, 12, 16)),
          Grid("simple", {"omega": "8"}, (8, 12, 16, 24)))),
+    "cpu": Preset(
+        "cpu", "the quick grid trained until it fits on a 2-core CPU: step budget 5000 (early stop at train MSE 1e-4); "
+        "SimpleTask omega = 8 with 10000 steps and query/key lr scale 0.03 on N = 6, 8, 12, 16",
+        "bounds.training.train:train_group", _CPU_CONFIG, 8,
+        (Grid("modp", {"period": 2, "index": 0}, (2, 3, 4, 5, 6, 8, 10, 12)),
+         Grid("modp", {"period": 3, "index": 0}, (3, 4, 6, 8, 9, 12, 15)),
+         Grid("modp", {"period": 4, "index": 0}, (4, 6, 8, 10, 12, 16, 20)),
+         Grid("modp", {"period": 5, "index": 0}, (5, 10, 15, 20, 25)),
+         Grid("simple", {"omega": "1"}, (1, 2, 3, 4, 6)),
+         Grid("simple", {"omega": "2"}, (2, 3, 4, 6, 8)),
+         Grid("simple", {"omega": "4"}, (4, 6, 8, 12, 16)),
+         Grid("simple", {"omega": "8"}, (6, 8, 12, 16), {"max_steps": 10000, "qk_lr_scale": 0.03}))),
     "paper": Preset(
         "paper", "App. B settings (batch 1024, stop at 1e-5, 8 seeds), finer grids; GPU-sized",
         "bounds.training.train:train_group", _PAPER_CONFIG, 8,
