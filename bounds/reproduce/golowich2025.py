@@ -353,7 +353,8 @@ def summarize(experiment: str, records: list[dict], preset: Preset) -> dict:
                   for s in range(n)]
         cell = {"accuracy_mean": {k: round(float(np.mean(v)), 4) for k, v in acc.items()},
                 "per_seed": acc, "seconds": rec["seconds"], "steps": rec["steps"],
-                "final_loss": rec.get("final_loss"), "fitted": fitted, "fitted_seeds": sum(fitted),
+                "final_loss": rec.get("final_loss"), "learning_curves": rec.get("history"),
+                "deviations": rec.get("deviations"), "fitted": fitted, "fitted_seeds": sum(fitted),
                 "in_distribution": sorted(k for keys in inside.values() for k in keys)}
         if sp:
             cell["K_train"] = rec["K_train"]

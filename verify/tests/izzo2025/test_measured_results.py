@@ -16,8 +16,8 @@ from verify.claims import checks
 RESULTS = Path(__file__).resolve().parents[3] / "docs" / "results"
 
 
-def _load(kind):
-    return json.loads((RESULTS / f"izzo2025-{kind}-quick.json").read_text())
+def _load(kind, preset="quick"):
+    return json.loads((RESULTS / f"izzo2025-{kind}-{preset}.json").read_text())
 
 
 def _per_seed_n_min(task, eps):
@@ -31,11 +31,12 @@ def _n_min(task, eps):
                  if statistics.fmean(r["plateau_per_seed"].values()) < eps), None)
 
 
+@pytest.mark.parametrize("preset", ["quick", "cpu"])
 @pytest.mark.parametrize("kind", ["modp", "simple"])
-def test_results_are_consistent_with_their_own_runs(kind):
+def test_results_are_consistent_with_their_own_runs(kind, preset):
     """Thresholds re-derived from the stored per-seed plateaus; 8 seeds per N; prediction = bounds.estimate now;
     deviations from App. B recorded."""
-    data = _load(kind)
+    data = _load(kind, preset)
     eps = data["eps"]
     assert data["tasks"] and not data.get("missing_runs"), "the sweep is incomplete"
     for t in data["tasks"]:
@@ -99,9 +100,11 @@ def test_modp_plateau_falls_with_training_length():
 
 
 @checks("izzo2025:fig2")
-def test_modp_threshold_grows_with_period_and_curves_overlap_in_n_over_p():
-    """Figure 2 right: N_min grows with p and N_min / p is about constant (max/min of the ratio <= 1.5)."""
-    data = _load("modp")
+@pytest.mark.parametrize("preset", ["quick", "cpu"])
+def test_modp_threshold_grows_with_period_and_curves_overlap_in_n_over_p(preset):
+    """Figure 2 right: N_min grows with p and N_min / p is about constant (max/min of the ratio <= 1.5); at the
+    cpu preset (longer budget) 215 of 216 ModP models reach the training-loss target."""
+    data = _load("modp", preset)
     found = _check_threshold_grows(data["tasks"], "period", data["eps"])
     ratios = [n / p for p, n in found]
     assert max(ratios) / min(ratios) <= 1.5, ratios
@@ -159,3 +162,21 @@ def test_trained_modp_attention_is_uniform_on_the_residue_class():
     assert statistics.median(s["per_key_other"] for s, _ in fitted) < 0.01 / 16
     short = att["5"]["per_seed"]
     assert all(abs(s["per_key_class"] - 1 / 16) > 0.1 / 16 for s in short)
+
+
+@checks("izzo2025:fig1")
+def test_cpu_preset_fits_every_omega_and_the_threshold_grows_sublinearly():
+    """The cpu preset (docs/measured_thresholds.md): every SimpleTask run fits its training lengths (at least 7 of
+    8 seeds reach the training-loss target at every N, omega = 8 included), the plateau falls tenfold with N for
+    every omega and N_min grows with omega (slope CI above 0).  The finding that keeps izzo2025:fig1 a gap:
+    N_min is not proportional to omega (N_min / omega spans more than a factor 1.5, as it does not for ModP):
+    when a rerun makes it proportional, this test fails and the status must be revisited."""
+    data = _load("simple", "cpu")
+    assert sorted(float(t["params"]["omega"]) for t in data["tasks"]) == [1, 2, 4, 8]
+    for t in data["tasks"]:
+        assert all(r["reached_target"] >= 7 and r["seeds"] == 8 for r in t["summary"]["rows"]), t["task"]
+    _check_plateau_falls(data["tasks"], data["eps"])
+    found = _check_threshold_grows(data["tasks"], "omega", data["eps"])
+    ratios = [n / w for w, n in found]
+    assert max(ratios) / min(ratios) > 1.5, ratios
+    assert _slope(data, data["eps"])["slope"] == pytest.approx(data["slope"]["slope"], rel=1e-12)
