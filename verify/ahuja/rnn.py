@@ -263,7 +263,7 @@ def lemma16_general() -> Proof:
                 [r > 0, x == r / 2, y == -r / 2], z3.And(z3.Abs(x) < r, z3.Abs(y) < r, x != y),
                 neg_hypotheses=[r >= 0, x == r / 2, y == -r / 2]),
         z3_step(c, "(alpha - beta) a = 0 with alpha != beta => a = 0, for every entry a of the column A e_j",
-                [d != 0, d * aj == 0], aj == 0, neg_hypotheses=[d * aj == 0]),
+                [d != 0, aj * d == 0], aj == 0, neg_hypotheses=[aj * d == 0]),
     ))
 
 
