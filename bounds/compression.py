@@ -2,12 +2,14 @@
 
 Given a pair (f, g) of one-layer models and a long input x by its (token, residue) class counts outside the
 window (``$`` included, class 0) and its window, :func:`compress` builds the z of the proof in
-:mod:`bounds.corrected`: the intervals ``I_h = [max(1, theta T_h), T_h]`` of every head's argmax set, their
-components, the map F_s, ``m_c = ceil(F_s(n_c))``, the residue padding (at a class no head attends where the residue
-has one, else at its most frequent class), and (when z would be below the hardmax threshold H) the stretch s found by
+:mod:`bounds.corrected`: the non-trivial argmax sets of every head and their intervals ``[max(1, theta T_h), T_h]``,
+the components, the map F_s (:class:`Compressor`), the counts (``ceil(F(n_c))``, free classes, the padded classes of
+residues without a free class rounded by largest remainders), the length (the smallest one of x's residue class mod
+Delta that holds every residue's need) and, when z would be below the hardmax threshold H, the stretch s found by
 exact bisection.  Every inequality of the proof is returned as a :class:`~bounds.auxiliary.Claim` with exact rational
 sides, so a test (``verify/tests/izzo2025/test_compression.py``) can check them on random pairs and inputs with
-counts far beyond anything a string evaluation reaches.
+counts far beyond anything a string evaluation reaches; Lemma M (:mod:`bounds.modulus`) is checked on the same
+inputs with the actual distances of every head.
 """
 
 from __future__ import annotations
@@ -15,8 +17,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-
-import numpy as np
 
 from bounds.auxiliary import (
     Claim,
@@ -67,21 +67,22 @@ def components(intervals: list[tuple[Fraction, Fraction]]) -> list[tuple[Fractio
 
 @dataclass(frozen=True)
 class Compressor:
-    """F_s of the proof: continuous, non-decreasing, F(v) <= v, ratio-preserving on every component, and
-    ``max(F(b_m), min(v, sG))`` above the last component."""
+    """F_s of the proof with ``L = lambda s``: ``F(a_i) = max(F(b_{i-1}), min(a_i, L))``, ratio-preserving on every
+    component, ``min(F(b_{i-1}) v / b_{i-1}, F(a_i))`` between components and ``max(F(b_m), min(v, L))`` above the
+    last one."""
 
     comps: tuple  # ((a_i, b_i), ...)
     starts: tuple  # F(a_i)
-    cap: Fraction  # s G
+    cap: Fraction  # L = lambda s
 
     @classmethod
-    def build(cls, comps, G: int, s: Fraction) -> Compressor:
+    def build(cls, comps, L: Fraction) -> Compressor:
         starts, prev_F = [], Fraction(1)  # F(b_0) = F(1) = 1
         for a, b in comps:
-            Fa = max(prev_F, min(a, s * G))
+            Fa = max(prev_F, min(a, L))
             starts.append(Fa)
             prev_F = Fa * b / a
-        return cls(tuple(comps), tuple(starts), s * G)
+        return cls(tuple(comps), tuple(starts), Fraction(L))
 
     def divisor(self, i: int) -> Fraction:
         return self.comps[i][0] / self.starts[i]
@@ -98,151 +99,127 @@ class Compressor:
             if v <= b:
                 return Fa * v / a
             prev_b, prev_F = b, Fa * b / a
-        return max(prev_F, min(v, self.cap))  # above b_m: classes no head attends
+        return max(prev_F, min(v, self.cap))  # above b_m: classes no non-trivial set holds
 
 
 # ------------------------------------------------------------------------------------------ construction
-def _residue_sums(counts: dict, delta: int) -> list[int]:
-    sums = [0] * delta
-    for c, k in counts.items():
-        if c != 0:
-            sums[c % delta] += k
-    return sums
+def _ceil(x: Fraction) -> int:
+    return -(-x.numerator // x.denominator)
 
 
-def _scaled(counts: dict, F) -> dict:
-    return {c: (1 if c == 0 else math.ceil(F(k))) for c, k in counts.items() if k}
+@dataclass(frozen=True)
+class ArgmaxSet:
+    classes: frozenset  # prefix classes ($ = 0 included when attended)
+    slots: tuple  # attended window slots
 
+    @property
+    def variable(self) -> frozenset:
+        return self.classes - {0}
 
-def _pad(x_counts: dict, m: dict, delta: int, w: int, min_length: int, attended: frozenset) -> tuple[dict, dict]:
-    """Add keys so that every residue count is x's plus one common j (the smallest j giving at least
-    ``min_length``): at the most frequent class no head attends where the residue has one, else at its most frequent
-    class; returns z's counts and {padded class: amount}."""
-    Sx, Sm = _residue_sums(x_counts, delta), _residue_sums(m, delta)
-    j = max(sm - sx for sm, sx in zip(Sm, Sx, strict=True))
-    total = sum(Sx) + delta * j + 1 + w
-    if total < min_length:
-        j += -(-(min_length - total) // delta)
-    pads = {}
-    z = dict(m)
-    for r, (sm, sx) in enumerate(zip(Sm, Sx, strict=True)):
-        if sx + j - sm:
-            present = [c for c in x_counts if c != 0 and c % delta == r and x_counts[c]]
-            free = [c for c in present if c not in attended]
-            star = max(free or present, key=lambda c: (x_counts[c], -c))
-            pads[star] = sx + j - sm
-            z[star] += pads[star]
-    return z, pads
+    @property
+    def nontrivial(self) -> bool:
+        """Holds a count-carrying class and at least one more item."""
+        return bool(self.variable) and len(self.classes) + len(self.slots) >= 2
 
+    def total(self, counts: dict) -> int:
+        return sum(counts[c] for c in self.classes) + len(self.slots)
 
-def _sets(cms, counts: dict, window: tuple) -> list[tuple[frozenset, tuple]]:
-    return [(a.classes, a.slots) for cm in cms for a in (attend(cm, counts, window, h) for h in range(len(cm.heads)))]
-
-
-def _set_total(counts: dict, classes: frozenset, slots: tuple) -> int:
-    return sum(counts[c] for c in classes) + len(slots)
-
-
-def _distribution(counts: dict, classes: frozenset, slots: tuple) -> dict:
-    T = _set_total(counts, classes, slots)
-    out = {("c", c): Fraction(counts[c], T) for c in classes}
-    out.update({("w", s): Fraction(1, T) for s in slots})
-    return out
+    def distribution(self, counts: dict) -> dict:
+        T = self.total(counts)
+        out = {("c", c): Fraction(counts[c], T) for c in self.classes}
+        out.update({("w", s): Fraction(1, T) for s in self.slots})
+        return out
 
 
 def _l1(p: dict, q: dict) -> Fraction:
     return sum((abs(p.get(k, 0) - q.get(k, 0)) for k in p.keys() | q.keys()), Fraction(0))
 
 
-def compress(f, g, counts: dict, window: tuple, eps, *, constants: ProofConstants | None = None) -> Compression:
-    """Build z for x = (``counts``, ``window``) as in the proof of :mod:`bounds.corrected` and check every step.
-
-    ``constants`` replaces the proof's (theta, G, ...) (used by the tests' negative controls); by default they are
-    :func:`bounds.corrected.proof_constants` of the pair with k = heads of f and g.
-    """
-    eps = Fraction(eps)
-    require(f, g, ("one_layer", "periodic", "local_translation_invariant", "same_alphabet", "hardmax_regime_exists",
-                   "relu_mlp"), "the corrected bound")
-    delta, tau = pair_period(f, g), max(f.tau, g.tau)
-    w = tau + 1
-    if len(window) != w:
-        raise NotApplicableError(f"the window must hold tau + 1 = {w} classes, got {len(window)}")
-    counts = {c: k for c, k in counts.items() if k}
-    if counts.get(0) != 1:
-        raise NotApplicableError("x has exactly one $ (class 0, count 1)")
-    heads = len(f.layers[0].heads) + len(g.layers[0].heads)
-    bound = corrected_bound(combine(ingredients(f, mode="exact"), ingredients(g, mode="exact")), eps, heads)
-    if bound.N.exact is None or bound.hardmax.exact is None:
-        raise NotApplicableError("the bound is astronomically large; the construction needs it materialized")
-    pc = constants or bound.constants
-    N, H = bound.N.exact, bound.hardmax.exact
-    n_x = sum(counts.values()) + w
-    if n_x <= N:
-        raise NotApplicableError(f"x has length {n_x} <= N = {N}: the theorem needs no z")
-    cms = (ClassModel.of(f, delta), ClassModel.of(g, delta))
-    sets = _sets(cms, counts, window)
-    L0 = n_x - 1 - w
-
-    attended = frozenset(c for classes, _ in sets for c in classes)
-    if pc.trivial:
-        s = Fraction(1)
-        z, pads = _pad(counts, {c: 1 for c in counts}, delta, w, H, attended)
-    else:
-        comps = components([(max(Fraction(1), pc.theta * T), Fraction(T)) for T in
-                            (_set_total(counts, cl, sl) for cl, sl in sets)])
-
-        def attempt(s):
-            F = Compressor.build(comps, pc.G, s)
-            m = _scaled(counts, F)
-            return F, m, _pad(counts, m, delta, w, 0, attended)
-
-        s = Fraction(1)
-        F, m, (z, pads) = attempt(s)
-        if sum(z.values()) + w < H:
-            s = _stretch(comps, pc, counts, delta, Fraction(H - 1 - w, delta) + 1)
-            F, m, (z, pads) = attempt(s)
-
-    out = Compression(pc, N, H, s, z, tuple(window))
-    cl = out.claims
-    cl.append(Claim("same present classes", Fraction(len(z.keys() ^ counts.keys())), "==", Fraction(0)))
-    per = positions_per_residue(out.length - w, delta)
-    sz = _residue_sums(z, delta)
-    cl.append(Claim("residue counts fit positions 2..|z|-w", Fraction(sum(abs(a - b) for a, b in zip(per, sz,
-                                                                                                      strict=True))),
-                    "==", Fraction(0)))
-    cl.append(Claim("|z| = |x| (mod Delta)", Fraction((out.length - n_x) % delta), "==", Fraction(0)))
-    cl.append(Claim("|z| <= N", Fraction(out.length), "<=", Fraction(N)))
-    cl.append(Claim("|z| >= H", Fraction(H), "<=", Fraction(out.length)))
-    if not pc.trivial:
-        _proof_claims(out, counts, m, F, sets, pads, attended, L0, delta)
-    budget = Fraction(2) if pc.trivial else pc.a * pc.theta + Fraction(pc.b, pc.G)
-    worst = Fraction(0)
-    for i, (classes, slots) in enumerate(sets):
-        d = _l1(_distribution(counts, classes, slots), _distribution(z, classes, slots))
-        worst = max(worst, d)
-        cl.append(Claim(f"||pi(x) - pi(z)||_1 <= a theta + b/G [set {i}]", d, "<=", budget))
-    if pc.eta is not None:
-        cl.append(Claim("a theta + b/G <= eta = eps/(2K)", budget, "<=", pc.eta))
-    _output_claims(out, cms, counts, worst, eps)
-    return out
+def head_sets(cms, counts: dict, window: tuple) -> list[list[ArgmaxSet]]:
+    """Per model, per head, its argmax set on the input."""
+    return [[ArgmaxSet(a.classes, a.slots) for a in (attend(cm, counts, window, h) for h in range(len(cm.heads)))]
+            for cm in cms]
 
 
-def _residue_mass(counts: dict, F, delta: int) -> Fraction:
+@dataclass
+class _Build:
+    """One z for a given stretch s: the map, the scaled values, the padding and the counts."""
+
+    F: Compressor
+    v: dict  # class -> F(n_c)
+    padded: dict  # residue -> padded classes
+    W: dict  # residue -> W_r
+    need: list
+    t: list  # prefix positions of z per residue
+    counts: dict
+    rho: dict  # residue -> rho_r
+
+
+def _residue(c: int, delta: int) -> int:
+    return c % delta
+
+
+def _build(x: dict, sets: list[ArgmaxSet], pc: ProofConstants, delta: int, w: int, s: Fraction) -> _Build:
+    comps = components([(max(Fraction(1), pc.theta * st.total(x)), Fraction(st.total(x))) for st in sets])
+    F = Compressor.build(comps, pc.lam * s)
+    a_m = comps[-1][0] if comps else Fraction(1)
+    present = [c for c in x if c != 0]
+    held = {c for st in sets for c in st.variable}
+    v = {c: F(x[c]) for c in present}
+    by_res = {r: [c for c in present if _residue(c, delta) == r] for r in range(delta)}
+    padded, W, need = {}, {}, []
+    for r in range(delta):
+        cls = by_res[r]
+        has_free = any(c not in held for c in cls)
+        padded[r] = [] if has_free else [c for c in cls if x[c] >= a_m]
+        W[r] = sum((v[c] for c in padded[r]), Fraction(0))
+        need.append(sum(_ceil(v[c]) for c in cls if c not in padded[r]) + W[r])
+    M_x = sum(x.values())  # positions 1..M_x hold $ and the prefix
+    per_x = positions_per_residue(M_x, delta)
+    j = min(per_x[r] - _ceil(Fraction(need[r])) for r in range(delta))
+    M_z = M_x - j * delta
+    t = positions_per_residue(M_z, delta)
+    counts, rho = {0: 1}, {}
+    for r in range(delta):
+        cls = by_res[r]
+        unpadded = [c for c in cls if c not in padded[r]]
+        for c in unpadded:
+            counts[c] = _ceil(v[c])
+        if not padded[r]:
+            free = [c for c in cls if c not in held]
+            if free:
+                star = max(free, key=lambda c: (x[c], -c))
+                counts[star] += t[r] - sum(counts[c] for c in cls)
+            continue
+        E = t[r] - sum(counts[c] for c in unpadded)
+        rho[r] = Fraction(E) / W[r] - 1
+        target = {c: v[c] * E / W[r] for c in padded[r]}
+        floors = {c: math.floor(target[c]) for c in padded[r]}
+        extra = E - sum(floors.values())
+        order = sorted(padded[r], key=lambda c: (-(target[c] - floors[c]), c))
+        for i, c in enumerate(order):
+            counts[c] = floors[c] + (1 if i < extra else 0)
+    return _Build(F, v, padded, W, need, t, counts, rho)
+
+
+def _phi(x: dict, F: Compressor, delta: int) -> Fraction:
     """Phi = max over residues of sum_c F(n_c) (the classes of that residue)."""
     sums = [Fraction(0)] * delta
-    for c, k in counts.items():
+    for c, k in x.items():
         if c != 0:
             sums[c % delta] += F(k)
     return max(sums)
 
 
-def _stretch(comps, pc: ProofConstants, counts: dict, delta: int, target: Fraction) -> Fraction:
+def _stretch(x: dict, sets, pc: ProofConstants, delta: int, target: Fraction) -> Fraction:
     """An s >= 1 with target <= Phi(s) <= target + 1/2 (exact bisection; Phi is continuous and non-decreasing in
-    s, Phi(1) < target, and Phi = max_r S_r(x) >= target once sG exceeds every count)."""
-    def phi(s):
-        return _residue_mass(counts, Compressor.build(comps, pc.G, s), delta)
+    s, Phi(1) < target, and Phi = max_r S_r(x) >= target once lambda s exceeds every count)."""
+    comps = components([(max(Fraction(1), pc.theta * st.total(x)), Fraction(st.total(x))) for st in sets])
 
-    lo, hi = Fraction(1), Fraction(max(max(counts.values()), max(b for _, b in comps))) / pc.G + 1
+    def phi(s):
+        return _phi(x, Compressor.build(comps, pc.lam * s), delta)
+
+    lo, hi = Fraction(1), Fraction(max(x.values())) / pc.lam + 1
     if phi(hi) < target:
         raise NotApplicableError("x is too short to stretch z to the hardmax threshold: the theorem needs no z")
     for _ in range(_BISECTION_STEPS):
@@ -256,62 +233,174 @@ def _stretch(comps, pc: ProofConstants, counts: dict, delta: int, target: Fracti
     raise NotApplicableError("the stretch bisection did not converge")  # pragma: no cover - Phi is Lipschitz in s
 
 
-def _proof_claims(out: Compression, x: dict, m: dict, F: Compressor, sets, pads: dict, attended: frozenset,
-                  L0: int, delta: int) -> None:
+def _trivial_z(x: dict, delta: int, w: int, H: int) -> dict:
+    """eta >= 2: every present class once, each residue padded at its most frequent class to a common length of x's
+    residue class mod Delta, lengthened by Delta until |z| >= H."""
+    present = [c for c in x if c != 0]
+    by_res = {r: [c for c in present if c % delta == r] for r in range(delta)}
+    M_x = sum(x.values())
+    per_x = positions_per_residue(M_x, delta)
+    j = min(per_x[r] - len(by_res[r]) for r in range(delta))
+    M_z = M_x - j * delta
+    while M_z + w < H:
+        M_z += delta
+    t = positions_per_residue(M_z, delta)
+    counts = {0: 1, **{c: 1 for c in present}}
+    for r in range(delta):
+        star = max(by_res[r], key=lambda c: (x[c], -c))
+        counts[star] += t[r] - len(by_res[r])
+    return counts
+
+
+def compress(f, g, counts: dict, window: tuple, eps, *, constants: ProofConstants | None = None) -> Compression:
+    """Build z for x = (``counts``, ``window``) as in the proof of :mod:`bounds.corrected` and check every step.
+
+    ``constants`` replaces the proof's (theta, lambda, ...) (used by the tests' negative controls); by default they
+    are those :func:`bounds.corrected.corrected_bound` chooses for the pair.
+    """
+    eps = Fraction(eps)
+    require(f, g, ("one_layer", "periodic", "local_translation_invariant", "same_alphabet", "hardmax_regime_exists",
+                   "relu_mlp"), "the corrected bound")
+    delta, tau = pair_period(f, g), max(f.tau, g.tau)
+    w = tau + 1
+    if len(window) != w:
+        raise NotApplicableError(f"the window must hold tau + 1 = {w} classes, got {len(window)}")
+    counts = {c: k for c, k in counts.items() if k}
+    if counts.get(0) != 1:
+        raise NotApplicableError("x has exactly one $ (class 0, count 1)")
+    ing = combine(ingredients(f, mode="exact"), ingredients(g, mode="exact"))
+    bound = corrected_bound(ing, eps)
+    if bound.N.exact is None or bound.hardmax.exact is None:
+        raise NotApplicableError("the bound is astronomically large; the construction needs it materialized")
+    pc = constants or bound.constants
+    N, H = bound.N.exact, bound.hardmax.exact
+    n_x = sum(counts.values()) + w
+    if n_x <= N:
+        raise NotApplicableError(f"x has length {n_x} <= N = {N}: the theorem needs no z")
+    cms = (ClassModel.of(f, delta), ClassModel.of(g, delta))
+    per_head = head_sets(cms, counts, window)
+    sets = list(dict.fromkeys(st for model_sets in per_head for st in model_sets if st.nontrivial))
+
+    if pc.trivial:
+        s, build = Fraction(1), None
+        z = _trivial_z(counts, delta, w, H)
+    else:
+        s = Fraction(1)
+        build = _build(counts, sets, pc, delta, w, s)
+        if sum(build.counts.values()) + w < H:
+            s = _stretch(counts, sets, pc, delta, Fraction(H - 1 - w, delta) + 1)
+            build = _build(counts, sets, pc, delta, w, s)
+        z = build.counts
+
+    out = Compression(pc, N, H, s, z, tuple(window))
+    cl = out.claims
+    cl.append(Claim("same present classes", Fraction(len(z.keys() ^ counts.keys())), "==", Fraction(0)))
+    per = positions_per_residue(out.length - w, delta)
+    sz = [sum(k for c, k in z.items() if c and c % delta == r) for r in range(delta)]
+    cl.append(Claim("residue counts fit positions 2..|z|-w",
+                    Fraction(sum(abs(a - b) for a, b in zip(per, sz, strict=True))), "==", Fraction(0)))
+    cl.append(Claim("every present class has a count >= 1", Fraction(sum(1 for k in z.values() if k < 1)), "==",
+                    Fraction(0)))
+    cl.append(Claim("|z| = |x| (mod Delta)", Fraction((out.length - n_x) % delta), "==", Fraction(0)))
+    cl.append(Claim("|z| <= N", Fraction(out.length), "<=", Fraction(N)))
+    cl.append(Claim("|z| >= H", Fraction(H), "<=", Fraction(out.length)))
+    if not pc.trivial:
+        cl.append(Claim("distinct non-trivial argmax sets <= k", Fraction(len(sets)), "<=", Fraction(pc.heads)))
+        _proof_claims(out, counts, build, sets, delta, w)
+    budget = Fraction(2) if pc.trivial else pc.budget(pc.theta)
+    worst = Fraction(0)
+    for i, st in enumerate(sets):
+        d = _l1(st.distribution(counts), st.distribution(z))
+        worst = max(worst, d)
+        cl.append(Claim(f"||pi(x) - pi(z)||_1 <= a theta + rho* [set {i}]", d, "<=", budget))
+    if not pc.trivial:
+        cl.append(Claim("den = lambda (1 - Delta |Sigma| theta) - theta (w + Delta) > 0", Fraction(0), "<=",
+                        pc.den(pc.theta) - Fraction(1, 10**30)))
+        cl.append(Claim("a theta + rho* <= eta = eps/K", budget, "<=", pc.eta))
+    elif pc.heads == 0:  # no count-dependent set: every distribution is the same in x and z
+        cl.append(Claim("k = 0: no non-trivial argmax set", Fraction(len(sets)), "==", Fraction(0)))
+    elif pc.eta is not None:
+        cl.append(Claim("eta >= 2: any z is within budget", Fraction(2), "<=", pc.eta))
+    _output_claims(out, cms, per_head, counts, eps)
+    return out
+
+
+def _proof_claims(out: Compression, x: dict, b: _Build, sets: list[ArgmaxSet], delta: int, w: int) -> None:
     """The intermediate inequalities of the proof (module docstring of bounds.corrected)."""
-    pc, cl = out.constants, out.claims
-    Q, G, theta, sigma = pc.items, pc.G, pc.theta, pc.sigma
+    pc, cl, F = out.constants, out.claims, b.F
+    theta, S, L = pc.theta, pc.sigma, pc.lam * out.stretch
+    if not F.comps:
+        return
     a_m, b_m = F.comps[-1]
-    Fb, D = F(b_m), F.divisor(len(F.comps) - 1)
-    cl.append(Claim("F(b_m) <= s G theta^-k", Fb, "<=", out.stretch * G * (1 / theta) ** pc.heads))
+    Fb, D_m = F(b_m), F.divisor(len(F.comps) - 1)
+    cl.append(Claim("(F4) F(b_m) <= L theta^-k", Fb, "<=", L * (1 / theta) ** pc.heads))
     top = max(F(k) for c, k in x.items() if c != 0)
-    cl.append(Claim("max_c F(n_c) <= max(F(b_m), sG)", top, "<=", max(Fb, out.stretch * G)))
-    if D > 1:
-        cl.append(Claim("F(b_m) >= G when D_m > 1", Fraction(G), "<=", Fb))
-        cl.append(Claim("F(a_m) <= theta F(b_m) when D_m > 1", F(a_m), "<=", theta * Fb))
-    for i, (classes, slots) in enumerate(sets):
-        T = _set_total(x, classes, slots)
-        Dh = F.divisor(F.component_of(Fraction(T)))
-        if Dh == 1:
-            kept = all(m[c] == x[c] for c in classes)
+    cl.append(Claim("(F4) max_c F(n_c) <= max(L, F(b_m))", top, "<=", max(L, Fb)))
+    if D_m > 1:
+        cl.append(Claim("(F6) F(a_m) <= theta F(b_m) when D_m > 1", F(a_m), "<=", theta * Fb))
+        cl.append(Claim("(F6) F(b_m) >= L/theta when D_m > 1", L / theta, "<=", Fb))
+    for i, st in enumerate(sets):
+        T = st.total(x)
+        ci = F.component_of(Fraction(T))
+        D = F.divisor(ci)
+        if D == 1:
+            kept = all(b.counts[c] == x[c] for c in st.variable)
             cl.append(Claim(f"D = 1 keeps every count [set {i}]", Fraction(0 if kept else 1), "==", Fraction(0)))
             continue
-        u = {c: Fraction(x[c], 1) / Dh for c in classes}
-        u.update({("w", s): 1 / Dh for s in slots})
-        mm = {c: Fraction(m[c]) for c in classes}
-        mm.update({("w", s): Fraction(1) for s in slots})
-        U = sum(u.values(), Fraction(0))
-        cl.append(Claim(f"||m - u||_1 <= U ((Q+1)/G + Q theta) [set {i}]",
-                        sum((abs(mm[k] - u[k]) for k in u), Fraction(0)), "<=", U * (Fraction(Q + 1, G) + Q * theta)))
-        for c in classes:
-            if c != 0 and x[c] >= theta * T:
-                cl.append(Claim(f"significant class has u >= G [set {i}, class {c}]", Fraction(G), "<=", u[c]))
-    rho = Fraction(2 * delta * sigma * (sigma + 1), G) + 2 * delta * sigma**2 * theta
-    share = Fraction(1, 2 * delta * sigma)
-    for c, p in pads.items():
-        if c not in attended:
-            continue  # a class no head attends: no distribution moves
-        # every class of the residue is attended: the most frequent one has n_c >= (L_0/Delta - 1)/|Sigma|
-        cl.append(Claim(f"padded attended class is frequent [class {c}]", share * L0, "<=", Fraction(x[c])))
-        cl.append(Claim(f"padding <= rho m [class {c}]", Fraction(p), "<=", rho * m[c]))
-        cl.append(Claim(f"attended padding only when D_m > 1 [class {c}]", Fraction(0 if D > 1 else 1), "==",
-                        Fraction(0)))
+        U = Fraction(T) / D
+        cl.append(Claim(f"U >= L/theta when D > 1 [set {i}]", L / theta, "<=", U))
+        err = Fraction(0)
+        for c in st.variable:
+            u = Fraction(x[c]) / D
+            e = b.v[c] - u
+            cl.append(Claim(f"0 <= F(n) - n/D [set {i}, class {c}]", Fraction(0), "<=", e))
+            if x[c] >= theta * T:
+                cl.append(Claim(f"significant class keeps its ratio [set {i}, class {c}]", e, "==", Fraction(0)))
+            else:
+                cl.append(Claim(f"insignificant class: F(n) <= theta U [set {i}, class {c}]", b.v[c], "<=",
+                                theta * U))
+            err += e
+        fixed = (1 if 0 in st.classes else 0) + len(st.slots)
+        err += fixed * (1 - 1 / D)
+        cl.append(Claim(f"||v - u||_1 <= U (|Sigma| Delta theta) + (1 + w) [set {i}]", err, "<=",
+                        U * S * delta * theta + (1 + w)))
+    rho_star = pc.rho_star(theta)
+    for r, rho in b.rho.items():
+        cl.append(Claim(f"padding only when D_m > 1 [residue {r}]", Fraction(0 if D_m > 1 else 1), "==", Fraction(0)))
+        excess = Fraction(b.t[r]) - b.need[r]
+        bound = Fraction(1) if delta == 1 else S * F(a_m) + S + 3
+        cl.append(Claim(f"E_r - W_r < |Sigma| F(a_m) + |Sigma| + 3 [residue {r}]", excess, "<=",
+                        bound - Fraction(1, 10**30)))
+        cl.append(Claim(f"W_r > (F(b_m)(1 - Delta |Sigma| theta) - w - Delta)/Delta [residue {r}]",
+                        (Fb * (1 - delta * S * theta) - w - delta) / delta, "<=", b.W[r]))
+        cl.append(Claim(f"rho_r <= rho* [residue {r}]", rho, "<=", rho_star))
+        for c in b.padded[r]:
+            cl.append(Claim(f"|m_c - v_c (1 + rho_r)| < 1 [class {c}]", abs(b.counts[c] - b.v[c] * (1 + rho)), "<=",
+                            Fraction(1) - Fraction(1, 10**30)))
+    phi = _phi(x, F, delta)
+    cl.append(Claim("|z| >= 1 + w + Delta (Phi - 1)", 1 + w + delta * (phi - 1), "<=", Fraction(out.length)))
+    cl.append(Claim("|z| < 1 + w + Delta (Phi + |Sigma| + 2)", Fraction(out.length), "<=",
+                    1 + w + delta * (phi + S + 2) - Fraction(1, 10**30)))
 
 
-def _output_claims(out: Compression, cms, x: dict, worst: Fraction, eps: Fraction) -> None:
-    """|m(x) - m(z)|_2 <= K max_h ||pi_h(x) - pi_h(z)||_1 <= eps/2, z in the hardmax regime, and the triangle."""
+def _output_claims(out: Compression, cms, per_head, x: dict, eps: Fraction) -> None:
+    """Lemma M with every head's actual distance, |m(x) - m(z)| <= K eta, z in the hardmax regime, the triangle."""
+    from bounds.modulus import modulus
+
     outs = []
-    for cm in cms:
+    for cm, sets in zip(cms, per_head, strict=True):
         fx, fz = hardmax_output(cm, x, out.window), hardmax_output(cm, out.counts, out.window)
         outs.append((fx, fz))
         tag = cm.model.name or "model"
-        diff2 = sum((Fraction(v) ** 2 for v in np.ravel(fx - fz)), Fraction(0))
-        out.claims.append(Claim(f"|m(x) - m(z)|_2^2 <= (K max_h ||pi_h(x) - pi_h(z)||_1)^2 [{tag}]", diff2, "<=",
-                                (out.constants.K * worst) ** 2))
-        out.claims.append(Claim(f"|m(x) - m(z)|_inf <= eps/2 [{tag}]", max(abs(Fraction(v)) for v in fx - fz), "<=",
-                                eps / 2))
+        kappa = modulus(cm.model, cm.delta).kappa
+        dist = [_l1(st.distribution(x), st.distribution(out.counts)) for st in sets]
+        for j, row in enumerate(kappa):
+            out.claims.append(Claim(f"Lemma M: |m_j(x) - m_j(z)| <= sum_h kappa_jh ||pi_h(x) - pi_h(z)||_1 [{tag}, "
+                                    f"j={j}]", abs(Fraction(fx[j] - fz[j])), "<=",
+                                    sum((k * d for k, d in zip(row, dist, strict=True)), Fraction(0))))
         out.claims.append(Claim(f"z in the hardmax regime [{tag}]", Fraction(0), "==",
                                 Fraction(0 if in_hardmax(cm, out.counts, out.window) else 1)))
     (fx, fz), (gx, gz) = outs
     lhs = max(abs(v) for v in fx - gx)
     out.claims.append(Claim("|f(x) - g(x)| <= |f(z) - g(z)| + eps", lhs, "<=", max(abs(v) for v in fz - gz) + eps))
+

@@ -4,6 +4,12 @@ astronomically large.
 The hardmax threshold ``ceil(2^{p/gamma})`` of a float-weight model can have an exponent in the millions; the
 estimate adds a sample term to it.  :class:`Length` keeps ``k`` exact and the integer ``a`` separately, prints
 ``ceil(2^k) + a`` with k in decimal when ``k > MATERIALIZE_BITS``, and the exact integer otherwise.
+
+An integer beyond 64 bits that is known exactly (the compression length of the corrected bound with many heads, the
+agreement length of a lower-bound pair) is kept as a bound in the same form: :meth:`Length.at_most` rounds its
+exponent up (``n <= ceil(2^k)``), :meth:`Length.at_least` rounds it down (``n >= floor(2^k)``, ``rounding="down"``),
+both with rational exponents within 2^-40 of log2 n, so that a printed upper bound is never below the exact one and a
+printed lower bound never above it.  No integer of more than 64 bits reaches text or JSON.
 """
 
 from __future__ import annotations
@@ -20,8 +26,27 @@ MATERIALIZE_BITS = 64
 TEXT_DIGITS = 30
 
 
+def log2_bounds(n: int) -> tuple[Fraction, Fraction]:
+    """Rationals lo <= log2(n) <= hi with hi - lo < 2^-38, for an integer n >= 1 of any size.
+
+    With ``top = n >> s`` the leading 64 bits, ``top 2^s <= n < (top + 1) 2^s`` and
+    ``log2(top + 1) - log2(top) < 2^-62``; the float log2 of ``top`` is within 2^-45 of the truth (conversion to
+    double: relative 2^-53, log2 at most 64: an absolute ulp of 2^-46), so a pad of 2^-40 on each side is safe."""
+    if n < 1:
+        raise ValueError(f"log2 of {n}")
+    shift = max(0, n.bit_length() - 64)
+    mid = Fraction(math.log2(n >> shift)) + shift
+    pad = Fraction(1, 1 << 40)
+    return max(Fraction(0), mid - pad), mid + 2 * pad
+
+
 def integer_text(n: int) -> str:
     """``n`` in decimal, or ``d.dddddde+k (k+1 digits; exact in --json)`` beyond TEXT_DIGITS digits (never a float)."""
+    if n.bit_length() > 8000:  # str() of such an integer is refused by Python; its digits via log10
+        lo, _ = log2_bounds(abs(n))
+        e = float(lo) * math.log10(2)
+        sign = "-" if n < 0 else ""
+        return f"{sign}{10 ** (e - math.floor(e)):.6f}e+{math.floor(e)} (about {math.floor(e) + 1} digits)"
     digits = str(abs(n))
     if len(digits) <= TEXT_DIGITS:
         return str(n)
@@ -31,14 +56,32 @@ def integer_text(n: int) -> str:
 
 @dataclass(frozen=True)
 class Length:
-    """``ceil(2^exponent) + add`` (``add`` alone when exponent is None)."""
+    """``ceil(2^exponent) + add`` (``add`` alone when exponent is None); ``floor`` instead of ``ceil`` when
+    ``rounding == "down"`` (a lower bound made by :meth:`at_least`)."""
 
     exponent: Fraction | None
     add: int
+    rounding: str = "up"
 
     @classmethod
     def of(cls, n: int) -> Length:
         return cls(None, int(n))
+
+    @classmethod
+    def at_most(cls, n: int) -> Length:
+        """``n`` itself when it has at most MATERIALIZE_BITS bits, else ``ceil(2^k)`` with k >= log2 n."""
+        n = int(n)
+        if n.bit_length() <= MATERIALIZE_BITS:
+            return cls.of(n)
+        return cls(log2_bounds(n)[1], 0)
+
+    @classmethod
+    def at_least(cls, n: int) -> Length:
+        """``n`` itself when it has at most MATERIALIZE_BITS bits, else ``floor(2^k)`` with k <= log2 n."""
+        n = int(n)
+        if n.bit_length() <= MATERIALIZE_BITS:
+            return cls.of(n)
+        return cls(log2_bounds(n)[0], 0, "down")
 
     @classmethod
     def pow2(cls, k: Fraction, add: int = 0) -> Length:
@@ -58,17 +101,65 @@ class Length:
             return math.log2(self.add) if self.add > 0 else -math.inf
         return float(self.exponent)  # add is negligible at this size (add < 2^exponent)
 
+    @property
+    def log2_upper(self) -> float:
+        """A float at least log2 of the length."""
+        if self.exponent is None:
+            return float(log2_bounds(max(self.add, 1))[1])
+        k = float(self.exponent)
+        # ceil(2^k) + a <= 2^k (1 + (a + 1) 2^-k) and log2(1 + x) <= 1.5 x
+        return k + 1.5 * (abs(self.add) + 1) * 2.0 ** (-min(k, 1000.0)) + 1e-12
+
+    @property
+    def log2_lower(self) -> float:
+        """A float at most log2 of the length (floor(2^k) + a >= 2^k (1 - 2^-k) for a >= 0)."""
+        if self.exponent is None:
+            return float(log2_bounds(max(self.add, 1))[0]) if self.add >= 1 else -math.inf
+        k = float(self.exponent)
+        return k - 1.5 * 2.0 ** (-min(k, 1000.0)) - 1e-12
+
     def plus(self, n: int) -> Length:
-        return Length(self.exponent, self.add + int(n))
+        return Length(self.exponent, self.add + int(n), self.rounding)
 
     def __str__(self) -> str:
         if self.exponent is None:
             return integer_text(self.add)
         tail = f" + {self.add}" if self.add else ""
-        return f"ceil(2^{float(self.exponent):.10g}){tail} (~ 2^{float(self.exponent):.6g})"
+        op = "floor" if self.rounding == "down" else "ceil"
+        return f"{op}(2^{float(self.exponent):.10g}){tail} (~ 2^{float(self.exponent):.6g})"
 
     def to_json(self):
-        """An int when materialized, else {"pow2_exponent": "p/q", "pow2_exponent_float": k, "plus": a}."""
+        """An int when materialized, else {"pow2_exponent": "p/q", "pow2_exponent_float": k, "plus": a} (with
+        ``"rounding": "down"`` for a lower bound)."""
         if self.exponent is None:
             return self.add
-        return {"pow2_exponent": str(self.exponent), "pow2_exponent_float": float(self.exponent), "plus": self.add}
+        out = {"pow2_exponent": str(self.exponent), "pow2_exponent_float": float(self.exponent), "plus": self.add}
+        if self.rounding == "down":
+            out["rounding"] = "down"
+        return out
+
+    @classmethod
+    def from_json(cls, v) -> Length:
+        if isinstance(v, int):
+            return cls.of(v)
+        return cls(Fraction(v["pow2_exponent"]), int(v["plus"]), v.get("rounding", "up"))
+
+
+def upper_max(a: Length, b: Length) -> Length:
+    """A Length at least max(a, b) for two upper-rounded lengths (exact when both are materialized)."""
+    if a.exponent is None and b.exponent is None:
+        return Length.of(max(a.add, b.add))
+    ea = a.exponent if a.exponent is not None else log2_bounds(max(a.add, 1))[1]
+    eb = b.exponent if b.exponent is not None else log2_bounds(max(b.add, 1))[1]
+    if a.exponent is None and ea < eb:
+        return Length(b.exponent, max(b.add, a.add))
+    if b.exponent is None and eb < ea:
+        return Length(a.exponent, max(a.add, b.add))
+    return Length(max(ea, eb), max(a.add if a.exponent is not None else 0, b.add if b.exponent is not None else 0))
+
+
+def log10_ratio_upper(upper: Length, lower: Length) -> float:
+    """An upper bound (rounded up by 10^-9) of log10(upper / lower) for an upper-rounded and a lower-rounded length."""
+    hi = upper.log2_upper
+    lo = lower.log2_lower
+    return (hi - lo) * math.log10(2) + 1e-9

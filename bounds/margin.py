@@ -330,6 +330,8 @@ class Ingredients:
     mode: str = "exact"
     gamma_unresolved: bool = False
     heads: int = 1
+    moduli: tuple = ()  # one bounds.modulus.Modulus per model (f, or f and g)
+    head_signatures: tuple | None = None  # per head: argmax signature or "count-free"; None when unknown
 
     @property
     def L(self) -> float:
@@ -355,9 +357,15 @@ def ingredients(model: LimitTransformer, precision_bits: int | None = None, defi
     mode = choose_mode(model, mode)
     nl = norm_L(model, definition, mode)
     mg = logit_margin(model, definition, offset, mode)
+    if mode == "exact" and not nl.has_heaviside:
+        from bounds.modulus import modulus
+
+        mod, sigs = modulus(model, delta), head_signatures(model)
+    else:
+        mod, sigs = _norm_modulus(nl), None
     return Ingredients(mg.gamma, nl.L2, tau, delta, len(model.alphabet), p, model.precision, nl.has_heaviside,
                        nl.unembedding_f2, nl.A_f2, nl.B_f2, nl.head_value_max2, mode, mg.unresolved,
-                       len(model.layers[0].heads))
+                       len(model.layers[0].heads), (mod,), sigs)
 
 
 def interval_ingredients(im, precision_bits: int | None = None, definition: str = "completed",
@@ -376,7 +384,8 @@ def interval_ingredients(im, precision_bits: int | None = None, definition: str 
     mg = interval_margin(im, definition, offset)
     g = INF if mg.gamma_lower is None else mg.gamma_lower
     return Ingredients(g, nl.L2, im.tau, im.period, len(im.alphabet), p, im.precision, im.heaviside, nl.unembedding_f2,
-                       nl.A_f2, nl.B_f2, nl.head_value_max2, "interval", mg.unresolved, len(im.heads))
+                       nl.A_f2, nl.B_f2, nl.head_value_max2, "interval", mg.unresolved, len(im.heads),
+                       (_norm_modulus(nl),), None)
 
 
 def _larger_value_sum(a: tuple, b: tuple) -> tuple:
@@ -394,6 +403,40 @@ def _larger_value_sum(a: tuple, b: tuple) -> tuple:
     return a + b
 
 
+def _norm_modulus(nl: NormL):
+    from bounds.modulus import norm_modulus
+
+    return norm_modulus(nl.unembedding_f2, nl.A_f2, nl.B_f2, nl.head_value_max2)
+
+
+def head_signatures(model: LimitTransformer) -> tuple:
+    """Per head: ``"count-free"`` when, for every query class, some fixed item (``$`` or a window slot, whatever
+    token it holds) has a larger logit than every token class, so the argmax never holds a count-carrying class;
+    otherwise the weak order (dense ranks) of the logits of every item (each class as a prefix key, each window slot
+    with each token it can hold) for every query class.  Heads with equal signatures have the same argmax set on
+    every input (bounds/corrected.py, the nesting depth k)."""
+    delta, tau = require_one_layer(model)
+    n_sigma = len(model.alphabet)
+    out = []
+    for h in range(len(model.layers[0].heads)):
+        G, phi, _ = _logit_table(model, h, delta, tau)
+        rows, free = [], True
+        for t in range(1, n_sigma + 1):
+            for r in range(delta):
+                q = t * delta + r
+                prefix = [G[q, c] for c in range(len(G))]
+                slots = [[G[q, q] + phi[0]]] + [[G[q, u * delta + (r - o) % delta] + phi[o] for u in range(1, n_sigma + 1)]
+                                                for o in range(1, tau + 1)]
+                fixed_low = max([prefix[0]] + [min(sl) for sl in slots])
+                if fixed_low <= max(prefix[delta:]):
+                    free = False
+                values = prefix + [v for sl in slots for v in sl]
+                ranks = {v: i for i, v in enumerate(sorted(set(values)))}
+                rows.append(tuple(ranks[v] for v in values))
+        out.append("count-free" if free else tuple(rows))
+    return tuple(out)
+
+
 def combine(a: Ingredients, b: Ingredients) -> Ingredients:
     """Theorem 4.1's pair quantities: min gamma, max L, max tau, lcm of the periods, max |Sigma| and p; the
     per-model quantities of the corrected bound are kept as the worse of the two."""
@@ -403,4 +446,7 @@ def combine(a: Ingredients, b: Ingredients) -> Ingredients:
                        a.has_heaviside or b.has_heaviside, max(a.U_f2, b.U_f2), max(a.A_f2, b.A_f2),
                        max(a.B_f2, b.B_f2), _larger_value_sum(a.head_value_max2, b.head_value_max2),
                        "interval" if "interval" in (a.mode, b.mode) else "exact",
-                       a.gamma_unresolved or b.gamma_unresolved, a.heads + b.heads)
+                       a.gamma_unresolved or b.gamma_unresolved, a.heads + b.heads, a.moduli + b.moduli,
+                       a.head_signatures + b.head_signatures
+                       if a.head_signatures is not None and b.head_signatures is not None
+                       and (a.period, a.tau, a.alphabet_size) == (b.period, b.tau, b.alphabet_size) else None)

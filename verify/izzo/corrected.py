@@ -1,21 +1,26 @@
 """The proof of the corrected Theorem 4.1 (docstring of bounds/corrected.py) as kernel steps (verify/kernel.py).
 
-Every algebraic step is a z3 or sympy obligation over symbolic parameters (all k, |Sigma|, Delta, eps, counts), each
-with a negative control the same method rejects; the steps resting on analysis or on other claims are cited:
+Every step is a z3 or sympy obligation over symbolic parameters (all k, |Sigma|, Delta, w, lambda, theta, eps, counts),
+each with a negative control the same method rejects.  Statements about sums over any number of items (the
+normalization lemma, Lemma M's split over items, heads and ReLU units, the l1 error of a set) are proved by
+induction: the base case and the inductive step are both obligations, so they hold for every number of terms.  Two
+steps are cited, not discharged: the hardmax regime (a separate claim, ``izzo2025:sec3.2-hardmax``) and the
+intermediate value theorem for the stretch (Bolzano; :mod:`bounds.compression` finds the s by exact bisection on
+every input it builds).
 
-* one head: the normalization lemma per coordinate, the rounding of significant items (u >= G), the
-  insignificant items (n < theta T), their sum ``||m - u||_1 <= U ((Q+1)/G + Q theta)``;
-* residues: the padding needed per residue, its relative size rho, F above the last component, no padding of an
-  attended residue when D_m = 1;
-* the budget: ``2 ((Q+1)/G + Q theta) + 2 rho = a theta + b/G`` (identity), the choice of theta and G meets eta,
-  and theta <= 1/Q (the largest item is significant);
-* the map F at a component start: continuity, and D > 1 forces F >= sG; one component's growth, two overlapping
-  intervals merging;
-* the length: residue counts of z between Phi - 1 and Phi + |Sigma| + 1, N_1 at s = 1, N_H and |z| >= H after the
-  stretch;
-* the output: per-head Lipschitz sum, K eta = eps/2, and the final triangle inequality.
-
-bounds.compression checks the same inequalities on concrete inputs (verify/tests/izzo2025/test_compression.py).
+* Lemma M (bounds/modulus.py): one item's share of a head's move, the centering identity, ReLU and a weighted unit are
+  1-Lipschitz, the triangle step of every sum, a piecewise-linear function is Lip-Lipschitz across a breakpoint;
+* the map F: each piece keeps F(v) <= v, F(v)/v non-increasing and monotonicity, continuity at a component start
+  (from the invariant "F(b) = b or F(b) >= L"), the invariant's propagation, F(b_i) <= L prod of ratios, merging two
+  intervals, one interval's ratio <= 1/theta, (F5) and (F6);
+* one set: U >= L/theta, insignificant and fixed items, the normalization lemma (per coordinate and summed),
+  scaling by factors in [1, 1 + rho] moves <= rho, rounding, and the set's total ``<= a theta + rho``;
+* padding: E_r - W_r, the lower bound on W_r, rho_r decreasing in X, rho_r < rho*, and the D_m = 1 case;
+* the budget: the code's ``a`` and ``rho*`` (``bounds.corrected.ProofConstants``, read symbolically) are the
+  proof's, and ``a theta + rho* <= eta`` for the theta the code chooses;
+* the length: residue counts between Phi - 1 and Phi + |Sigma| + 2, N_1 at s = 1, N_H after the stretch, the stretch
+  target reachable, |z| >= H;
+* the output: the triangle ``|f(x) - g(x)| <= delta + eps``.
 """
 
 from __future__ import annotations
@@ -36,155 +41,237 @@ def _sympy(name: str, lhs, rhs, neg_rhs) -> SympyStep:
     return sympy_with_control(CLAIM, name, lhs, rhs, neg_rhs=neg_rhs)
 
 
-def _one_head():
-    m, u, M, U, G, th, Fn, Q, q, Ssig, Sins = z3.Reals("m u M U G theta Fn Q q Ssig Sins")
-    pos = [M > 0, U > 0]
-    sig = [u >= G, G >= 1, u <= m, m < u + 1]
-    ins = [0 <= u, u <= th * U, 0 < m, m <= Fn + 1, Fn <= th * U, U >= G, G >= 1, th > 0]
-    total = [Ssig <= U / G, Sins <= q * (th * U + U / G), 0 <= q, q <= Q, U > 0, G >= 1, th > 0]
+def _relu(u):
+    return z3.If(u > 0, u, 0)
+
+
+def _max(a, b):
+    return z3.If(a >= b, a, b)
+
+
+def _min(a, b):
+    return z3.If(a <= b, a, b)
+
+
+def _drop(hyps, bad):
+    return [h for h in hyps if not z3.eq(h, bad)]
+
+
+def _lemma_m():
+    dp, s, smin, smax = z3.Reals("dp s smin smax")
+    mid = (smin + smax) / 2
+    item = [smin <= s, s <= smax]
+    S, T, P, d = z3.Reals("S T P d")
+    X, Y, x, y = z3.Reals("X Y x y")
+    tri = [z3.Abs(X) <= Y, z3.Abs(x) <= y]
+    u, u2, c = z3.Reals("u u2 c")
+    fa, fb, fc, a, b, cc, Lip, sig = z3.Reals("fa fb fc a b cc Lip sigma")
+    piece = [a <= b, fb - fa == sig * (b - a), z3.Abs(sig) <= Lip]
+    cross = [a <= cc, cc <= b, z3.Abs(fc - fa) <= Lip * (cc - a), z3.Abs(fb - fc) <= Lip * (b - cc), Lip >= 0]
     return (
-        _z3("normalization, per coordinate: |m_i/M - u_i/U| <= |m_i - u_i|/U + m_i |U - M|/(M U)",
-            pos + [m >= 0, u >= 0],
-            z3.Abs(m / M - u / U) <= z3.Abs(m - u) / U + m * z3.Abs(U - M) / (M * U),
-            neg_goal=z3.Abs(m / M - u / U) <= z3.Abs(m - u) / U),
-        CitedLemma(CLAIM, "normalization, summed", statement="sum_i m_i = M and |U - M| <= sum_i |m_i - u_i| turn the "
-                   "per-coordinate bound into ||m/M - u/U||_1 <= 2 ||m - u||_1 / U", source="triangle inequality"),
-        _z3("significant item: u >= G, m = ceil(u) => |m - u| <= u/G", sig, z3.Abs(m - u) <= u / G,
-            neg_hypotheses=sig[1:]),
-        _z3("insignificant item: n < theta T, m <= F(theta T) + 1, U >= G => |m - u| <= theta U + U/G", ins,
-            z3.Abs(m - u) <= th * U + U / G, neg_hypotheses=[h for h in ins if not z3.eq(h, U >= G)]),
-        _z3("one set: ||m - u||_1 <= U ((Q+1)/G + Q theta)", total, Ssig + Sins <= U * ((Q + 1) / G + Q * th),
-            neg_goal=Ssig + Sins <= U * (Q / G + Q * th)),
+        _z3("Lemma M, one item: |dp (s - mid)| <= |dp| (max - min)/2 for min <= s <= max", item,
+            z3.Abs(dp * (s - mid)) <= z3.Abs(dp) * (smax - smin) / 2,
+            neg_goal=z3.Abs(dp * (s - mid)) <= z3.Abs(dp) * (smax - smin) / 4),
+        _z3("Lemma M, centering (induction step): S - T = mid P is kept when an item (d, s) is added",
+            [S - T == mid * P], (S + d * s) - (T + d * (s - mid)) == mid * (P + d),
+            neg_goal=(S + d * s) - (T + d * s) == mid * (P + d)),
+        _z3("sums (induction step): |X| <= Y and |x| <= y => |X + x| <= Y + y", tri, z3.Abs(X + x) <= Y + y,
+            neg_goal=z3.Abs(X + x) <= _max(Y, y)),
+        _z3("ReLU is 1-Lipschitz", [], z3.Abs(_relu(u) - _relu(u2)) <= z3.Abs(u - u2),
+            neg_goal=z3.Abs(_relu(u) - _relu(u2)) <= z3.Abs(u - u2) / 2),
+        _z3("a unit moves by |c| |A_i . Delta a|: |c (relu(u) - relu(u'))| <= |c| |u - u'|", [],
+            z3.Abs(c * (_relu(u) - _relu(u2))) <= z3.Abs(c) * z3.Abs(u - u2),
+            neg_goal=z3.Abs(c * (_relu(u) - _relu(u2))) <= z3.Abs(u - u2)),
+        _z3("along a line, one piece: slope |sigma| <= Lip => |f(b) - f(a)| <= Lip (b - a)", piece,
+            z3.Abs(fb - fa) <= Lip * (b - a), neg_hypotheses=piece[:2]),
+        _z3("along a line, across a breakpoint (induction step): Lip-Lipschitz on [a, c] and [c, b] => on [a, b]",
+            cross, z3.Abs(fb - fa) <= Lip * (b - a), neg_goal=z3.Abs(fb - fa) <= Lip * (b - a) / 2),
     )
 
 
-def _residues():
-    e, Sx, Sx2, sc, sc2, S, Fa, pad, G, Dl = z3.Reals("e Sx Sx2 sc sc2 Sigma Fa pad G Delta")
-    # e = 1/D_m in (0, 1]; residue r: every class attended (<= b_m), so S_r(m) >= S_r(x) e; any residue r':
-    # S_r'(m) < S_r'(x) e + |Sigma| (1 + F(a_m))
-    hyp = [e > 0, e <= 1, S >= 1, Fa >= 0, z3.Abs(Sx - Sx2) <= 1, Sx >= 0, Sx2 >= 0, Sx * e <= sc,
-           sc2 < Sx2 * e + S * (1 + Fa)]
-    need = (sc2 - Sx2) - (sc - Sx)
-    L0, D, b, w, th, Fb, mstar, rho = z3.Reals("L0 D b w theta Fb mstar rho")
-    rel = [D > 1, Dl >= 1, S >= 1, w >= 1, th > 0, Fb == b / D, Fb >= G, G >= 2 * (Dl + w), L0 >= b - 1 - w,
-           pad >= 0, pad <= 1 + S * (1 + th * Fb), mstar >= (L0 - Dl + 1) / (Dl * S * D),
-           rho == 2 * Dl * S * (S + 1) / G + 2 * Dl * S * S * th]
-    v, cap = z3.Reals("v cap")
-    above = [D > 1, b > 0, v > b, Fb == b / D, Fb >= cap, cap > 0]
-    F_above = z3.If(Fb >= z3.If(v <= cap, v, cap), Fb, z3.If(v <= cap, v, cap))
-    d1, d2, j = z3.Reals("d1 d2 j")
-    ident = [d1 == 0, d2 <= 0, j == z3.If(d1 >= d2, d1, d2)]
+def _map():
+    v, v2, a, b, Fa, bp, Fp, L = z3.Reals("v v2 a b Fa bp Fp L")
+    comp = [1 <= a, a <= v, v <= v2, v2 <= b, 1 <= Fa, Fa <= a]
+    Fv, Fv2 = Fa * v / a, Fa * v2 / a
+    gap = [1 <= bp, bp < v, v <= v2, v2 <= a, 1 <= Fp, Fp <= bp, Fp <= Fa, Fa <= a]
+    Gv, Gv2 = _min(Fp * v / bp, Fa), _min(Fp * v2 / bp, Fa)
+    inv = z3.Or(Fp == bp, Fp >= L)
+    start = [1 <= bp, bp < a, L >= 1, 1 <= Fp, Fp <= bp, inv, Fa == _max(Fp, _min(a, L))]
+    Fb = Fa * b / a
+    prop = start + [a <= b]
+    P, r = z3.Reals("P r")
+    grow = [L >= 1, P >= 1, r >= 1, Fp <= L * P, Fa == _max(Fp, _min(a, L)), Fa <= _max(Fp, L)]
+    a1, b1, a2, b2, T, th = z3.Reals("a1 b1 a2 b2 T theta")
+    merge = [a1 >= 1, a1 <= a2, a2 <= b1, b1 <= b2]
+    nested = [a1 >= 1, a1 <= a2, a2 <= b2, b2 <= b1]
+    one = [th > 0, th < 1, T >= 1]
+    Dm, am, bm, Fam, Fbm = z3.Reals("Dm am bm Fam Fbm")
+    f5 = [am >= 1, am <= bm, Fam >= 1, Fam < am, Fam >= L, Fbm == Fam * bm / am, v > bm, L >= 1]
+    f6 = [th > 0, T >= 1, am == _max(1, th * T), T <= bm, Fam >= 1, Fam < am, Fam >= L, Fbm == Fam * bm / am]
     return (
-        _z3("residue padding: j - d_r < 1 + |Sigma| (1 + F(a_m)) for a residue whose classes are all attended", hyp,
-            need < 1 + S * (1 + Fa), neg_goal=need < S * (1 + Fa)),
-        _z3("padding is a relative rho of the padded class: m* >= (L_0 - Delta + 1)/(Delta |Sigma| D_m), "
-            "L_0 >= b_m - 1 - w, F(b_m) = b_m/D_m >= G >= 2 (Delta + w) => pad <= rho m*", rel, pad <= rho * mstar,
-            neg_hypotheses=[h for h in rel if not z3.eq(h, G >= 2 * (Dl + w))] + [G >= 1]),
-        _z3("above b_m: F(v) = max(F(b_m), min(v, sG)) <= v / D_m when D_m > 1 (then F(b_m) >= sG)", above,
-            F_above <= v / D, neg_hypotheses=[h for h in above if not z3.eq(h, Fb >= cap)]),
-        _z3("D_m = 1: the attended residue is kept (d_r = 0), every other d_r' <= 0, so it gets no padding", ident,
-            j - d1 == 0, neg_hypotheses=[d1 == 0, j == z3.If(d1 >= d2, d1, d2)]),
+        _z3("on a component: F(v) = F(a) v/a keeps F(v) <= v, F monotone and F(v)/v constant", comp,
+            z3.And(Fv <= v, Fv <= Fv2, Fv * v2 == Fv2 * v), neg_hypotheses=_drop(comp, Fa <= a)),
+        _z3("on a gap: F(v) = min(F(b') v/b', F(a)) keeps F(v) <= v, F monotone and F(v)/v non-increasing", gap,
+            z3.And(Gv <= v, Gv <= Gv2, Gv * v2 >= Gv2 * v), neg_hypotheses=_drop(gap, Fp <= bp)),
+        _z3("continuity at a component start: the gap's formula reaches F(a) at v = a (given F(b') = b' or "
+            "F(b') >= L)", start, _min(Fp * a / bp, Fa) == Fa, neg_hypotheses=_drop(start, inv)),
+        _z3("(F3) D > 1 forces F(a) >= L, and D = 1 keeps the identity: F(b) = b or F(b) >= L", prop,
+            z3.And(z3.Implies(Fa < a, Fa >= L), z3.Or(Fb == b, Fb >= L)), neg_goal=z3.Or(Fb == b, Fb >= 2 * L)),
+        _z3("(F4) induction step: F(b') <= L P => F(b) = F(a) r <= L P r", grow, Fa * r <= L * P * r,
+            neg_goal=Fa * r <= P * r),
+        _z3("(F4) two overlapping intervals merge into one of ratio <= the product of ratios", merge,
+            b2 / a1 <= (b1 / a1) * (b2 / a2), neg_goal=b2 / a1 <= b2 / a2),
+        _z3("(F4) a nested interval adds a factor >= 1", nested, b1 / a1 <= (b1 / a1) * (b2 / a2),
+            neg_goal=b1 / a1 <= b2 / a2),
+        _z3("(F4) one interval [max(1, theta T), T] has ratio <= 1/theta", one, T / _max(1, th * T) <= 1 / th,
+            neg_goal=T / _max(1, th * T) <= 1 / (2 * th)),
+        _z3("(F5) above b_m with D_m > 1: F(v) = max(F(b_m), min(v, L)) = F(b_m) <= v/D_m", f5,
+            z3.And(_max(Fbm, _min(v, L)) == Fbm, Fbm <= v * Fam / am),
+            neg_hypotheses=_drop(f5, Fam >= L)),
+        _z3("(F6) D_m > 1: a_m <= theta b_m, F(a_m) <= theta F(b_m) and F(b_m) >= L/theta", f6,
+            z3.And(am <= th * bm, Fam <= th * Fbm, Fbm >= L / th), neg_hypotheses=_drop(f6, Fam < am)),
+    )
+
+
+def _one_set():
+    T, D, th, L, Fa, ai, U = z3.Reals("T D theta L Fa ai U")
+    big = [th > 0, ai > 1, ai <= th * T, Fa >= L, Fa < ai, D == ai / Fa, U == T / D, L >= 1]
+    n, v, u, Fth = z3.Reals("n v u Fth")
+    ins = [D >= 1, U > 0, n >= 1, n < th * T, u == n / D, u <= v, v <= Fth, Fth == th * T / D, U == T / D]
+    m, M, q, Q = z3.Reals("m M q Q")
+    pos = [M > 0, Q > 0, m >= 0, q >= 0]
+    E, Y, mm, qq = z3.Reals("E Y mm qq")
+    summed = [E >= 0, Y >= 0, M > 0, Q > 0, z3.Abs(Q - M) <= Y, E <= Y / M + z3.Abs(Q - M) / M]
+    p, P, rr, rho, Z = z3.Reals("p P rr rho Z")
+    scale = [P > 0, rho >= 0, Z >= P, Z <= P * (1 + rho), p >= 0, p <= P, rr >= 0, rr <= rho]
+    S, Dl, w, lam, dist1, dist2, dist3, qv = z3.Reals("Sigma Delta w lambda d1 d2 d3 qv")
+    total = [S >= 1, Dl >= 1, w >= 1, lam >= 1, th > 0, U >= lam / th, rho >= 0, qv <= S * Dl, qv >= 0,
+             dist1 <= 2 * (qv * th + (1 + w) / U), dist2 <= rho, dist3 <= 2 * qv / U]
+    a = 2 * (S * Dl * (1 + 1 / lam) + (1 + w) / lam)
+    fl, xr, mr = z3.ToReal(z3.Int("fl")), z3.Real("x"), z3.Real("m")
+    return (
+        _z3("D > 1: U = T/D >= F(a_i)/theta >= L/theta (a_i <= theta T)", big, U >= L / th,
+            neg_goal=U >= 2 * L / th),
+        _z3("an insignificant class: u <= v = F(n) <= F(theta T) = theta U, so |v - u| <= theta U", ins,
+            z3.Abs(v - u) <= th * U, neg_goal=z3.Abs(v - u) <= th * U / 2),
+        _z3("normalization, per coordinate: |m/M - q/Q| <= |m - q|/M + q |Q - M|/(Q M)", pos,
+            z3.Abs(m / M - q / Q) <= z3.Abs(m - q) / M + q * z3.Abs(Q - M) / (Q * M),
+            neg_goal=z3.Abs(m / M - q / Q) <= z3.Abs(m - q) / M),
+        _z3("normalization, summed (the coordinates' bounds added; the same with M and Q swapped): sum_i q_i = Q "
+            "and |Q - M| <= ||m - q||_1 = Y give ||m/M - q/Q||_1 <= 2Y/M",
+            summed, E <= 2 * Y / M, neg_goal=E <= Y / M),
+        _z3("scaling by factors in [1, 1 + rho]: each coordinate moves by <= rho p/P (so the l1 moves <= rho)",
+            scale + [mm == p * (1 + rr) / Z], z3.Abs(mm - p / P) <= rho * p / P,
+            neg_goal=z3.Abs(mm - p / P) <= rho * p / (2 * P)),
+        _z3("one set: the insignificance, padding and rounding moves add up to <= a theta + rho", total,
+            dist1 + dist2 + dist3 <= a * th + rho, neg_goal=dist1 + dist2 + dist3 <= a * th / 2 + rho),
+        _z3("rounding by largest remainders: m = floor(x), or floor(x) + 1 only for x > floor(x) (the remainder R "
+            "is the sum of fractional parts, so the R largest are positive) => |m - x| < 1",
+            [fl <= xr, xr < fl + 1, z3.Or(mr == fl, z3.And(mr == fl + 1, xr > fl))], z3.Abs(mr - xr) < 1,
+            neg_hypotheses=[fl <= xr, xr < fl + 1, z3.Or(mr == fl, mr == fl + 1)]),
+    )
+
+
+def _padding():
+    S, Fam, Dm, Sr, Sr0, nr0, nr, t, t0, E, W = z3.Reals("Sigma Fam Dm Sr Sr0 need0 need t t0 E W")
+    excess = [S >= 1, Fam >= 0, Dm >= 1, z3.Abs(Sr - Sr0) <= 1, Sr >= 0, Sr0 >= 0, nr0 <= Sr0 / Dm + S * (Fam + 1),
+              nr >= Sr / Dm, t0 < nr0 + 1, t <= t0 + 1]
+    L0, bm, w, Dl, X, th, am = z3.Reals("L0 bm w Delta X theta am")
+    wlow = [Dl >= 1, w >= 1, S >= 1, th > 0, Dm >= 1, bm <= L0 + 1 + w, Sr >= (L0 - Dl + 1) / Dl, am <= th * bm,
+            X == bm / Dm, W > (Sr - S * am) / Dm]
+    X1, X2, c = z3.Reals("X1 X2 c")
+    num = lambda x: Dl * (S * th * x + S + 3)  # noqa: E731
+    den = lambda x: x * (1 - Dl * S * th) - w - Dl  # noqa: E731
+    mono = [Dl >= 1, S >= 1, th > 0, w >= 1, X1 > 0, X1 <= X2, den(X1) > 0]
+    lam, rho = z3.Reals("lambda rho")
+    Xm = lam / th
+    star = [Dl >= 1, S >= 1, th > 0, w >= 1, lam >= 1, X >= Xm, den(Xm) > 0, rho < num(X) / den(X)]
+    rho_star = Dl * th * (S * lam + S + 3) / (lam * (1 - Dl * S * th) - th * (w + Dl))
+    one = [E - W < 1, W > (X * (1 - S * th) - w - 1), X >= Xm, lam * (1 - S * th) - th * (w + 1) > 0, th > 0,
+           lam >= 1, S >= 1, w >= 1]
+    aL, Lb, Sx = z3.Reals("aL Lb Sx")
+    d1 = [aL <= lam, bm <= aL * c, c >= 1, Sx <= S * bm, L0 <= Dl * (Sx + 1), S >= 1, Dl >= 1, lam >= 1]
+    return (
+        _z3("E_r - W_r = t_r - need_r < |Sigma| F(a_m) + |Sigma| + 3", excess, t - nr < S * Fam + S + 3,
+            neg_goal=t - nr < S * Fam + S + 2),
+        _z3("W_r > (X (1 - Delta |Sigma| theta) - w - Delta)/Delta with X = F(b_m) = b_m/D_m", wlow,
+            W > (X * (1 - Dl * S * th) - w - Dl) / Dl, neg_hypotheses=_drop(wlow, am <= th * bm)),
+        _z3("the padding bound Delta (|Sigma| theta X + |Sigma| + 3)/(X (1 - Delta |Sigma| theta) - w - Delta) "
+            "decreases in X", mono, num(X2) * den(X1) <= num(X1) * den(X2),
+            neg_goal=num(X2) * den(X1) <= num(X1) * den(X2) - 1),
+        _z3("rho_r < rho* = Delta theta c/den at X >= lambda/theta (c = |Sigma| lambda + |Sigma| + 3)",
+            star + [num(Xm) * den(X) >= num(X) * den(Xm)], rho < rho_star,
+            neg_goal=rho < rho_star / 2),
+        _z3("Delta = 1: E_r - W_r < 1 and W_r > X (1 - |Sigma| theta) - w - 1 give rho_r < theta/den", one,
+            (E - W) / W < th / (lam * (1 - S * th) - th * (w + 1)),
+            neg_goal=(E - W) / W < th / (2 * (lam * (1 - S * th) - th * (w + 1)))),
+        _z3("D_m = 1 with a residue whose classes are all attended: |x| <= 1 + w + Delta (|Sigma| L theta^-k + 1)",
+            d1 + [Lb == lam * c], L0 + 1 + w <= 1 + w + Dl * (S * Lb + 1),
+            neg_goal=L0 + 1 + w <= 1 + w + Dl * S * Lb),
     )
 
 
 def _budget():
     from bounds.corrected import ProofConstants
 
-    G, th, S, Dl, w, k, eta, K = sympy.symbols("G theta Sigma Delta w k eta K", positive=True)
-    pc = ProofConstants(S, Dl, w, k, K, eta, th, G)  # the code's a, b and Q, read symbolically
-    Q, a, b = pc.items, pc.a, pc.b
-    rho = 2 * Dl * S * (S + 1) / G + 2 * Dl * S**2 * th
-    zQ, zG, zth, zk, zeta, za, zb = z3.Reals("Q G theta k eta a b")
-    choice = [zk >= 1, zeta > 0, za > 0, zb > 0, zth == zk * zeta / ((zk + 1) * za), zG >= (zk + 1) * zb / zeta,
-              zG > 0]
-    small = [zk >= 1, zeta > 0, zeta < 2, zQ > 0, za >= 2 * zQ, zth == zk * zeta / ((zk + 1) * za)]
+    S, Dl, w, k, K, eta, lam, th = sympy.symbols("Sigma Delta w k K eta lambda theta", positive=True)
+    pc = ProofConstants(S, Dl, w, k, K, eta, lam, th)  # the code's a and rho*, read symbolically
+    a_proof = 2 * (S * Dl * (1 + 1 / lam) + (1 + w) / lam)
+    rho_proof = Dl * th * (S * lam + S + 3) / (lam * (1 - Dl * S * th) - th * (w + Dl))
     return (
-        _sympy("budget: 2((Q+1)/G + Q theta) + 2 rho = a theta + b/G (a, b, Q of bounds.corrected.ProofConstants)",
-               2 * ((Q + 1) / G + Q * th) + 2 * rho,
-               a * th + b / G, neg_rhs=a * th + b / G - 2 * Dl * S**2 * th),
-        _z3("the choice of theta and G meets the budget: a theta + b/G <= eta", choice,
-            za * zth + zb / zG <= zeta, neg_hypotheses=[h if not z3.eq(h, zth == zk * zeta / ((zk + 1) * za))
-                                                        else zth == zk * zeta / za for h in choice]),
-        _z3("theta <= 1/Q when eta < 2 (so the largest item of a set is significant)", small, zth * zQ <= 1,
-            neg_hypotheses=[h if not z3.eq(h, za >= 2 * zQ) else za >= zQ for h in small]),
-    )
-
-
-def _map():
-    Fb, b, a, s, G, Fa = z3.Reals("Fb b a s G Fa")
-    start = [b >= 1, a > b, s >= 1, G >= 1, Fb >= 1, Fb <= b, z3.Or(Fb == b, Fb >= s * G),
-             Fa == z3.If(Fb >= z3.If(a <= s * G, a, s * G), Fb, z3.If(a <= s * G, a, s * G))]
-    a1, b1, a2, b2 = z3.Reals("a1 b1 a2 b2")
-    merge = [a1 > 0, a1 <= a2, a2 <= b1, b1 <= b2]
-    F1, Fprev, r, Fa2 = z3.Reals("F1 Fprev r Fa2")
-    grow = [Fprev >= 1, a > 0, s >= 1, G >= 1, r >= 1,
-            Fa2 == z3.If(Fprev >= z3.If(a <= s * G, a, s * G), Fprev, z3.If(a <= s * G, a, s * G)), F1 == Fa2 * r]
-    return (
-        _z3("F is continuous at a component start: F(a_i) <= F(b_{i-1}) a_i / b_{i-1}", start, Fa * b <= Fb * a,
-            neg_hypotheses=[h for h in start if not z3.eq(h, z3.Or(Fb == b, Fb >= s * G))]),
-        _z3("D_i > 1 forces F(a_i) >= sG", start + [Fa < a], Fa >= s * G,
-            neg_goal=Fa >= s * G + 1),
-        _z3("two overlapping intervals merge into one of ratio <= the product of ratios", merge,
-            b2 / a1 <= (b1 / a1) * (b2 / a2), neg_goal=b2 / a1 <= b2 / a2),
-        _z3("one component: F(b_i) <= max(F(b_{i-1}), sG) (b_i / a_i)", grow,
-            F1 <= z3.If(Fprev >= s * G, Fprev, s * G) * r, neg_goal=F1 <= Fprev * r),
-        CitedLemma(CLAIM, "F_s is monotone, F(v) <= v, F(v)/v non-increasing, and continuous in s",
-                   statement="piecewise: slope 1 in log scale on components, slope 1 then 0 on gaps; the steps above "
-                   "at each junction", source="bounds/corrected.py docstring; checked pointwise by "
-                   "verify/tests/izzo2025/test_compression.py::test_compressor_properties"),
-        CitedLemma(CLAIM, "intermediate value theorem for the stretch",
-                   statement="Lambda(s) = sum_c F_s(n_c) is continuous in s, Lambda(1) < H - 1 - w <= Lambda(s) for s "
-                   "large, so Lambda(s) = H - 1 - w for some s", source="Bolzano"),
+        _sympy("the code's a is the proof's 2 (|Sigma| Delta (1 + 1/lambda) + (1 + w)/lambda)", pc.a, a_proof,
+               neg_rhs=a_proof - 2 * (1 + w) / lam),
+        _sympy("the code's rho* (Delta > 1) is the proof's Delta theta (|Sigma| lambda + |Sigma| + 3)/den",
+               Dl * th * (S * lam + S + 3) / pc.den(th), rho_proof, neg_rhs=rho_proof * (S * lam + S + 2) /
+               (S * lam + S + 3)),
     )
 
 
 def _length():
-    Sx1, Sx2, m1, m2, F1, F2, S, j, z1 = z3.Reals("Sx1 Sx2 m1 m2 F1 F2 Sigma j z1")
-    # two residues: S_r(m) in [sum_c F, sum_c F + |Sigma|), j = max_r (S_r(m) - S_r(x)), z's count S_1(x) + j
-    counts = [S >= 1, z3.Abs(Sx1 - Sx2) <= 1, F1 <= m1, m1 < F1 + S, F2 <= m2, m2 < F2 + S,
-              j == z3.If(m1 - Sx1 >= m2 - Sx2, m1 - Sx1, m2 - Sx2), z1 == Sx1 + j]
-    phi = z3.If(F1 >= F2, F1, F2)
-    w, Dl, G, P, Phi, zl, H, Fmax = z3.Reals("w Delta G P Phi z H Fmax")
-    upper = [w >= 1, Dl >= 1, S >= 1, G >= 1, P >= 1, zl < 1 + w + Dl * (Phi + S + 1)]
-    s1 = upper + [Phi <= S * Fmax, Fmax <= G * P]
+    Phi, S, w, Dl, zl, H, t, n0, L, P = z3.Reals("Phi Sigma w Delta z H t need0 L P")
+    tr = [S >= 1, n0 <= Phi + S, t < n0 + 2]
+    upper = [w >= 1, Dl >= 1, S >= 1, zl < 1 + w + Dl * (Phi + S + 2)]
+    s1 = upper + [Phi <= S * L * P, L >= 1, P >= 1]
+    N1 = 1 + w + Dl * (S * (L * P + 1) + 2)
     sH = upper + [Phi <= (H - 1 - w) / Dl + 1 + z3.RealVal("1/2")]
     low = [w >= 1, Dl >= 1, zl >= 1 + w + Dl * (Phi - 1), Phi >= (H - 1 - w) / Dl + 1]
     L0, Smax = z3.Reals("L0 Smax")
-    reach = [w >= 1, Dl >= 1, S >= 1, H >= 1, L0 >= H + Dl * (S + 3) - w, Smax >= (L0 - Dl + 1) / Dl]
+    reach = [w >= 1, Dl >= 1, S >= 1, H >= 1, L0 + 1 + w > H + Dl * (S + 4), Smax >= L0 / Dl]
+    d1 = [w >= 1, Dl >= 1, S >= 1, H >= 1, Phi <= (H - 1 - w) / Dl + 1 + z3.RealVal("1/2"),
+          Phi >= (L0 - Dl + 1) / Dl]
     return (
-        _z3("each residue count of z lies in [Phi - 1, Phi + |Sigma| + 1) (two residues; the same for each pair)",
-            counts, z3.And(z1 >= phi - 1, z1 < phi + S + 1), neg_goal=z3.And(z1 >= phi, z1 < phi + S + 1)),
-        _z3("length at s = 1: |z| < 1 + w + Delta (|Sigma| + 1) + Delta |Sigma| G theta^-k = N_1", s1,
-            zl < 1 + w + Dl * (S + 1) + Dl * S * G * P, neg_goal=zl < 1 + w + Dl * S * G * P),
-        _z3("length after the stretch: |z| < H + Delta (|Sigma| + 3) = N_H", sH, zl < H + Dl * (S + 3),
-            neg_goal=zl < H + Dl * (S + 2)),
+        _z3("residue counts of z: t_r < need_r0 + 2 <= Phi + |Sigma| + 2", tr, t < Phi + S + 2,
+            neg_goal=t < Phi + S + 1),
+        _z3("length at s = 1: |z| < 1 + w + Delta (|Sigma| (lambda theta^-k + 1) + 2) = N_1", s1, zl < N1,
+            neg_goal=zl < 1 + w + Dl * S * L * P),
+        _z3("length after the stretch: |z| < H + Delta (|Sigma| + 4) = N_H", sH, zl < H + Dl * (S + 4),
+            neg_goal=zl < H + Dl * (S + 3)),
         _z3("the stretch target is reachable: |x| > N_H => max_r S_r(x) >= (H - 1 - w)/Delta + 1", reach,
             Smax >= (H - 1 - w) / Dl + 1,
-            neg_hypotheses=[h if not z3.eq(h, L0 >= H + Dl * (S + 3) - w) else L0 >= H - w for h in reach]),
+            neg_hypotheses=_drop(reach, L0 + 1 + w > H + Dl * (S + 4)) + [L0 + 1 + w > H]),
         _z3("the stretched z reaches the hardmax threshold: |z| >= H", low, zl >= H, neg_goal=zl >= H + 1),
+        _z3("after the stretch D_m = 1 with an attended residue forces |x| <= H + 3 Delta < N_H", d1,
+            L0 + 1 + w <= H + 3 * Dl, neg_goal=L0 + 1 + w <= H + Dl),
     )
 
 
 def _output():
-    lam, d1, d2, R1, R2, eta, eps, K, fx, fz, gx, gz, dl = z3.Reals("Lambda d1 d2 R1 R2 eta eps K fx fz gx gz delta")
-    heads = [lam >= 0, R1 >= 0, R2 >= 0, d1 <= eta, d2 <= eta, d1 >= 0, d2 >= 0, K >= lam * (R1 + R2), K > 0,
-             eta == eps / (2 * K)]
-    tri = [z3.Abs(fx - fz) <= eps / 2, z3.Abs(gx - gz) <= eps / 2, z3.Abs(fz - gz) <= dl]
+    eps, K, Kf, Kg, eta, d, fx, fz, gx, gz, dl = z3.Reals("eps K Kf Kg eta d fx fz gx gz delta")
+    hyp = [eps > 0, Kf >= 0, Kg >= 0, K >= Kf + Kg, K > 0, eta == eps / K, d >= 0, d <= eta,
+           z3.Abs(fx - fz) <= Kf * d, z3.Abs(gx - gz) <= Kg * d, z3.Abs(fz - gz) <= dl]
     return (
-        CitedLemma(CLAIM, "residual, MLP and unembedding are Lambda-Lipschitz; a head moves by ||dpi||_1 max ||V y||",
-                   statement="|U(Y + B relu(AY + b)) - U(Y' + ...)| <= ||U||_F (1 + ||A||_F ||B||_F) |Y - Y'|; "
-                   "|sum_i (p_i - q_i) v_i| <= ||p - q||_1 max_i |v_i|",
-                   source="izzo2025:app-a1.lip (verified); triangle inequality"),
         CitedLemma(CLAIM, "hardmax regime", statement="for |x| >= H = ceil(2^{p/gamma}) (completed gamma) every head "
                    "averages V y over its argmax items", source="izzo2025:sec3.2-hardmax (completed gamma)"),
-        _z3("two heads: Lambda (d_1 R_1 + d_2 R_2) <= K eta = eps/2", heads, lam * (d1 * R1 + d2 * R2) <= eps / 2,
-            neg_goal=lam * (d1 * R1 + d2 * R2) <= eps / 4),
-        _z3("triangle: |f(x) - g(x)| <= delta + eps", tri, z3.Abs(fx - gx) <= dl + eps,
-            neg_goal=z3.Abs(fx - gx) <= dl + eps / 2),
+        CitedLemma(CLAIM, "intermediate value theorem for the stretch",
+                   statement="Phi(s) = max_r sum_c F_s(n_c) is continuous and non-decreasing in s, Phi(1) < Phi* <= "
+                   "lim Phi(s), so Phi(s) in [Phi*, Phi* + 1/2] for some s", source="Bolzano; found by exact "
+                   "bisection in bounds.compression on every input it builds"),
+        _z3("triangle with Lemma M: |f(x) - g(x)| <= (K_f + K_g) eta + delta <= delta + eps", hyp,
+            z3.Abs(fx - gx) <= dl + eps, neg_goal=z3.Abs(fx - gx) <= dl + eps / 2),
     )
 
 
 def proof() -> Proof:
     """Every step of the corrected bound's proof, in the order of the docstring of bounds/corrected.py."""
     return Proof(CLAIM, "corrected Theorem 4.1 (bounds/corrected.py)",
-                 _one_head() + _residues() + _budget() + _map() + _length() + _output())
+                 _lemma_m() + _map() + _one_set() + _padding() + _budget() + _length() + _output())
