@@ -309,5 +309,4 @@ def published_bound(printed: Ingredients, eps) -> PublishedBound:
         raise NoBoundError("no hardmax threshold is certified for the printed gamma")
     H = Length.of(1) if printed.gamma == INF else Length.pow2(k_exp)
     sample = math.ceil(printed.tau * printed.period * printed.L2 / eps**2)
-    N = H if (H.exact is None or H.exact >= sample) else Length.of(sample)
-    return PublishedBound(N, H, sample)
+    return PublishedBound(upper_max(H, Length.at_most(sample)), H, sample)

@@ -1,22 +1,19 @@
-"""``python -m bounds.estimate``: the minimum training length predicted by Izzo et al. Theorem 4.1.
+"""``python -m bounds.estimate``: how long training inputs must be, as a bracket ``lower <= N* <= upper``.
 
-    N = max{ hardmax_length, sample_length }
+* **upper** (default): the corrected bound of :mod:`bounds.corrected`, a theorem with every constant explicit: for
+  one model, valid for its whole *class* (every pair whose quantities -- |Sigma|, Delta, tau, heads, the modulus K,
+  p, gamma -- are at most its own); for a pair (``--model f.json --against g.json``), for that pair.
+* **lower**: the largest certified agreement length of the families of :mod:`bounds.lower` in that class: a pair in
+  the class that agrees within delta on every input up to that length and differs by more than delta + eps later,
+  so no training length below it suffices for the class.  For a pair, its own true threshold (exact enumeration,
+  then z3 within ``--time-budget`` seconds; :mod:`bounds.true_threshold`, :mod:`bounds.sup_z3`) is printed beside.
+* ``--as-published``: Theorem 4.1's formula ``max{2^{p/gamma}, tau Delta L^2/eps^2}`` with printed gamma, L, tau and
+  constant 1 (refuted, docs/gaps.md); ``--proof-count``: the package's earlier estimate (refuted).  ``--definition``
+  changes only the proof-count estimate; the corrected bound always uses the completed gamma and the moduli.
 
-* hardmax_length = smallest integer N with N^gamma >= 2^p (ceil of 2^{p/gamma}; 1 if gamma = +inf), sec. 3.2.
-* sample_length  = the length of the auxiliary string z built in the proof of App. A.1, with eps' = eps / L:
-
-      |z| <= 1 + Delta * (tau + 1) * (1 + max{ 2/eps', 1/eps' + 1/eps'^2 })
-
-  ((tau+1) suffix positions, <= (tau+1)/eps' tokens for the f-prefix and <= (tau+1)/eps'^2 for g; 2(tau+1)/eps'
-  in the small case; times Delta for the (token, residue) reduction; +1 for ``$``).  The printed theorem has tau
-  where we use tau + 1: the proof's tau-suffix has tau + 1 positions (offsets 0..tau) and with tau = 0 the printed
-  term tau Delta L^2/eps^2 vanishes, which is false (docs/gaps.md, ``izzo2025:thm4.1``).
-
-The constant is therefore 1 times the token count of the proof's construction; it is not fitted to anything.  The
-conclusion ``|f - g| = O(delta + eps)`` carries a second constant that the paper does not give; eps here is the
-paper's eps (the error scale), not a guaranteed error.  Everything is exact (the ceiling of a + sqrt(q) by integer
-square roots).  The theorem needs the ``izzo`` precision model and ReLU MLPs; the CLI refuses
-a ``huang`` model and warns about Heaviside units.  Usage errors exit 2 with one line.  No torch is imported.
+Lengths beyond 64 bits are printed in the log domain (``ceil(2^k)``: an upper bound, ``floor(2^k)``: a lower bound;
+the same objects in ``--json``), so any number of heads gets an answer.  Usage errors exit 2 with one line.  No torch
+is imported.
 """
 
 from __future__ import annotations
@@ -28,7 +25,7 @@ import sys
 from fractions import Fraction
 
 from bounds.corrected import NoBoundError, corrected_bound, published_bound
-from bounds.lengths import Length, integer_text
+from bounds.lengths import Length, log10_ratio_upper
 from bounds.margin import INF, BoundsError, Ingredients, combine, ingredients, interval_ingredients
 from bounds.true_threshold import MAX_CONFIGS
 from constructions.limit_transformer.hardmax import hardmax_float
@@ -88,24 +85,46 @@ def printed_sample_term(tau: int, period: int, L2: Fraction, eps: Fraction) -> F
 
 def proof_count(ing: Ingredients, eps) -> dict:
     """The package's earlier estimate (refuted, docs/gaps.md): max{hardmax_length, sample_length} with L and tau+1."""
-    sl = sample_length(ing.tau, ing.period, ing.L2, eps)
+    sl = Length.at_most(sample_length(ing.tau, ing.period, ing.L2, eps))
     k = ing.hardmax_exponent
     hl = None if k is None else (Length.of(1) if ing.gamma == INF else Length.pow2(k))
-    N = None if hl is None else (hl if hl.exact is None or hl.exact >= sl else Length.of(sl))
-    return {"hardmax_length": None if hl is None else hl.to_json(), "sample_length": sl,
+    from bounds.lengths import upper_max
+
+    N = None if hl is None else upper_max(hl, sl)
+    return {"hardmax_length": None if hl is None else hl.to_json(), "sample_length": sl.to_json(),
             "N": None if N is None else N.to_json()}
 
 
 def _constants_text(pc) -> str:
     if pc.trivial:
-        return "eta = eps/(2K) >= 2 (any z works)"
-    return f"eta = eps/(2K) ~ {float(pc.eta):.4g}, theta ~ {float(pc.theta):.4g}, G = {pc.G}"
+        return "eta = eps/K >= 2 or k = 0 (any z works)"
+    return (f"eta = eps/K ~ {float(pc.eta):.4g}, lambda = {pc.lam}, theta ~ {float(pc.theta):.4g} "
+            f"(a theta + rho* <= eta)")
+
+
+def lower_bound(ing: Ingredients, eps, delta=0, classes=None) -> dict | None:
+    """The best certified lower bound of :mod:`bounds.lower` for the class of ``ing`` (or the join of ``classes``)."""
+    from bounds.lower import ModelClass, best_lower_bound
+
+    try:
+        cls = classes[0].join(classes[1]) if classes else ModelClass.of(ing, eps, delta)
+    except BoundsError:
+        return None
+    best = best_lower_bound(cls)
+    if best is None:
+        return {"N": None, "reason": "no family of bounds.lower applies to the class (K = 0 or too small for eps)"}
+    return {"N": best.lower.to_json(), "N_text": str(best.lower), "agree": best.agree.to_json(),
+            "family": best.family, "params": {k: str(v) for k, v in best.params.items()},
+            "statement": f"a pair in the class ({best.family} family, bounds/lower.py) agrees within delta on every "
+                         f"input of length <= {best.agree} and differs by more than delta + eps later"}
 
 
 def estimate(ing: Ingredients, eps, delta=0, printed: Ingredients | None = None, bound: str = "corrected",
-             nesting: int | None = None) -> dict:
+             nesting: int | None = None, count: Ingredients | None = None, classes=None) -> dict:
     """The estimate as a JSON-able dict: ``N`` is the ``bound`` chosen (corrected by default; see
-    :mod:`bounds.corrected`), with the corrected, published and proof-count numbers side by side."""
+    :mod:`bounds.corrected`), with the bracket's lower bound, the published and proof-count numbers side by side.
+    ``ing`` has the completed gamma (the corrected bound's); ``count`` the ingredients of ``--definition`` for the
+    proof-count estimate (default ``ing``); ``classes`` the two models' classes in pair mode."""
     eps = Fraction(eps)
     g = ing.gamma
     out = {
@@ -117,24 +136,30 @@ def estimate(ing: Ingredients, eps, delta=0, printed: Ingredients | None = None,
         "delta": str(delta), "two_pow_p_over_gamma": hardmax_float(g, ing.precision_bits) if g != 0 else None,
         "printed_sample_term": float(printed_sample_term(ing.tau, ing.period, ing.L2, eps)),
         "constant_note": CONSTANT_NOTE, "tau_note": TAU_NOTE, "heaviside_warning": ing.has_heaviside,
-        "proof_count": proof_count(ing, eps),
+        "proof_count": proof_count(count or ing, eps),
     }
     try:
         c = corrected_bound(ing, eps, nesting)
+        pc = c.constants
         out["corrected"] = {"N": c.N.to_json(), "N_text": str(c.N), "hardmax_length": c.hardmax.to_json(),
-                            "sample_length": c.sample, "K_upper": c.K_upper, "lipschitz_upper": c.lipschitz_upper,
-                            "value_sum_upper": c.value_sum_upper, "classes": c.classes, "window": c.window,
-                            "nesting": c.nesting, "error": "delta + eps (constant 1)",
-                            "eta": str(c.constants.eta) if c.constants.eta is not None else None,
-                            "theta": None if c.constants.trivial else str(c.constants.theta),
-                            "G": c.constants.G, "constants_text": _constants_text(c.constants)}
+                            "sample_length": c.sample.to_json(), "K": str(c.K), "K_float": float(c.K),
+                            "model_K": [str(k) for k in c.model_K], "classes": c.classes, "window": c.window,
+                            "nesting": c.nesting, "error": "delta + eps (constant 1)", "scope": "class" if
+                            len(ing.moduli) == 1 else "pair",
+                            "eta": str(pc.eta) if pc.eta is not None else None,
+                            "lambda": str(pc.lam), "theta": None if pc.trivial else str(pc.theta),
+                            "constants_text": _constants_text(pc)}
     except NoBoundError as e:
         out["corrected"] = {"N": None, "reason": str(e)}
+    out["lower"] = lower_bound(ing, eps, delta, classes)
+    lo, up = out["lower"], out["corrected"]
+    if lo and lo.get("N") is not None and up.get("N") is not None and up["scope"] == "class":
+        out["ratio_log10_upper"] = log10_ratio_upper(Length.from_json(up["N"]), Length.from_json(lo["N"]))
     if printed is not None:
         try:
             pb = published_bound(printed, eps)
             out["as_published"] = {"N": pb.N.to_json(), "N_text": str(pb.N), "hardmax_length": pb.hardmax.to_json(),
-                                   "sample_length": pb.sample, "gamma": None if printed.gamma == INF
+                                   "sample_length": Length.at_most(pb.sample).to_json(), "gamma": None if printed.gamma == INF
                                    else str(printed.gamma), "L": printed.L, "tau": printed.tau,
                                    "error": "O(delta + eps), constant not given"}
         except NoBoundError as e:
@@ -188,6 +213,9 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--true-max-length", type=bounded_int(1, 1000, "1000"), default=10,
                     help="pair mode: enumerate every input up to this length for the pair's true threshold "
                          f"(default 10; refused above {MAX_CONFIGS} input configurations)")
+    ap.add_argument("--time-budget", type=finite_real(positive=True), default=10.0,
+                    help="pair mode: seconds for the z3 refinement of the true threshold (default 10; the bound is "
+                         "printed before it starts)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     return ap
 
@@ -248,32 +276,34 @@ def run(argv=None) -> dict:
         if m.precision != "izzo":
             raise UsageError(f"model {m.name or '?'} uses the {m.precision!r} precision model; Theorem 4.1's hardmax "
                              "term needs 'izzo' (shift the max logit to 0, flush terms <= 2^-p)")
-    ings = [_ingredients(m, args.precision_bits, args.definition, args.mode) for m in models]
+    from bounds.lower import ModelClass
+
+    ings = [_ingredients(m, args.precision_bits, "completed", args.mode) for m in models]
     printed = [_ingredients(m, args.precision_bits, "printed", args.mode) for m in models]
-    ing, pr = ings[0], printed[0]
-    for other, op in zip(ings[1:], printed[1:], strict=True):
-        ing, pr = combine(ing, other), combine(pr, op)
-    nesting = ing.heads if len(models) == 2 else 2 * ing.heads
+    counted = ings if args.definition == "completed" else printed
+    classes = [ModelClass.of(i, args.eps, args.delta) for i in ings] if len(models) == 2 else None
+    ing, pr, ct = ings[0], printed[0], counted[0]
+    for other, op, oc in zip(ings[1:], printed[1:], counted[1:], strict=True):
+        ing, pr, ct = combine(ing, other), combine(pr, op), combine(ct, oc)
     bound = "as-published" if args.as_published else "proof-count" if args.proof_count else "corrected"
-    out = estimate(ing, args.eps, args.delta, pr, bound, nesting)
+    out = estimate(ing, args.eps, args.delta, pr, bound, None, ct, classes)
     out["source"] = ", ".join(args.model + ([args.against] if args.against else [])) if args.model \
         else (args.task or "modp")
     out["definition"] = args.definition
-    if len(models) == 2:
-        out["true_threshold"] = _true(models, args, out)
     out["_json"] = args.json
+    out["_pair"] = (models, args) if len(models) == 2 else None
     return out
 
 
 def _true(models, args, out) -> dict:
-    """The pair's true threshold (bounds/true_threshold.py) and the ratio bound / true when it is determined."""
+    """The pair's true threshold (bounds/true_threshold.py, z3 within --time-budget) and bound / true."""
     from bounds.sup_z3 import refine_true_threshold
     from bounds.true_threshold import true_threshold
 
     try:
         t = true_threshold(*models, args.delta, args.eps, args.true_max_length)
         try:
-            t = refine_true_threshold(t, *models)
+            t = refine_true_threshold(t, *models, budget_s=args.time_budget)
         except BoundsError:
             pass  # the z3 supremum does not apply (too many patterns): the enumeration's answer stands
     except (BoundsError, AttributeError, TypeError) as e:  # interval models have no exact class evaluation
@@ -282,36 +312,49 @@ def _true(models, args, out) -> dict:
     res = {"value": t.exact, "text": t.describe(), "max_length": t.max_length,
            "first_above_delta": t.first_above_delta}
     N = out.get("N")
-    if t.exact is not None and isinstance(N, int):
-        res["ratio"] = str(Fraction(N, t.exact))
-        res["ratio_float"] = N / t.exact
+    if t.exact is not None and N is not None:
+        res["ratio_log10_upper"] = log10_ratio_upper(Length.from_json(N), Length.of(t.exact))
     return res
 
 
+def _gamma_text(r: dict) -> str:
+    if r["gamma_infinite"]:
+        return "+inf"
+    return f"{r['gamma']} (= {r['gamma_float']:.6g})" if len(r["gamma"]) <= 24 else \
+        f"{r['gamma_float']:.10g} (exact rational in --json)"
+
+
 def _text(r: dict) -> str:
-    g = "+inf" if r["gamma_infinite"] else (f"{r['gamma']} (= {r['gamma_float']:.6g})" if len(r["gamma"]) <= 24
-                                             else f"{r['gamma_float']:.10g} (exact rational in --json)")
     mode = ("exact rational arithmetic" if r["mode"] == "exact" else
             "certified interval arithmetic (gamma is a lower bound, norms upper bounds)")
-    c, pub, pc = r["corrected"], r.get("as_published") or {}, r["proof_count"]
+    c, pub, pc, lo = r["corrected"], r.get("as_published") or {}, r["proof_count"], r.get("lower") or {}
+    pair = c.get("scope") == "pair"
     lines = [
         f"Training-length bound for {r['source']} ({mode})",
-        f"  gamma = {g}   tau = {r['tau']}   Delta = {r['period']}   |Sigma| = {r['alphabet_size']}   "
+        f"  gamma = {_gamma_text(r)}   tau = {r['tau']}   Delta = {r['period']}   |Sigma| = {r['alphabet_size']}   "
         f"heads = {r['heads']}   p = {r['precision_bits']} bits ({r['precision']})   eps = {r['eps']}   "
         f"delta = {r['delta']}",
     ]
+    if r.get("ratio_log10_upper") is not None:
+        lines.append(f"  bracket for the class of this model (every pair with its quantities or less): "
+                     f"{_len(lo['N'])} <= N* <= {_len(c['N'])}   (upper/lower <= 10^{r['ratio_log10_upper']:.2f})")
     if c.get("N") is not None:
+        what = "this pair" if pair else "every pair in the class"
         lines += [
-            f"  corrected: K = max_m ||U||_F (1 + ||A||_F ||B||_F) sum_h max_c ||V_h y_c|| <= {c['K_upper']:.6g}, "
-            f"C = {c['classes']} classes, w = tau+1 = {c['window']}, k = {c['nesting']} heads, "
-            f"{c['constants_text']}",
-            f"    N = max(N_1, N_H) = {c['N_text']}   (N_1 = compression length {integer_text(c['sample_length'])}, "
-            f"N_H from H = hardmax threshold {_len(c['hardmax_length'])})",
-            "    conclusion: |f - g| <= delta on all lengths <= N implies |f - g| <= delta + eps everywhere "
-            "(proved: bounds/corrected.py; every step checked by bounds.compression)",
+            f"  upper (proved, bounds/corrected.py) for {what}: N = max(N_1, N_H) = {c['N_text']}",
+            f"    K = max_j sum over heads of f and g of kappa_jh = {c['K_float']:.6g} (exact in --json; "
+            f"bounds/modulus.py), k = {c['nesting']} argmax sets, w = tau+1 = {c['window']}, {c['constants_text']}",
+            f"    N_1 = compression length {_len(c['sample_length'])}, N_H from H = hardmax threshold "
+            f"{_len(c['hardmax_length'])}; conclusion: |f - g| <= delta on all lengths <= N implies |f - g| <= "
+            "delta + eps everywhere",
         ]
     else:
-        lines.append(f"  corrected: no bound -- {c['reason']}")
+        lines.append(f"  upper: no bound -- {c['reason']}")
+    if lo.get("N") is not None:
+        lines.append(f"  lower (certified, bounds/lower.py) for the class{' of the pair' if pair else ''}: "
+                     f"N* >= {lo['N_text']}: {lo['statement']}")
+    elif lo:
+        lines.append(f"  lower: none -- {lo['reason']}")
     if pub.get("N") is not None:
         pg = pub["gamma"] or "+inf"
         pg = pg if len(pg) <= 24 else f"{float(Fraction(pg)):.10g}"
@@ -319,25 +362,24 @@ def _text(r: dict) -> str:
                      f"printed tau = {pub['tau']}; constant 1): N = max(2^(p/gamma), tau Delta L^2/eps^2) = "
                      f"{pub['N_text']}   [refuted, docs/gaps.md]")
     lines.append(f"  proof count (earlier estimate, L = {r['L']:.6g}): hardmax_length = {_len(pc['hardmax_length'])}, "
-                 f"sample_length = {integer_text(pc['sample_length'])}, N = {_len(pc['N'])}   [refuted, docs/gaps.md]")
+                 f"sample_length = {_len(pc['sample_length'])}, N = {_len(pc['N'])}   [refuted, docs/gaps.md]")
     lines.append(f"  N = {_len(r['N'])}   ({r['bound']})")
-    tt = r.get("true_threshold")
-    if tt is not None:
-        lines.append(f"  true threshold of the pair (every input up to length {tt['max_length']}, exact): "
-                     f"{tt['text']}")
-        if tt.get("ratio") is not None:
-            lines.append(f"  bound / true = {tt['ratio_float']:.6g}")
     if r["heaviside_warning"]:
         lines.append("  warning: the MLP has Heaviside units; Lip(MLP) <= ||A||_F ||B||_F fails for them")
     return "\n".join(lines)
 
 
+def _true_text(tt: dict) -> str:
+    line = f"  true threshold of the pair (every input up to length {tt['max_length']}, exact; z3 beyond): {tt['text']}"
+    if tt.get("ratio_log10_upper") is not None:
+        line += f"\n  bound / true <= 10^{tt['ratio_log10_upper']:.2f}"
+    return line
+
+
 def _len(v) -> str:
     if v is None:
         return "none"
-    if isinstance(v, int):
-        return integer_text(v)
-    return str(Length(Fraction(v["pow2_exponent"]), v["plus"]))
+    return str(Length.from_json(v))
 
 
 def construction_prediction(task_kind: str, params: dict, eps_mse: float) -> dict:
@@ -364,7 +406,13 @@ def main(argv=None) -> int:
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__
         print(f"bounds.estimate: error: {msg}", file=sys.stderr)
         return 2
-    as_json = r.pop("_json")
+    as_json, pair = r.pop("_json"), r.pop("_pair", None)
+    if pair is not None and not as_json:
+        print(_text(r), flush=True)  # the bound at once; the true threshold within --time-budget
+        print(_true_text(_true(*pair, r)))
+        return 0
+    if pair is not None:
+        r["true_threshold"] = _true(*pair, r)
     if as_json:
         print(json.dumps(r))
     elif "measured" in r:

@@ -248,11 +248,13 @@ def _check(problem: PatternProblem, t: Fraction, timeout_ms: int, logic: str = "
 
 
 def sup_disagreement(f, g, L0: int = 1, tol=Fraction(1, 1024), timeout_ms: int = 10_000, max_steps: int = 40,
-                     enumerate_to: int = 0, witness_timeout_ms: int = 2_000, heads=None) -> SupResult:
+                     enumerate_to: int = 0, witness_timeout_ms: int = 2_000, heads=None,
+                     budget_s: float | None = None) -> SupResult:
     """Bisect t (module docstring) until ``upper - relaxed_lower <= tol``.  The lower bound starts from the exact
     maximum over every input of lengths ``min_length .. enumerate_to`` (:func:`bounds.true_threshold.configurations`)
-    and rises with each exactly evaluated witness.  ``heads`` is for the negative control only (a wrong encoding that
-    drops heads)."""
+    and rises with each exactly evaluated witness.  ``budget_s``: wall-clock seconds after which every further z3 call
+    counts as unknown (the brackets found so far stand).  ``heads`` is for the negative control only (a wrong encoding
+    that drops heads)."""
     import z3
 
     if f.depth != 1 or g.depth != 1 or f.tau is None or g.tau is None or f.alphabet != g.alphabet:
@@ -277,7 +279,11 @@ def sup_disagreement(f, g, L0: int = 1, tol=Fraction(1, 1024), timeout_ms: int =
         for i, prob in enumerate(problems):
             if unsat_at[i] is not None and unsat_at[i] <= t:
                 continue
-            r, model = _check(prob, t, timeout_ms)
+            left = None if budget_s is None else budget_s - (time.monotonic() - start)
+            if left is not None and left <= 0:
+                res.undetermined.append((t, prob.pattern))
+                return None
+            r, model = _check(prob, t, timeout_ms if left is None else max(1, min(timeout_ms, int(left * 1000))))
             res.calls += 1
             if r == z3.unsat:
                 unsat_at[i] = t
@@ -370,13 +376,14 @@ def outputs_at(problem: PatternProblem, counts: dict) -> tuple:
                            for o in outs], dtype=object) for outs in problem.outputs)
 
 
-def refine_true_threshold(tt, f, g, timeout_ms: int = 10_000):
+def refine_true_threshold(tt, f, g, timeout_ms: int = 10_000, budget_s: float | None = None):
     """Decide an undetermined :class:`bounds.true_threshold.TrueThreshold` with z3: bracket sup |f - g| over every
-    input longer than the enumeration (:func:`sup_disagreement` from ``max_length + 1``).  Raises
-    :class:`~bounds.margin.BoundsError` where the z3 supremum does not apply (too many patterns, not izzo)."""
+    input longer than the enumeration (:func:`sup_disagreement` from ``max_length + 1``, within ``budget_s``
+    seconds).  Raises :class:`~bounds.margin.BoundsError` where the z3 supremum does not apply (too many patterns,
+    not izzo)."""
     if tt.exact is not None:
         return tt
-    res = sup_disagreement(f, g, L0=tt.max_length + 1, timeout_ms=timeout_ms)
+    res = sup_disagreement(f, g, L0=tt.max_length + 1, timeout_ms=timeout_ms, budget_s=budget_s)
     tt.long_from, tt.long_upper, tt.long_lower = res.min_length, res.upper, res.lower
     if res.witness is not None:
         tt.long_witness = f"{res.witness_text()} (length {res.witness_length})"
