@@ -149,12 +149,12 @@ def upper_max(a: Length, b: Length) -> Length:
     """A Length at least max(a, b) for two upper-rounded lengths (exact when both are materialized)."""
     if a.exponent is None and b.exponent is None:
         return Length.of(max(a.add, b.add))
+    if a.exponent is None and a.add.bit_length() <= math.floor(b.exponent):  # a <= 2^floor(e_b) <= b
+        return b
+    if b.exponent is None and b.add.bit_length() <= math.floor(a.exponent):
+        return a
     ea = a.exponent if a.exponent is not None else log2_bounds(max(a.add, 1))[1]
     eb = b.exponent if b.exponent is not None else log2_bounds(max(b.add, 1))[1]
-    if a.exponent is None and ea < eb:
-        return Length(b.exponent, max(b.add, a.add))
-    if b.exponent is None and eb < ea:
-        return Length(a.exponent, max(a.add, b.add))
     return Length(max(ea, eb), max(a.add if a.exponent is not None else 0, b.add if b.exponent is not None else 0))
 
 

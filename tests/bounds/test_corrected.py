@@ -12,34 +12,51 @@ from constructions.tasks.modp import ModPTask
 
 
 def test_modp_formula_by_hand():
-    """p = 3: K = ||U|| (1 + ||A|| ||B||) max ||V y|| = 1 * 2 * 1, |Sigma| = 2, Delta = 3, w = 1, k = 2, eps = 1/2:
-    eta = 1/8, Q = 2*3 + 1 + 1 = 8, a = 2*8 + 4*3*4 = 64, b = 2*9 + 4*3*2*3 = 90, theta = 2 eta/(3 a) = 1/768,
-    G = ceil(3 b / eta) = 2160, N_1 = 1 + w + 3 (2 + 1) + ceil(3*2 G theta^-2); H = 2 (gamma = 8)."""
+    """p = 3: the model's modulus K = 1/2 (U reads ``out``, the unit relu(val) has slope 1, values 0 and 1), so its
+    class has K = 1, eta = eps/K = 1/2; |Sigma| = 2, Delta = 3, w = 1, k = 2; with lambda = 1:
+    a = 2 (2*3*2 + 2) = 28, c = 2 + 2 + 3 = 7, den = 1 - 6 theta - 4 theta, and theta is the largest (to 48 bits)
+    with 28 theta + 3*7 theta/den <= 1/2; N_1 = 1 + 1 + 3 (2 (ceil(theta^-2) + 1) + 2); H = 2 (gamma = 8)."""
     ing = ingredients(ModPTask(3, 1).limit_transformer())
-    c = corrected_bound(ing, Fraction(1, 2))
+    assert ing.moduli[0].K == Fraction(1, 2)
+    c = corrected_bound(ing, Fraction(1, 2), lam=1)
     pc = c.constants
-    assert c.K_upper == 2.0 and c.classes == 7 and c.nesting == 2
-    assert (pc.eta, pc.items, pc.a, pc.b, pc.theta, pc.G) == (Fraction(1, 8), 8, 64, 90, Fraction(1, 768), 2160)
-    n1 = 2 + 9 + 6 * 2160 * 768**2
-    assert c.sample == n1 and c.N.exact == max(n1, 2 + 3 * (2 + 3)) == n1
-    assert pc.a * pc.theta + Fraction(pc.b, pc.G) <= pc.eta  # the proof's budget
-    # k = 3 sets: theta = 3 eta/(4 a), one more factor theta^-1
-    assert corrected_bound(ing, Fraction(1, 2), nesting=3).constants.theta == Fraction(3, 4) * Fraction(1, 8) / 64
+    assert c.K == 1 and c.classes == 7 and c.nesting == 2 and pc.eta == Fraction(1, 2)
+    assert (pc.a, pc.c, pc.den(Fraction(1, 100))) == (28, 7, 1 - Fraction(10, 100))
+    th = pc.theta
+    assert 28 * th + 3 * 7 * th / (1 - 10 * th) <= Fraction(1, 2) == pc.eta
+    assert not pc.admissible(th * (1 + Fraction(1, 2**40)))  # the largest admissible theta, to 48 bits
+    x = 1 / th**2
+    n1 = 2 + 3 * (2 * (-(-x.numerator // x.denominator) + 1) + 2)
+    assert c.sample.exact == n1 and c.N.exact == max(n1, 2 + 3 * (2 + 4)) == n1
+    # k = 3 sets: one more factor theta^-1
+    assert corrected_bound(ing, Fraction(1, 2), nesting=3, lam=1).sample.exact > n1 / th / 2
     # control: the formula is monotone in eps (a sign error would fail this)
-    assert corrected_bound(ing, Fraction(1, 4)).N.exact > c.N.exact
+    assert corrected_bound(ing, Fraction(1, 4)).N.exact > corrected_bound(ing, Fraction(1, 2)).N.exact
+    # the default picks the best lambda of the menu: never worse than lambda = 1
+    assert corrected_bound(ing, Fraction(1, 2)).N.exact <= c.N.exact
 
 
 def test_trivial_case_and_astronomical_H():
-    """eps >= 4K: any z works, N = max(1 + w + Delta(|Sigma| + 1), H + Delta - 1); with p = 4096 bits H = 2^512 is
+    """eps >= 2K: any z works, N = max(1 + w + Delta(|Sigma| + 1), H + Delta - 1); with p = 4096 bits H = 2^512 is
     printed in the log domain, above N_1."""
     import dataclasses
 
     m = ModPTask(3, 1).limit_transformer()
-    c = corrected_bound(ingredients(m), Fraction(8))
+    c = corrected_bound(ingredients(m), Fraction(2))
     assert c.constants.trivial and c.N.exact == max(1 + 1 + 3 * 3, 2 + 3 - 1) == 11
     big = corrected_bound(ingredients(dataclasses.replace(m, precision_bits=4096)), Fraction(1, 2))
-    assert big.N.exact is None and big.N.exponent == 512 and big.N.add == 3 * (2 + 3) and big.N.log2 > math.log2(
-        big.sample)
+    assert big.N.exact is None and big.N.exponent == 512 and big.N.add == 3 * (2 + 4) and big.N.log2 > \
+        big.sample.log2
+
+
+def test_many_heads_stay_in_the_log_domain():
+    """k = 2048 argmax sets (a 1024-head model's class): N_1 has thousands of digits; it is kept as ceil(2^e) with e
+    rounded up, never as a decimal integer."""
+    ing = ingredients(ModPTask(3, 1).limit_transformer())
+    c = corrected_bound(ing, Fraction(1, 10), nesting=2048)
+    assert c.N.exact is None and c.N.exponent > 2048 * 7 and "ceil(2^" in str(c.N)
+    exact = c.constants.compression_length()
+    assert exact.bit_length() > 10**4 and exact.bit_length() - 1 < c.sample.exponent  # the exponent rounds up
 
 
 def test_no_bound_cases():

@@ -31,13 +31,22 @@ def test_modp_json(capsys):
     assert KEYS <= r.keys() and r["bound"] == "corrected" and r["mode"] == "exact"
     assert (r["gamma"], r["L"], r["tau"], r["period"], r["alphabet_size"], r["precision_bits"]) == ("8", 1.0, 0, 5, 2, 8)
     assert r["hardmax_length"] == 2
-    # corrected: K = ||U|| (1 + ||A|| ||B||) max ||V y|| = 2, eta = eps/(2K) = 1/40, |Sigma| = 2, Delta = 5, w = 1,
-    # k = 2: Q = 12, a = 2Q + 4*5*4 = 104, b = 2*13 + 4*5*2*3 = 146, theta = 2 eta/(3a) = 1/6240, G = 3b/eta = 17520,
-    # N = N_1 = 1 + w + 5 (2 + 1) + ceil(5*2 G theta^-2)  (N_H = 2 + 5 (2 + 3) is smaller)
+    # corrected (class of the model): the model's modulus is 1/2, the class's K = 2 * 1/2 = 1, eta = eps/K = 1/10,
+    # |Sigma| = 2, Delta = 5, w = 1, k = 2; N = N_1 = 1 + w + 5 (2 (ceil(lambda theta^-2) + 1) + 2) with the printed
+    # lambda and theta (N_H = 2 + 5 (2 + 4) is smaller), and theta meets the budget a theta + rho* <= eta exactly
     c = r["corrected"]
-    assert c["K_upper"] == 2.0 and (c["eta"], c["theta"], c["G"]) == ("1/40", "1/6240", 17520)
-    n1 = 2 + 15 + 10 * 17520 * 6240**2
+    lam, th = Fraction(c["lambda"]), Fraction(c["theta"])
+    assert (c["K"], c["eta"], c["nesting"], c["scope"]) == ("1", "1/10", 2, "class")
+    from bounds.corrected import ProofConstants
+
+    pc = ProofConstants(2, 5, 1, 2, Fraction(1), Fraction(1, 10), lam, th)
+    assert pc.admissible(th) and not pc.admissible(th * (1 + Fraction(1, 2**40)))
+    x = lam / th**2
+    n1 = 2 + 5 * (2 * (-(-x.numerator // x.denominator) + 1) + 2)
     assert r["sample_length"] == n1 == r["N"]
+    # lower (bump family): q = eps (17/16)/(4 K_model) = 17/320, N_b = floor(303/17) = 17, agree = 18*5 + 1 = 91
+    assert r["lower"]["family"] == "bump" and r["lower"]["agree"] == 91 and r["lower"]["N"] == 92
+    assert 4 < r["ratio_log10_upper"] < 6 and math.log10(n1 / 92) <= r["ratio_log10_upper"]
     # the earlier proof count: 1 + Delta (tau+1) (1 + L/eps + L^2/eps^2) = 1 + 5 (1 + 10 + 100)
     assert r["proof_count"] == {"hardmax_length": 2, "sample_length": 556, "N": 556} and r["printed_sample_term"] == 0
     assert r["as_published"]["N"] == 1  # printed gamma = +inf, tau = 0: max(1, 0)
@@ -51,7 +60,8 @@ def test_text_output_names_every_ingredient(capsys):
     assert main(["--task", "simple", "--omega", "3"]) == 0
     out = capsys.readouterr().out
     for word in ["gamma =", "L =", "tau =", "Delta =", "|Sigma| =", "p =", "eps =", "hardmax_length", "sample_length",
-                 "N =", "corrected", "as published", "proof count", "exact rational arithmetic", "constant 1"]:
+                 "N =", "corrected", "as published", "proof count", "exact rational arithmetic", "constant 1",
+                 "bracket for the class", "<= N* <=", "lower (certified", "upper (proved"]:
         assert word in out
 
 
