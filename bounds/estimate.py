@@ -395,6 +395,9 @@ def construction_prediction(task_kind: str, params: dict, eps_mse: float) -> dic
     r = run(argv)
     out = {k: r[k] for k in ("hardmax_length", "sample_length", "N", "L", "gamma", "period", "tau", "eps", "bound")}
     out["proof_count_N"] = r["proof_count"]["N"]
+    lower = r.get("lower") or {}
+    out["lower_N"] = lower.get("N")
+    out["lower_family"] = lower.get("family")
     return out
 
 

@@ -1,17 +1,20 @@
-"""``python -m bounds.estimate --task modp --measured RESULTS``: the Theorem 4.1 prediction beside measured N_min.
+"""``python -m bounds.estimate --task modp --measured RESULTS``: the bracket for the task's class beside measured N_min.
 
 RESULTS is a summary written by ``python -m bounds.measure --preset ...`` (``docs/results/izzo2025-<kind>-
 <preset>.json``).  For every task of the requested kind in it, this prints the prediction of ``bounds.estimate``
 for the App. A.2 construction (recomputed now, at the error scale the results file used: sqrt of its MSE eps),
-the measured ``n_min`` with its spread over seeds, and the ratio predicted / measured; and, where the results
-hold them, the ingredients of a trained model itself (its own gamma, L and N, from
-:mod:`bounds.training.convert`).
+the certified lower bound of the same class (:mod:`bounds.lower`), the measured ``n_min`` with its spread over
+seeds, and the ratio predicted / measured; and, where the results hold them, the ingredients of a trained model itself
+(its own gamma, L and N, from :mod:`bounds.training.convert`).  The bracket is about the worst pair of the class; a
+trained model is one member, so its measured threshold may lie below the class's lower bound without contradiction.
 """
 
 from __future__ import annotations
 
 import json
+import math
 
+from bounds.lengths import Length
 from bounds.margin import BoundsError
 from lengthgen_cli.inputs import require_regular_file
 
@@ -46,9 +49,11 @@ def compare(path: str, kind: str, predicted) -> dict:
             continue
         pred = predicted(t["task_kind"], t["params"], data["eps"])
         n_min = t["n_min"]
+        upper = Length.from_json(pred["N"])
         rows.append({"task": t["task"], "params": t["params"], "predicted_N": pred["N"],
-                     "predicted": pred, "measured_n_min": n_min, "n_min_spread": t["n_min_spread"],
-                     "ratio_predicted_over_measured": pred["N"] / n_min if n_min else None,
+                     "lower_N": pred.get("lower_N"), "predicted": pred, "measured_n_min": n_min,
+                     "n_min_spread": t["n_min_spread"],
+                     "ratio_predicted_over_measured": 2 ** (upper.log2 - math.log2(n_min)) if n_min else None,
                      "trained_model": t.get("trained_model")})
     if not rows:
         raise MeasuredResultsError(f"--measured {path!r} has no {kind} task; use --task "
@@ -57,9 +62,9 @@ def compare(path: str, kind: str, predicted) -> dict:
 
 
 def text(r: dict) -> str:
-    lines = [f"Theorem 4.1 prediction (App. A.2 construction, eps = sqrt({r['eps_mse']})) beside the measured N_min "
-             f"(seed-mean plateau < {r['eps_mse']}) of {r['measured']}",
-             "  task                 predicted N   measured N_min  per-seed min/median/max  predicted/measured  "
+    lines = [f"Bracket lower <= N* <= upper for the class of the App. A.2 construction (eps = sqrt({r['eps_mse']})) "
+             f"beside the measured N_min (seed-mean plateau < {r['eps_mse']}) of {r['measured']}",
+             "  task                 lower  upper (proved)  measured N_min  per-seed min/median/max  upper/measured  "
              "trained model: gamma, L, N (p = 8)"]
     for row in r["rows"]:
         sp = row["n_min_spread"]
@@ -67,7 +72,9 @@ def text(r: dict) -> str:
         tm = row["trained_model"]
         tm_text = "-" if not tm else (f"{tm['gamma']:.3g}, {tm['L']:.4g}, 10^{tm['log10_N_p8']:.3g} "
                                       f"(run N={tm['N']}, seed {tm['seed']})")
-        lines.append(f"  {row['task']:<20} {row['predicted_N']:<13} {row['measured_n_min']!s:<15} "
+        lower = "-" if row.get("lower_N") is None else str(Length.from_json(row["lower_N"]))
+        lines.append(f"  {row['task']:<20} {lower:<6} {str(Length.from_json(row['predicted_N'])):<15} "
+                     f"{row['measured_n_min']!s:<15} "
                      f"{sp['min']!s}/{sp['median']!s}/{sp['max']!s}{'':<16} "
                      f"{'-' if ratio is None else f'{ratio:.3g}':<19} {tm_text}")
     return "\n".join(lines)
