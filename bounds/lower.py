@@ -399,6 +399,47 @@ def best_lower_bound(cls: ModelClass) -> LowerBound | None:
     return max(found, key=lambda b: b.agree.log2_lower) if found else None
 
 
+def certify_agreement(f, g, n: int, delta=0, timeout_ms: int = 20_000) -> dict:
+    """Decide ``|f - g| <= delta`` on every input of length ``<= n`` for a pair whose attention is a hardmax from
+    length 2 on: exact enumeration of the lengths ``<= tau + 2`` (:mod:`bounds.true_threshold`), then one z3 problem
+    per pattern (:mod:`bounds.sup_z3`: counts relaxed to reals >= 1, residue sums exact) with the total length
+    ``<= n``.  ``unsat`` on every pattern proves agreement (the relaxation holds every real input); a ``sat``
+    pattern or an ``unknown`` is returned as such.  Returns {"agree": bool | None, "patterns": int, "sat": pattern or
+    None, "unknown": int}."""
+    import z3
+
+    from bounds.auxiliary import ClassModel, pair_period
+    from bounds.sup_z3 import _q, count_patterns, encode_pattern, long_length, patterns
+    from bounds.true_threshold import max_disagreement
+
+    D, tau = pair_period(f, g), max(f.tau, g.tau)
+    if long_length(f, g) > tau + 2:
+        raise BoundsError("certify_agreement needs a hardmax from length tau + 2 on (2^{p/gamma} <= tau + 2)")
+    if count_patterns(len(f.alphabet), D, tau) > 5000:
+        raise BoundsError("more than 5000 patterns: the z3 agreement certificate is refused")
+    delta = Fraction(delta)
+    for length in range(1, min(n, tau + 2) + 1):
+        if max_disagreement(f, g, length).max_disagreement > delta:
+            return {"agree": False, "patterns": 0, "sat": f"length {length}", "unknown": 0}
+    cms = (ClassModel.of(f, D), ClassModel.of(g, D))
+    out = {"agree": True, "patterns": 0, "sat": None, "unknown": 0}
+    for pat in patterns(len(f.alphabet), D, tau):
+        prob = encode_pattern(cms, pat, D, 1)
+        total = sum(prob.variables.values(), _q(1)) + len(pat.window)
+        s = z3.SolverFor("QF_NRA")
+        s.set("timeout", timeout_ms)
+        diff = [d for a, b in zip(*prob.outputs, strict=True) for d in (a - b, b - a)]
+        s.add(*prob.constraints, total <= n, z3.Or([d > _q(delta) for d in diff]))
+        r = s.check()
+        out["patterns"] += 1
+        if r == z3.sat:
+            return {**out, "agree": False, "sat": pat}
+        if r != z3.unsat:
+            out["unknown"] += 1
+            out["agree"] = None
+    return out
+
+
 def in_class(f, g, cls: ModelClass) -> dict:
     """Each membership condition of the pair, from the package's own ingredients (exact)."""
     from bounds.margin import ingredients

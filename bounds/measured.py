@@ -53,7 +53,8 @@ def compare(path: str, kind: str, predicted) -> dict:
         rows.append({"task": t["task"], "params": t["params"], "predicted_N": pred["N"],
                      "lower_N": pred.get("lower_N"), "predicted": pred, "measured_n_min": n_min,
                      "n_min_spread": t["n_min_spread"],
-                     "ratio_predicted_over_measured": 2 ** (upper.log2 - math.log2(n_min)) if n_min else None,
+                     "ratio_predicted_over_measured": None if not n_min else upper.exact / n_min
+                     if upper.exact is not None else 2 ** (upper.log2 - math.log2(n_min)),
                      "trained_model": t.get("trained_model")})
     if not rows:
         raise MeasuredResultsError(f"--measured {path!r} has no {kind} task; use --task "

@@ -89,7 +89,7 @@ def test_estimate_measured_prints_prediction_beside_measurement(records, tmp_pat
     assert row["ratio_predicted_over_measured"] == (None if row["measured_n_min"] is None
                                                     else n / row["measured_n_min"])
     assert estimate_main(["--task", "modp", "--measured", path]) == 0
-    assert "predicted N" in capsys.readouterr().out
+    assert "upper (proved)" in capsys.readouterr().out
     assert estimate_main(["--task", "simple", "--measured", path]) == 2  # no simple task in the file
     assert "no simple task" in capsys.readouterr().err
     assert estimate_main(["--task", "modp", "--measured", str(tmp_path / "missing.json")]) == 2
