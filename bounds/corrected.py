@@ -176,12 +176,16 @@ class ProofConstants:
     def admissible(self, theta: Fraction) -> bool:
         return theta > 0 and self.den(theta) > 0 and self.budget(theta) <= self.eta
 
+    def growth(self):
+        """lambda theta^-k: the largest scaled count F(b_m) at s = 1 (F4)."""
+        return self.lam / self.theta**self.heads
+
     def compression_length(self) -> int:
         """N_1: the longest z the construction returns at s = 1 (an exact integer, possibly huge)."""
         w, S, D = self.window, self.sigma, self.period
         if self.trivial:
             return 1 + w + D * (S + 1)
-        x = self.lam / self.theta**self.heads
+        x = self.growth()
         return 1 + w + D * (S * (-(-x.numerator // x.denominator) + 1) + 2)
 
     def hardmax_side(self, H: int) -> int:
@@ -285,13 +289,21 @@ def corrected_bound(ing: Ingredients, eps, nesting: int | None = None, lam=None)
         raise NoBoundError("no hardmax threshold is certified: two logits are within the rounding error of each "
                            "other (interval mode) or gamma is not positive")
     k = nesting_depth(ing) if nesting is None else nesting
-    K = pair_K(ing)
-    pc = proof_constants(ing.alphabet_size, ing.period, ing.tau + 1, k, K, eps, lam)
+    return bound_from_quantities(ing.alphabet_size, ing.period, ing.tau, k, pair_K(ing), eps, k_exp,
+                                 ing.gamma == INF, lam, tuple(m.K for m in ing.moduli))
+
+
+def bound_from_quantities(sigma: int, period: int, tau: int, k: int, K, eps, k_exp: Fraction, gamma_inf: bool,
+                          lam=None, model_K: tuple = ()) -> CorrectedBound:
+    """The theorem's N from its quantities alone (k argmax sets, pair modulus K, hardmax exponent p/gamma): what
+    :func:`corrected_bound` computes for a model or pair, and what a class given by its quantities gets (a class of
+    models with ``heads`` heads and modulus K per model: k = 2 heads, K = 2K)."""
+    pc = proof_constants(sigma, period, tau + 1, k, Fraction(K), eps, lam)
     N1 = Length.at_most(pc.compression_length())
-    H = _hardmax(k_exp, ing.gamma == INF)
+    H = _hardmax(k_exp, gamma_inf)
     NH = Length.of(pc.hardmax_side(H.exact)) if H.exact is not None else H.plus(pc.hardmax_side(0))
-    return CorrectedBound(upper_max(N1, NH), H, N1, K, tuple(m.K for m in ing.moduli),
-                          ing.alphabet_size * ing.period + 1, pc.window, k, eps, pc)
+    return CorrectedBound(upper_max(N1, NH), H, N1, Fraction(K), model_K, sigma * period + 1, pc.window, k,
+                          Fraction(eps), pc)
 
 
 @dataclass(frozen=True)

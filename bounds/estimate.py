@@ -320,8 +320,12 @@ def _true(models, args, out) -> dict:
 def _gamma_text(r: dict) -> str:
     if r["gamma_infinite"]:
         return "+inf"
-    return f"{r['gamma']} (= {r['gamma_float']:.6g})" if len(r["gamma"]) <= 24 else \
-        f"{r['gamma_float']:.10g} (exact rational in --json)"
+    if len(r["gamma"]) <= 24:
+        return f"{r['gamma']} (= {r['gamma_float']:.6g})"
+    g = Fraction(r["gamma"])
+    if r["gamma_float"] == 0 and g > 0:  # below the smallest double
+        return f"~ 2^{g.numerator.bit_length() - g.denominator.bit_length()} (exact rational in --json)"
+    return f"{r['gamma_float']:.10g} (exact rational in --json)"
 
 
 def _text(r: dict) -> str:

@@ -88,7 +88,7 @@ class Length:
         k = Fraction(k)
         if k <= MATERIALIZE_BITS:
             return cls(None, ceil_pow2(k) + add)
-        return cls(k, add)
+        return cls(compact_exponent(k, up=True), add)
 
     @property
     def exact(self) -> int | None:
@@ -99,14 +99,17 @@ class Length:
     def log2(self) -> float:
         if self.exponent is None:
             return math.log2(self.add) if self.add > 0 else -math.inf
-        return float(self.exponent)  # add is negligible at this size (add < 2^exponent)
+        e = _float(self.exponent)  # add is negligible at this size (add < 2^exponent)
+        return math.inf if e is None else e
 
     @property
     def log2_upper(self) -> float:
         """A float at least log2 of the length."""
         if self.exponent is None:
             return float(log2_bounds(max(self.add, 1))[1])
-        k = float(self.exponent)
+        k = _float(self.exponent)
+        if k is None:
+            return math.inf
         # ceil(2^k) + a <= 2^k (1 + (a + 1) 2^-k) and log2(1 + x) <= 1.5 x
         return k + 1.5 * (abs(self.add) + 1) * 2.0 ** (-min(k, 1000.0)) + 1e-12
 
@@ -115,7 +118,9 @@ class Length:
         """A float at most log2 of the length (floor(2^k) + a >= 2^k (1 - 2^-k) for a >= 0)."""
         if self.exponent is None:
             return float(log2_bounds(max(self.add, 1))[0]) if self.add >= 1 else -math.inf
-        k = float(self.exponent)
+        k = _float(self.exponent)
+        if k is None:
+            return math.inf
         return k - 1.5 * 2.0 ** (-min(k, 1000.0)) - 1e-12
 
     def plus(self, n: int) -> Length:
@@ -124,16 +129,20 @@ class Length:
     def __str__(self) -> str:
         if self.exponent is None:
             return integer_text(self.add)
-        tail = f" + {self.add}" if self.add else ""
+        tail = f" + {self.add}" if self.add > 0 else f" - {-self.add}" if self.add < 0 else ""
         op = "floor" if self.rounding == "down" else "ceil"
-        return f"{op}(2^{float(self.exponent):.10g}){tail} (~ 2^{float(self.exponent):.6g})"
+        e = _float(self.exponent)
+        if e is None:
+            digits = len(str(self.exponent.numerator // self.exponent.denominator))
+            return f"{op}(2^k){tail} with k an integer of {digits} digits (exact in --json)"
+        return f"{op}(2^{e:.10g}){tail} (~ 2^{e:.6g})"
 
     def to_json(self):
         """An int when materialized, else {"pow2_exponent": "p/q", "pow2_exponent_float": k, "plus": a} (with
         ``"rounding": "down"`` for a lower bound)."""
         if self.exponent is None:
             return self.add
-        out = {"pow2_exponent": str(self.exponent), "pow2_exponent_float": float(self.exponent), "plus": self.add}
+        out = {"pow2_exponent": str(self.exponent), "pow2_exponent_float": _float(self.exponent), "plus": self.add}
         if self.rounding == "down":
             out["rounding"] = "down"
         return out
@@ -143,6 +152,25 @@ class Length:
         if isinstance(v, int):
             return cls.of(v)
         return cls(Fraction(v["pow2_exponent"]), int(v["plus"]), v.get("rounding", "up"))
+
+
+def compact_exponent(k: Fraction, up: bool) -> Fraction:
+    """k itself when its numerator and denominator are short, else a dyadic rational with 64 significant bits rounded
+    up (``up``) or down: an exponent of 10^400 digits would not fit a JSON string or a float."""
+    k = Fraction(k)
+    if k.numerator.bit_length() + k.denominator.bit_length() <= 4096:
+        return k
+    shift = k.numerator.bit_length() - k.denominator.bit_length() - 64
+    scaled = (k / Fraction(2) ** shift) if shift >= 0 else k * Fraction(2) ** (-shift)
+    m = -(-scaled.numerator // scaled.denominator) if up else scaled.numerator // scaled.denominator
+    return Fraction(m) * Fraction(2) ** shift
+
+
+def _float(x: Fraction) -> float | None:
+    try:
+        return float(x)
+    except OverflowError:
+        return None
 
 
 def upper_max(a: Length, b: Length) -> Length:
@@ -158,8 +186,17 @@ def upper_max(a: Length, b: Length) -> Length:
     return Length(max(ea, eb), max(a.add if a.exponent is not None else 0, b.add if b.exponent is not None else 0))
 
 
+def _log2_range(L: Length) -> tuple[Fraction, Fraction]:
+    """Rationals lo <= log2(L) <= hi (exact exponents, so the difference of two huge lengths stays precise)."""
+    if L.exponent is None:
+        return log2_bounds(max(L.add, 1))
+    k = L.exponent
+    # |add| + 1 <= 2^(k - 40) (k > 64 here; adds are small constants): ceil/floor(2^k) + add within 2^-39 of 2^k
+    slack = Fraction(1, 1 << 38) if (abs(L.add) + 1).bit_length() <= k - 40 else Fraction(1)
+    return k - slack, k + slack
+
+
 def log10_ratio_upper(upper: Length, lower: Length) -> float:
     """An upper bound (rounded up by 10^-9) of log10(upper / lower) for an upper-rounded and a lower-rounded length."""
-    hi = upper.log2_upper
-    lo = lower.log2_lower
-    return (hi - lo) * math.log10(2) + 1e-9
+    diff = _log2_range(upper)[1] - _log2_range(lower)[0]
+    return float(diff) * math.log10(2) + 1e-9

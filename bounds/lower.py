@@ -105,6 +105,15 @@ class ModelClass:
     def window(self) -> int:
         return self.tau + 1
 
+    def upper(self):
+        """The proved upper bound of :mod:`bounds.corrected` for the class (k = 2 heads, pair modulus 2K)."""
+        from bounds.corrected import bound_from_quantities
+        from constructions.limit_transformer.hardmax import hardmax_exponent
+
+        k_exp = Fraction(0) if self.gamma == INF else hardmax_exponent(self.gamma, self.precision_bits)
+        return bound_from_quantities(self.sigma, self.period, self.tau, 2 * self.heads, 2 * self.K, self.eps, k_exp,
+                                     self.gamma == INF)
+
     @property
     def hardmax_threshold(self) -> Length:
         from constructions.limit_transformer.hardmax import hardmax_exponent
@@ -194,8 +203,8 @@ def _gated_head(lay: _Layout, tokens: tuple, value_token: int | None, value_coor
 
 
 def _gap(cls: ModelClass) -> Fraction:
-    """G0 = max(gamma, p): every gap of the family's logits is a multiple of G0 >= gamma, and 2^{p/G0} <= 2."""
-    return Fraction(max(Fraction(cls.gamma), cls.precision_bits)) if cls.gamma != INF else Fraction(0)
+    """G0 = max(gamma, p, 1): every gap of the family's logits is a multiple of G0 >= gamma, and 2^{p/G0} <= 2."""
+    return Fraction(max(Fraction(cls.gamma), cls.precision_bits, 1)) if cls.gamma != INF else Fraction(0)
 
 
 def _unit(lay: _Layout, A_row: list, bias: Fraction, weight: Fraction):
@@ -342,6 +351,8 @@ def hardmax(cls: ModelClass) -> LowerBound:
     _require(cls)
     if cls.gamma == INF:
         raise NotInClassError("gamma = +inf: there is no hardmax threshold (H = 1)")
+    if cls.gamma <= 0:
+        raise NotInClassError("no positive logit margin is certified: the hardmax threshold is not defined")
     H = cls.hardmax_threshold
     if H.exact is not None and H.exact < 3:
         raise NotInClassError(f"H = {H.exact} < 3: every length >= 2 is already a hardmax")

@@ -80,5 +80,8 @@ def hardmax_float(gamma, precision_bits: int) -> float:
     """2^{p/gamma} as a float (1.0 for gamma = +inf; inf on overflow)."""
     if gamma == INF:
         return 1.0
-    e = precision_bits / float(gamma)
-    return 2.0**e if e < 1024 else INF
+    g = Fraction(gamma)
+    if g <= 0:
+        raise HardmaxError(f"the logit margin must be positive, got {g}")
+    e = Fraction(precision_bits) / g  # exact: float(gamma) underflows to 0 for a margin below 2^-1074
+    return 2.0 ** float(e) if e < 1024 else INF

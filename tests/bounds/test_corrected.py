@@ -93,3 +93,30 @@ def test_integer_text_abbreviates_only_long_integers():
     assert integer_text(10**30 - 1) == "9" * 30 and str(Length.of(7)) == "7"
     n = 123456789 * 10**40
     assert integer_text(n) == "1.234567e+48 (49 digits; exact in --json)" and integer_text(-n).startswith("-1.2345")
+
+
+def test_a_1024_head_model_file_gets_a_bracket(tmp_path, capsys):
+    """A valid one-layer model with 1024 heads: the estimate answers (both ends in the log domain where needed),
+    and no integer of more than 64 bits reaches the JSON."""
+    import json
+
+    from bounds.estimate import main
+    from constructions.limit_transformer.model import MLP, Head, Layer, LimitTransformer, LocalPhi
+    from constructions.limit_transformer.serialize import save_model
+
+    eye = [[int(i == j) for j in range(4)] for i in range(4)]
+    heads = tuple(Head([[1, 0, 0, 0]], [[0, h % 3, 1, 0]], eye, LocalPhi((0,))) for h in range(1024))
+    m = LimitTransformer(alphabet=("a", "b"), embedding=eye[:3],
+                         layers=(Layer(heads=heads, mlp=MLP([[0, 1, 0, 0]], [0], [[0], [0], [0], [1]])),),
+                         unembedding=[[0, 0, 0, 1]], precision_bits=8)
+    path = tmp_path / "heads1024.json"
+    save_model(m, path)
+    assert main(["--model", str(path), "--json"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    assert r["corrected"]["nesting"] == 2048 and isinstance(r["N"], dict) and r["lower"]["N"] is not None
+
+    def small(v):
+        return all(small(x) for x in v.values()) if isinstance(v, dict) else \
+            all(small(x) for x in v) if isinstance(v, list) else not isinstance(v, int) or v.bit_length() <= 64
+
+    assert small(r)

@@ -221,9 +221,11 @@ def _budget():
     return (
         _sympy("the code's a is the proof's 2 (|Sigma| Delta (1 + 1/lambda) + (1 + w)/lambda)", pc.a, a_proof,
                neg_rhs=a_proof - 2 * (1 + w) / lam),
-        _sympy("the code's rho* (Delta > 1) is the proof's Delta theta (|Sigma| lambda + |Sigma| + 3)/den",
-               Dl * th * (S * lam + S + 3) / pc.den(th), rho_proof, neg_rhs=rho_proof * (S * lam + S + 2) /
+        _sympy("the code's budget (Delta > 1) is the proof's a theta + Delta theta (|Sigma| lambda + |Sigma| + 3)/den",
+               pc.budget(th), a_proof * th + rho_proof, neg_rhs=a_proof * th + rho_proof * (S * lam + S + 2) /
                (S * lam + S + 3)),
+        _sympy("the code's growth of N_1 is the proof's lambda theta^-k (F4)", pc.growth(), lam / th**k,
+               neg_rhs=lam / th ** (k - 1)),
     )
 
 

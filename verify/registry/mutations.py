@@ -508,18 +508,38 @@ mutation("izzo-appb-sampler-no-biases", "izzo2025:app-b.data", "constructions/ta
          "        bits = rng.random((batch, length)) < q[:, t % self.period]\n        return [",
          "dropped App. B ingredient: the per-sequence residue biases q ~ U[0,1] (Var f* collapses to ~1/(4n))")
 mutation("izzo-corrected-exponent-k", "izzo2025:thm4.1.corrected", "bounds/corrected.py",
-         "math.ceil(D * S * self.G * (1 / self.theta) ** self.heads)",
-         "math.ceil(D * S * self.G * (1 / self.theta) ** (self.heads - 1))",
+         "return self.lam / self.theta**self.heads", "return self.lam / self.theta ** (self.heads - 1)",
          "changed constant: N_1 with theta^-(k-1) instead of theta^-k (one attention set fewer)")
 mutation("izzo-corrected-padding-weight", "izzo2025:thm4.1.corrected", "bounds/corrected.py",
-         "return 2 * self.items + 4 * self.period * self.sigma**2", "return 2 * self.items + 2 * self.period * self.sigma**2",
-         "changed constant: the padding's share of the budget a halved (theta too large for the residue padding)")
+         "else self.sigma * self.lam + self.sigma + 3", "else self.sigma * self.lam + self.sigma + 1",
+         "changed constant: the padding's numerator c = |Sigma| lambda + |Sigma| + 3 lowered (theta too large)")
+mutation("izzo-corrected-no-padding-budget", "izzo2025:thm4.1.corrected", "bounds/corrected.py",
+         "return self.a * theta + self.rho_star(theta)", "return self.a * theta",
+         "dropped term: the residue padding rho* left out of the per-set budget")
 mutation("izzo-corrected-no-stretch", "izzo2025:thm4.1.corrected", "bounds/compression.py",
-         "if sum(z.values()) + w < H:", "if False:",
+         "if sum(build.counts.values()) + w < H:", "if False:",
          "dropped proof step: z is not stretched to the hardmax threshold H")
-mutation("izzo-corrected-pad-rarest", "izzo2025:thm4.1.corrected", "bounds/compression.py",
-         "key=lambda c: (x_counts[c], -c))", "key=lambda c: (-x_counts[c], -c))",
-         "wrong proof step: residues padded at the rarest class of the residue instead of the most frequent")
+mutation("izzo-corrected-pad-every-class", "izzo2025:thm4.1.corrected", "bounds/compression.py",
+         "padded[r] = [] if has_free else [c for c in cls if x[c] >= a_m]",
+         "padded[r] = [] if has_free else list(cls)",
+         "wrong proof step: residues padded over every class, the rare ones below the top scale included")
+mutation("izzo-modulus-drops-unembedding", "izzo2025:thm4.1.corrected", "bounds/modulus.py",
+         "            acc = omega_U[j]\n", "            acc = Fraction(0)\n",
+         "dropped path: Lemma M's directional modulus without the residual path through U")
+mutation("izzo-lower-bump-off-by-one", "izzo2025:lower.bump", "bounds/lower.py",
+         "Length.at_least((Nb + 1) * cls.period + cls.window)", "Length.at_least((Nb + 2) * cls.period + cls.window)",
+         "off-by-one: the bump's agreement length one residue period too long")
+mutation("izzo-lower-chain-overclaims", "izzo2025:lower.chain", "bounds/lower.py",
+         "S += partial.numerator // partial.denominator + 1", "S += partial.numerator // partial.denominator + 2",
+         "off-by-one: each chain count's minimum one too large (the agreement length overclaimed)")
+mutation("izzo-lower-hardmax-no-bos-gate", "izzo2025:lower.hardmax", "bounds/lower.py",
+         'A[lay.val0], A[lay.bos] = Fraction(-1), -(2 + math.ceil(params["t_star"]))  # the $ query stays off',
+         'A[lay.val0], A[lay.bos] = Fraction(-1), Fraction(0)  # the $ query stays off',
+         "dropped gate: the unit fires on the input of length 1 (only $), where the head output is 0")
+mutation("izzo-heads-chain-one-head-short", "izzo2025:thm4.1.heads", "bounds/lower.py",
+         "    h = min(cls.heads, cls.sigma - 1) if heads is None else heads\n",
+         "    h = min(cls.heads, cls.sigma - 1) if heads is None else max(1, heads - 1)\n",
+         "wrong construction: the chain built with one head fewer than asked (its growth is one power short)")
 mutation("izzo-fig2-plateau-mean-corrupted", "izzo2025:fig2", "docs/results/izzo2025-modp-quick.json",
          '"plateau_mean": 0.0041939823692698,', '"plateau_mean": 0.0021939823692698,',
          "corrupted data record: a stored seed-mean plateau that is not the mean of its seeds (still falls tenfold)")

@@ -7,6 +7,8 @@ import dataclasses
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bounds.auxiliary import ClassModel, hardmax_output, pair_period
 from bounds.lengths import Length
@@ -100,6 +102,9 @@ def test_hardmax_pair_agrees_below_H_and_differs_from_H_on():
     assert lb.agree.exact == 255
     f, g = lb.pair()
     assert all(in_class(f, g, cls).values())
+    from constructions.limit_transformer import exact_forward
+
+    assert [exact_forward(m, "", positions="last")[0] for m in (f, g)] == [0, 0]  # length 1: only $
     for n in range(2, 256):
         counts = {0: 1, 1: n - 2} if n > 2 else {0: 1}
         window = (1,)
@@ -158,3 +163,38 @@ def test_modp_class_bracket():
     best = best_lower_bound(ModelClass.of(ing, Fraction(1, 10)))
     assert best.family == "bump" and best.lower == Length.of(92)
     assert log10_ratio_upper(corrected_bound(ing, Fraction(1, 10)).N, best.lower) < 5
+
+
+@checks("izzo2025:thm4.1.corrected", "izzo2025:lower.bump", "izzo2025:lower.chain", "izzo2025:lower.hardmax")
+@settings(max_examples=60, deadline=None)
+@given(sigma=st.integers(1, 6), period=st.integers(1, 6), tau=st.integers(0, 3), heads=st.integers(1, 4),
+       K=st.fractions(Fraction(1, 8), 64), bits=st.integers(1, 24), gamma=st.fractions(Fraction(1, 64), 16),
+       eps=st.fractions(Fraction(1, 64), 4))
+def test_no_lower_bound_exceeds_the_proved_upper_bound(sigma, period, tau, heads, K, bits, gamma, eps):
+    """Attack on the corrected bound by the families: for random classes, every certified agreement length is below
+    the class's proved N (computed from the family's own model, whose quantities are the class's)."""
+    from bounds.corrected import corrected_bound
+    from bounds.lower import lower_bounds
+
+    cls = ModelClass(sigma, period, tau, heads, K, bits, gamma, eps)
+    for lb in lower_bounds(cls):
+        if lb.agree.exact is None or lb.agree.exact > 10**7:
+            continue
+        f, _ = lb.pair()
+        ing = ingredients(f)
+        assert ing.moduli[0].K <= K
+        up = corrected_bound(ing, eps, nesting=2 * heads).N
+        assert up.exponent is not None or up.exact > lb.agree.exact, (lb.family, lb.agree, up)
+
+
+@checks("izzo2025:thm4.1.corrected")
+def test_pair_bound_is_above_the_family_pairs_true_threshold():
+    """The corrected bound for the pair itself (distinct argmax sets: the two models share their heads, so k = 1)
+    is above the pair's exact true threshold, for the bump and chain pairs."""
+    from bounds.corrected import corrected_bound
+    from bounds.margin import combine
+
+    for lb in (bump(_cls()), chain(_cls(sigma=3, period=1, heads=2, K=Fraction(1), eps=Fraction(1, 3)), 2)):
+        f, g = lb.pair()
+        c = corrected_bound(combine(ingredients(f), ingredients(g)), lb.cls.eps)
+        assert c.nesting == lb.params.get("h", 1) and c.N.exact > lb.agree.exact
