@@ -1,6 +1,5 @@
 """bounds.corrected (the default bound), bounds.lengths and the pair combination of bounds.margin."""
 
-import math
 from fractions import Fraction
 
 import pytest
