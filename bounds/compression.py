@@ -242,14 +242,29 @@ def _trivial_z(x: dict, delta: int, w: int, H: int) -> dict:
     per_x = positions_per_residue(M_x, delta)
     j = min(per_x[r] - len(by_res[r]) for r in range(delta))
     M_z = M_x - j * delta
-    while M_z + w < H:
-        M_z += delta
+    if M_z + w < H:
+        M_z += -(-(H - w - M_z) // delta) * delta
     t = positions_per_residue(M_z, delta)
     counts = {0: 1, **{c: 1 for c in present}}
     for r in range(delta):
         star = max(by_res[r], key=lambda c: (x[c], -c))
         counts[star] += t[r] - len(by_res[r])
     return counts
+
+
+def exact_bound(f, g, eps) -> tuple[int, int, ProofConstants]:
+    """(N, H, constants) of the corrected bound for the pair as exact integers (N_1 and H materialized: H up to
+    2^65536, where the log-domain form of the estimate is not needed)."""
+    from constructions.limit_transformer.hardmax import HardmaxError, ceil_pow2
+
+    ing = combine(ingredients(f, mode="exact"), ingredients(g, mode="exact"))
+    bound = corrected_bound(ing, eps)
+    pc = bound.constants
+    try:
+        H = bound.hardmax.exact if bound.hardmax.exact is not None else ceil_pow2(bound.hardmax.exponent)
+    except HardmaxError as e:
+        raise NotApplicableError(f"the hardmax threshold is astronomically large: {e}") from None
+    return max(pc.compression_length(), pc.hardmax_side(H)), H, pc
 
 
 def compress(f, g, counts: dict, window: tuple, eps, *, constants: ProofConstants | None = None) -> Compression:
@@ -268,12 +283,8 @@ def compress(f, g, counts: dict, window: tuple, eps, *, constants: ProofConstant
     counts = {c: k for c, k in counts.items() if k}
     if counts.get(0) != 1:
         raise NotApplicableError("x has exactly one $ (class 0, count 1)")
-    ing = combine(ingredients(f, mode="exact"), ingredients(g, mode="exact"))
-    bound = corrected_bound(ing, eps)
-    if bound.N.exact is None or bound.hardmax.exact is None:
-        raise NotApplicableError("the bound is astronomically large; the construction needs it materialized")
-    pc = constants or bound.constants
-    N, H = bound.N.exact, bound.hardmax.exact
+    N, H, pc0 = exact_bound(f, g, eps)
+    pc = constants or pc0
     n_x = sum(counts.values()) + w
     if n_x <= N:
         raise NotApplicableError(f"x has length {n_x} <= N = {N}: the theorem needs no z")

@@ -279,6 +279,18 @@ def run(argv=None) -> dict:
     from bounds.lower import ModelClass
 
     ings = [_ingredients(m, args.precision_bits, "completed", args.mode) for m in models]
+    if args.model and args.mode == "auto":  # a near-tie the interval reader cannot decide: decide it exactly
+        files = list(args.model) + ([args.against] if args.against else [])
+        for i, (m, ing) in enumerate(zip(models, ings, strict=True)):
+            if ing.gamma_unresolved:
+                from constructions.limit_transformer.serialize import load_model
+
+                try:
+                    exact = load_model(files[i])
+                    ings[i] = ingredients(exact, args.precision_bits, "completed", mode="exact")
+                    models[i] = exact
+                except BoundsError:
+                    pass  # exact arithmetic refused (the model is too large): the interval answer stands
     printed = [_ingredients(m, args.precision_bits, "printed", args.mode) for m in models]
     counted = ings if args.definition == "completed" else printed
     classes = [ModelClass.of(i, args.eps, args.delta) for i in ings] if len(models) == 2 else None
