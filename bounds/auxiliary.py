@@ -37,7 +37,9 @@ from fractions import Fraction
 
 import numpy as np
 
+from bounds.class_model import ClassModel
 from bounds.margin import BoundsError
+from bounds.modulus import sqrt_up
 from constructions.limit_transformer.exact import exact_mlp
 from constructions.limit_transformer.model import LimitTransformer
 from constructions.limit_transformer.precision import flushes
@@ -86,34 +88,6 @@ def agree_up_to(f: LimitTransformer, g: LimitTransformer, N: int, delta=0) -> bo
 
 
 # ------------------------------------------------------------------------------------ class-level model
-@dataclass(frozen=True)
-class ClassModel:
-    """Exact per-class quantities of a one-layer model on classes (token id, residue mod Delta), per head."""
-
-    model: LimitTransformer
-    delta: int  # the pair's period (a multiple of the model's)
-    inputs: np.ndarray  # [class] -> y_c
-    heads: tuple  # per head: (logits [query class, key class], values [key class] -> V y_c, phi values)
-
-    @classmethod
-    def of(cls, model: LimitTransformer, delta: int) -> ClassModel:
-        V = len(model.alphabet) + 1
-        rows = []
-        for t in range(V):
-            for r in range(delta):
-                v = model.embedding[t].copy()
-                if model.positions is not None:
-                    v = v + model.positions.table[r % model.period]
-                rows.append(v)
-        x = np.array(rows, dtype=object)
-        heads = []
-        for head in model.layers[0].heads:
-            keys, queries = x.dot(head.key.T), x.dot(head.query.T)
-            phi = head.phi.values if head.phi is not None else (Fraction(0),)
-            heads.append((queries.dot(keys.T), x.dot(head.value.T), tuple(phi)))
-        return cls(model, delta, x, tuple(heads))
-
-
 @dataclass
 class Attention:
     top: Fraction
@@ -200,12 +174,6 @@ class Auxiliary:
         return [c for c in self.claims if not c.holds and (c.premise or not premise_only)]
 
 
-def _sqrt_up(x: Fraction) -> Fraction:
-    """A rational upper bound of sqrt(x) (within 2^-40 relative)."""
-    scale = 1 << 80
-    return Fraction(math.isqrt(math.ceil(x * scale * scale)) + 1, scale)
-
-
 def _norm2(v) -> Fraction:
     return sum((Fraction(a) * a for a in np.ravel(v)), Fraction(0))
 
@@ -213,7 +181,7 @@ def _norm2(v) -> Fraction:
 def lipschitz_bound2(model: LimitTransformer) -> Fraction:
     """An exact rational upper bound of Lambda^2 = ||U||_F^2 (1 + ||A||_F ||B||_F)^2 (ReLU MLP)."""
     mlp = model.layers[0].mlp
-    ab = _sqrt_up(_norm2(mlp.A) * _norm2(mlp.B)) if mlp is not None else Fraction(0)
+    ab = sqrt_up(_norm2(mlp.A) * _norm2(mlp.B)) if mlp is not None else Fraction(0)
     return _norm2(model.unembedding) * (1 + ab) ** 2
 
 

@@ -281,7 +281,7 @@ def run(argv=None) -> dict:
     ings = [_ingredients(m, args.precision_bits, "completed", args.mode) for m in models]
     if args.model and args.mode == "auto":  # a near-tie the interval reader cannot decide: decide it exactly
         files = list(args.model) + ([args.against] if args.against else [])
-        for i, (m, ing) in enumerate(zip(models, ings, strict=True)):
+        for i, ing in enumerate(ings):
             if ing.gamma_unresolved:
                 from constructions.limit_transformer.serialize import load_model
 

@@ -38,12 +38,13 @@ query only of the input of length 1, never a long input).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
-from bounds.auxiliary import ClassModel
+from bounds.class_model import ClassModel
 from constructions.limit_transformer.model import LimitTransformer
 
 
@@ -202,10 +203,14 @@ def modulus(model: LimitTransformer, delta: int | None = None) -> Modulus:
     return Modulus(tuple(rows), tuple(method))
 
 
+def sqrt_up(x: Fraction) -> Fraction:
+    """A rational upper bound of sqrt(x) (within 2^-40 relative)."""
+    scale = 1 << 80
+    return Fraction(math.isqrt(math.ceil(x * scale * scale)) + 1, scale)
+
+
 def norm_modulus(U_f2: Fraction, A_f2: Fraction, B_f2: Fraction, head_value_max2: tuple) -> Modulus:
     """The coordinate-free bound ``||U||_F (1 + ||A||_F ||B||_F) max_c ||V_h y_c||`` per head, from certified upper
     bounds of the squared norms (interval mode); square roots rounded up exactly."""
-    from bounds.auxiliary import _sqrt_up
-
-    lam = _sqrt_up(U_f2) * (1 + _sqrt_up(A_f2 * B_f2))
-    return Modulus((tuple(lam * _sqrt_up(Fraction(v)) for v in head_value_max2),), ("norms",))
+    lam = sqrt_up(U_f2) * (1 + sqrt_up(A_f2 * B_f2))
+    return Modulus((tuple(lam * sqrt_up(Fraction(v)) for v in head_value_max2),), ("norms",))

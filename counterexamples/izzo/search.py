@@ -142,9 +142,8 @@ def _bounds(f, g):
         out["as-published"] = (r["as_published"]["N"], small, Fraction(0))
     c = r["corrected"]
     if c.get("N") is not None:
-        C, w = c["classes"], c["window"]
-        K = Fraction(c["K_upper"])
-        eps = Fraction(int(4 * K * (2 * C + w)) + 1)  # eta >= 2: only presence, window, residues and H count
+        K = Fraction(c["K"])
+        eps = Fraction(int(2 * K) + 1)  # eta = eps/K >= 2: only presence, window, residues and H count
         out["corrected"] = (estimate(ing, eps, 0, pr, "corrected", ing.heads)["corrected"]["N"], eps, eps)
     return out
 

@@ -8,7 +8,6 @@ import json
 from fractions import Fraction
 
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from bounds.corrected import NoBoundError, corrected_bound
 from bounds.estimate import main

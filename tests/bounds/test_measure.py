@@ -147,11 +147,17 @@ def test_missing_torch_exits_2(monkeypatch, capsys, tmp_path):
 
 
 def _modp_corrected(p: int, eps: Fraction) -> int:
-    """N_1 of bounds/corrected.py by hand for the App. A.2 ModP construction (K = 2, |Sigma| = 2, Delta = p,
-    tau = 0, k = 2, H = 2 below N_1)."""
-    import math
+    """N_1 of bounds/corrected.py by hand for the class of the App. A.2 ModP construction (its modulus 1/2, so the
+    class's K = 1, eta = eps; |Sigma| = 2, Delta = p, tau = 0, k = 2, H = 2 below N_1): the best over the lambda
+    menu of 1 + w + Delta (|Sigma| (ceil(lambda theta^-2) + 1) + 2) with theta the largest admissible one."""
+    from bounds.corrected import LAMBDAS, ProofConstants, _largest_theta
 
-    eta, Q = eps / 4, 2 * p + 2
-    a, b = 2 * Q + 16 * p, 2 * (Q + 1) + 24 * p
-    theta, G = 2 * eta / (3 * a), max(2 * (p + 1), math.ceil(3 * b / eta))
-    return 2 + 3 * p + math.ceil(2 * p * G * (1 / theta) ** 2)
+    best = None
+    for lam in LAMBDAS:
+        pc = ProofConstants(2, p, 1, 2, Fraction(1), eps, lam)
+        th = _largest_theta(pc)
+        assert pc.admissible(th) and not pc.admissible(th * (1 + Fraction(1, 2**40)))
+        x = lam / th**2
+        n1 = 2 + p * (2 * (-(-x.numerator // x.denominator) + 1) + 2)
+        best = n1 if best is None else min(best, n1)
+    return best
