@@ -118,8 +118,10 @@ class _Reader:
                     return v
                 a, b = int(num), int(den)
                 self.exact &= abs(a) < 2**53 and b > 0 and (b & (b - 1)) == 0 and b < 2**1000
-                # correctly rounded for any size of a and b (a denominator of 2^1024 or more included; a value below
-                # the smallest double rounds to 0 or a subnormal, which the TINY term of every radius covers)
+                if abs(a) < 2**1024 and b < 2**1024:
+                    return float(a) / float(b)  # within 3 ulps (and TINY) of a/b: the radius rule of ball()
+                # a denominator of 2^1024 or more: correctly rounded; a value below the smallest double rounds to 0
+                # or a subnormal, which the TINY term of every radius covers
                 return float(Fraction(a, b))
             except (ValueError, ZeroDivisionError, OverflowError):
                 raise ModelFormatError(f"cannot read {x!r} as a rational number ('3/4', '0.25' or '-2')") from None
