@@ -38,15 +38,22 @@ def _mat(a):
     return [[_s(x) for x in row] for row in np.atleast_2d(a)]
 
 
-def model_dict(d, sigma, delta, width, seed=0, tau=2):
+def model_dict(d, sigma, delta, width, seed=0, tau=2, heads=1):
+    """A float-weight one-layer model; with several heads each has r = d/heads query/key rows (a multi-head layer
+    of head dimension d/heads) and a full d x d value matrix."""
     rng = np.random.default_rng(seed)
+    r = max(1, d // heads)
+
+    def head():
+        return {"query": _mat(rng.normal(size=(r, d))), "key": _mat(rng.normal(size=(r, d))),
+                "value": _mat(rng.normal(size=(d, d)) / d),
+                "phi": {"tau": tau, "values": [_s(x) for x in rng.normal(size=tau + 1)]}}
+
     return {"format": "lengthgen.limit-transformer", "version": 1, "name": f"normal-d{d}", "alphabet":
             [f"t{i}" for i in range(sigma)], "precision": "izzo", "precision_bits": 8,
             "embedding": _mat(rng.normal(size=(sigma + 1, d))),
             "positions": {"period": delta, "table": _mat(rng.normal(size=(delta, d)))},
-            "layers": [{"heads": [{"query": _mat(rng.normal(size=(d, d))), "key": _mat(rng.normal(size=(d, d))),
-                                   "value": _mat(rng.normal(size=(d, d)) / d),
-                                   "phi": {"tau": tau, "values": [_s(x) for x in rng.normal(size=tau + 1)]}}],
+            "layers": [{"heads": [head() for _ in range(heads)],
                         "mlp": {"A": _mat(rng.normal(size=(width, d))), "b": [_s(x) for x in rng.normal(size=width)],
                                 "B": _mat(rng.normal(size=(d, width))), "activations": ["relu"] * width}}],
             "unembedding": _mat(rng.normal(size=(1, d))), "metadata": {}}
@@ -70,18 +77,20 @@ def wall(argv, repeat, env=None):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--sizes", default="64:10:8,256:50:32,512:100:64", help="d:|Sigma|:Delta,...")
+    ap.add_argument("--sizes", default="64:10:8,256:50:32,512:100:64,512:100:64:16",
+                    help="d:|Sigma|:Delta[:heads],...")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp())
     rows = []
     for spec in args.sizes.split(","):
-        d, sigma, delta = map(int, spec.split(":"))
-        path = tmp / f"m{d}.json"
-        path.write_text(json.dumps(model_dict(d, sigma, delta, d)))
+        d, sigma, delta, *h = map(int, spec.split(":"))
+        heads = h[0] if h else 1
+        path = tmp / f"m{d}-{heads}.json"
+        path.write_text(json.dumps(model_dict(d, sigma, delta, d, heads=heads)))
         base, _ = wall([sys.executable, "-c", f"import numpy, json; json.load(open({str(path)!r}))"], args.repeat)
         t, out = wall([sys.executable, "-m", "bounds.estimate", "--model", str(path), "--json"], args.repeat)
         r = json.loads(out)
-        rows.append((f"d={d}, |Sigma|={sigma}, Delta={delta} ({path.stat().st_size / 1e6:.1f} MB)", r["mode"], t,
+        rows.append((f"d={d}, |Sigma|={sigma}, Delta={delta}, {heads} head(s) ({path.stat().st_size / 1e6:.1f} MB)", r["mode"], t,
                      base, r["N"] if isinstance(r["N"], int) else f"2^{r['N']['pow2_exponent_float']:.4g}"))
     f, g = tmp / "f.json", tmp / "g.json"
     f.write_text(json.dumps(model_dict(8, 3, 4, 8, seed=1)))
