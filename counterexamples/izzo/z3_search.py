@@ -183,8 +183,11 @@ def _bound_length(target: Target, f: LimitTransformer, g: LimitTransformer, budg
         except NoBoundError:
             return None
     ing = combine(ingredients(f, mode="exact"), ingredients(g, mode="exact"))
-    if budgets:
-        ing = dataclasses.replace(ing, **{k: v for k, v in box.items() if k != "L2"})
+    if budgets:  # the box's worst case: the norm form of Lemma M bounds every pair in it (bounds/modulus.py)
+        from bounds.modulus import norm_modulus
+
+        norms = {k: v for k, v in box.items() if k != "L2"}
+        ing = dataclasses.replace(ing, **norms, moduli=(norm_modulus(**norms),) * 2, head_signatures=None)
     try:
         return corrected_bound(ing, target.eps).N.exact
     except NoBoundError:
