@@ -14,8 +14,8 @@ with :func:`bounds.estimate.estimate` and the exact disagreement ``max |f - g|``
 length 1..M (:func:`bounds.compare.exhaustive_disagreement`).  A bound is broken when
 f = g exactly on all lengths <= its N < M and ``|f - g| > allowed`` at some length in (N, M], where
 
-* corrected: eps is chosen large (``eps = 4 K (2C + w) + 1 >= 4K``, so eta = eps/(2K) >= 2) so that its N is short
-  (presence, window, residues and H only), and allowed = eps (the corrected conclusion is
+* corrected: eps is chosen large (``eps = 2K + 1``, K the pair's modulus of bounds/modulus.py, so eta = eps/K >= 2)
+  so that its N is short (presence, window, residues and H only), and allowed = eps (the corrected conclusion is
   ``|f - g| <= delta + eps`` with delta = 0); for smaller eps its N (bounds/corrected.py) is far beyond exhaustive
   evaluation, and bounds.compression checks its proof instead;
 * as published / proof count (conclusion O(delta + eps), constant not given): only pairs whose N does not depend
