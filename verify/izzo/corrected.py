@@ -18,6 +18,8 @@ every input it builds).
 * padding: E_r - W_r, the lower bound on W_r, rho_r decreasing in X, rho_r < rho*, and the D_m = 1 case;
 * the budget: the code's ``a`` and ``rho*`` (``bounds.corrected.ProofConstants``, read symbolically) are the
   proof's, and ``a theta + rho* <= eta`` for the theta the code chooses;
+* positions: the residue counts of one length differ by at most 1, and a length shorter by Delta has one position
+  fewer in every residue (integer arithmetic);
 * the length: residue counts between Phi - 1 and Phi + |Sigma| + 2, N_1 at s = 1, N_H after the stretch, the stretch
   target reachable, |z| >= H;
 * the output: the triangle ``|f(x) - g(x)| <= delta + eps``.
@@ -229,6 +231,22 @@ def _budget():
     )
 
 
+def _positions():
+    """Prefix positions per residue: positions 2..M of residue r number floor((M - first_r)/Delta) + 1 with first_r
+    in [2, Delta + 1]; as integers q_r with q_r Delta <= M - first_r < (q_r + 1) Delta."""
+    M, D, f1, f2, q1, q2, q3 = z3.Ints("M D first1 first2 q1 q2 q3")
+    base = [D >= 1, 2 <= f1, f1 <= D + 1, 2 <= f2, f2 <= D + 1, M >= D + 1,
+            q1 * D <= M - f1, M - f1 < (q1 + 1) * D, q2 * D <= M - f2, M - f2 < (q2 + 1) * D]
+    shift = [D >= 1, 2 <= f1, f1 <= D + 1, M >= 2 * D + 1, q1 * D <= M - f1, M - f1 < (q1 + 1) * D,
+             q3 * D <= M - D - f1, M - D - f1 < (q3 + 1) * D]
+    return (
+        _z3("residue counts of one length differ by at most 1", base, z3.Abs(q1 - q2) <= 1,
+            neg_goal=q1 == q2),
+        _z3("a length shorter by Delta has one position fewer in every residue", shift, q3 == q1 - 1,
+            neg_goal=q3 == q1),
+    )
+
+
 def _length():
     Phi, S, w, Dl, zl, H, t, n0, L, P = z3.Reals("Phi Sigma w Delta z H t need0 L P")
     tr = [S >= 1, n0 <= Phi + S, t < n0 + 2]
@@ -276,4 +294,4 @@ def _output():
 def proof() -> Proof:
     """Every step of the corrected bound's proof, in the order of the docstring of bounds/corrected.py."""
     return Proof(CLAIM, "corrected Theorem 4.1 (bounds/corrected.py)",
-                 _lemma_m() + _map() + _one_set() + _padding() + _budget() + _length() + _output())
+                 _lemma_m() + _map() + _one_set() + _padding() + _budget() + _positions() + _length() + _output())
