@@ -3,7 +3,7 @@
 1. For the class of each App. A.2 construction (ModP p = 2..8, SimpleTask omega = 1..8; every pair whose quantities
    are at most the construction's): the certified lower bound of bounds/lower.py, the proved upper bound of
    bounds/corrected.py (the default of ``python -m bounds.estimate``), upper/lower, and the measured threshold of
-   docs/measured_thresholds.md where one exists (training loss < 0.01, a different error notion than eps; a trained
+   the stored bounds.measure summaries (cpu preset, else quick; test loss < 0.01, a different error notion than eps; a trained
    model is one member of the class, so it may generalize below the class's lower bound).  The paper's formula as
    printed (constant 1) and the earlier proof count (both refuted) beside them.
 2. The pairs of docs/gaps.md: their true threshold (bounds/true_threshold.py: exact enumeration, then the z3 supremum
@@ -17,7 +17,6 @@ All at eps = 1/10 unless stated.
 
 from __future__ import annotations
 
-import re
 import sys
 from fractions import Fraction
 from pathlib import Path
@@ -40,10 +39,17 @@ def _len(v) -> str:
 
 
 def measured() -> dict:
-    text = (Path(__file__).parent / "measured_thresholds.md").read_text()
+    """N_min per task from the stored bounds.measure summaries: the cpu preset where it has the task, else quick."""
+    import json
+
     out = {}
-    for m in re.finditer(r"^\| (modp\(p=\d+,k=0\)|simple\(omega=\d+\)) \| [^|]+\| \*\*(\w+)\*\*", text, re.M):
-        out[m.group(1)] = m.group(2)
+    for preset in ("quick", "cpu"):
+        for kind in ("modp", "simple"):
+            path = Path(__file__).parent / "results" / f"izzo2025-{kind}-{preset}.json"
+            if path.exists():
+                for t in json.loads(path.read_text())["tasks"]:
+                    if t.get("n_min") is not None:
+                        out[t["task"]] = f"{t['n_min']} ({preset})"
     return out
 
 
@@ -164,7 +170,8 @@ def main():
           "heads, the modulus K,\np, gamma) are at most the model's. The lower bound is certified (bounds/lower.py: a pair "
           "in the class that agrees\nup to that length and differs by more than eps later), the upper bound proved "
           "(bounds/corrected.py). The\nmeasured threshold is the training length at which trained models reach test "
-          "loss < 0.01\n(docs/measured_thresholds.md): one member of the class, not its worst pair.\n")
+          "loss < 0.01\n(docs/results/izzo2025-*-{cpu,quick}.json, docs/measured_thresholds.md): one member of the class, not its worst "
+          "pair.\n")
     print("## 1. The classes of the App. A.2 constructions\n")
     print("| class of | lower <= N* (family) | N* <= upper (proved) | upper/lower | measured threshold | "
           "as published N (constant 1, refuted) | proof count N (earlier, refuted) |")
