@@ -70,7 +70,7 @@ def test_warmup_ramps_the_rate_then_hands_over_to_the_schedule():
                            lambda out, x, y: ((out - y) ** 2).mean(dim=(1, 2)), Adam(lr=0.1, warmup=warmup),
                            StopRule(max_steps=1), device="cpu")
         torch.manual_seed(0)
-        return abs(float(res.params["weight"][0, 0, 0]) - float(torch.nn.Linear(1, 1, bias=False).weight[0, 0]))
+        return abs(res.params["weight"][0, 0, 0].item() - torch.nn.Linear(1, 1, bias=False).weight[0, 0].item())
 
     assert first_move(0) == pytest.approx(0.1, rel=1e-4)
     assert first_move(4) == pytest.approx(0.025, rel=1e-4)
