@@ -7,7 +7,7 @@ import os
 import numpy as np
 import pytest
 
-from bounds.reproduce.huang2024 import QUICK, UsageError, prediction, summarize
+from bounds.reproduce.huang2024 import CPU, QUICK, UsageError, prediction, summarize
 from verify.claims import checks
 
 RESULTS = os.path.join(os.path.dirname(__file__), "..", "..", "..", "docs", "results", "huang2024-fig1-quick.json")
@@ -96,3 +96,26 @@ def test_cli_errors_are_one_line(argv, msg, capsys):
     assert main(argv) == 2
     out, err = capsys.readouterr()
     assert out == "" and msg in err and err.count("\n") == 1 and err.startswith("bounds.reproduce huang2024: error:")
+
+
+@checks("huang2024:fig1")
+def test_stored_cpu_results_judge_fitted_seeds_only():
+    """The cpu preset (docs/reproduce_trained.md): every cell carries the certificate's prediction, its per-seed
+    fit flags (in-distribution accuracy >= 0.99), the never-fit list and the agreement count over fitted cells
+    recompute from the stored per-seed accuracies."""
+    path = RESULTS.replace("-quick.json", "-cpu.json")
+    if not os.path.exists(path):
+        pytest.skip("cpu preset not run")
+    with open(path, encoding="utf-8") as fh:
+        s = json.load(fh)
+    assert s["preset"] == "cpu" and not s["missing"]
+    records = [{"task": r["task"], "positions": r["positions"], "accuracy": r["per_seed"], "bins": r["bins"],
+                "seconds": r["seconds"], "steps": r["steps"], "arch": r["arch"], "final_loss": r["final_loss"]}
+               for r in s["rows"]]
+    for r in s["rows"]:
+        assert r["predicted"] == prediction(r["task"])[r["positions"]]
+        assert r["fitted"] == [a[0] >= CPU.fit for a in r["per_seed"]]
+        assert r["deviations"]
+    again = summarize(records, CPU)
+    for key in ("fitted_cells", "cells", "judged", "agree", "agreement_rate", "never_fit"):
+        assert again[key] == s[key], key
