@@ -34,6 +34,8 @@ all rows of the detailed lower bounds.
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import pairwise
@@ -47,6 +49,7 @@ _EXACT_TIE_BUDGET = 40_000  # d * r above which near-ties are not decided exactl
 _MAX_EXACT_TIES = 200
 _CHUNK = 64  # query classes per first-pass block (memory: _CHUNK x |Sigma| Delta doubles; cache-sized)
 _BATCH = 32  # rows per detailed block
+_MAX_THREADS = 8  # first-pass threads at most (one per available core)
 
 
 @dataclass(frozen=True)
@@ -316,13 +319,22 @@ def interval_margin(im, definition: str = "completed", offset: int = 0, exact_mo
 def _interval_margin(im, definition, offset, exact_model) -> IntervalMargin:
     S, delta = len(im.alphabet), im.period
     qs = np.array([(s, i) for s in range(1, S + 1) for i in range(delta)])
-    bounds, blocks = [], []
-    for h, head in enumerate(im.heads):
-        blocks.append(_blocks(im, head))
-        for start in range(0, len(qs), _CHUNK):
-            chunk = qs[start:start + _CHUNK]
-            bounds.append(np.stack([_row_bounds(im, blocks[h], head, chunk[:, 0], chunk[:, 1], definition, offset),
-                                    np.full(len(chunk), h), np.arange(start, start + len(chunk))], axis=1))
+    blocks = [_blocks(im, head) for head in im.heads]
+
+    def first_pass(job):
+        h, start = job
+        chunk = qs[start:start + _CHUNK]
+        return np.stack([_row_bounds(im, blocks[h], im.heads[h], chunk[:, 0], chunk[:, 1], definition, offset),
+                         np.full(len(chunk), h), np.arange(start, start + len(chunk))], axis=1)
+
+    jobs = [(h, start) for h in range(len(im.heads)) for start in range(0, len(qs), _CHUNK)]
+    workers = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1,
+                  _MAX_THREADS, len(jobs))
+    if workers > 1:  # numpy's sort and arithmetic release the GIL: blocks of rows run on every core
+        with ThreadPoolExecutor(workers) as pool:
+            bounds = list(pool.map(first_pass, jobs))
+    else:
+        bounds = list(map(first_pass, jobs))
     search = _Search()
     table = np.concatenate(bounds) if bounds else np.zeros((0, 3))
     table = table[np.argsort(table[:, 0], kind="stable")]

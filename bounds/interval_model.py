@@ -130,6 +130,7 @@ class _Reader:
 
 _SYNTAX = b"0123456789/-,"  # the bytes of joined "a/b" and integer strings
 _MAX_NUM, _MAX_DEN = 18, 336  # digits; 2^1023 has 308
+_INT64_MAX = np.iinfo(np.int64).max
 
 
 def _windows(padded: np.ndarray, start: np.ndarray, length: np.ndarray, width: int) -> np.ndarray:
@@ -172,7 +173,9 @@ def _read_strings(text: str, n: int) -> tuple[np.ndarray, bool] | None:
     ``-?[0-9]+/[0-9]+`` (at most 18 numerator and 336 denominator digits, no leading zero in a denominator); None
     for anything else (the caller then reads number by number).  The rules and the doubles of :class:`_Reader`:
     numerators, and denominators of at most 18 digits, are parsed exactly (int64, ``np.fromstring``: below
-    10^18 < 2^63 nothing saturates) and rounded once; a longer denominator is a power of two iff its digits are
+    10^18 < 2^63 nothing saturates) and rounded once, as are denominators of 19 digits that parsed below
+    ``2^63 - 1`` (``np.fromstring`` saturates at ``2^63 - 1``; 2^60..2^62 are such); a longer denominator (or a
+    19-digit one that saturated) is a power of two iff its digits are
     those of 2^k for the k its leading digits name, and is then the double 2^k (otherwise Python's
     ``float(int)``: one correct rounding, as ``float(b)``); the quotient is one IEEE division, as
     ``float(a) / float(b)``."""
@@ -207,14 +210,17 @@ def _read_strings(text: str, n: int) -> tuple[np.ndarray, bool] | None:
     first = np.arange(n) + np.cumsum(has_slash) - has_slash
     num = np.abs(ints[first]).astype(np.uint64)
     den, pow2 = np.ones(n), np.zeros(n, dtype=bool)
-    short = np.flatnonzero(has_slash & (den_len <= _MAX_NUM))
-    exact_den = ints[first[short] + 1]
+    den_int = np.where(has_slash, ints[np.minimum(first + 1, len(ints) - 1)], 1)
+    # 19 digits: exact in int64 unless np.fromstring saturated (it stops at 2^63 - 1, which it then returns)
+    is_short = has_slash & ((den_len <= _MAX_NUM) | ((den_len == _MAX_NUM + 1) & (den_int < _INT64_MAX)))
+    short = np.flatnonzero(is_short)
+    exact_den = den_int[short]
     pow2[short] = (exact_den & (exact_den - 1)) == 0  # no leading zero: exact_den >= 1 here, or the string is 0
     den[short] = exact_den  # int64 -> double: one correct rounding, as float(int(b)); 2^k exactly
-    long = np.flatnonzero(has_slash & (den_len > _MAX_NUM))
+    long = np.flatnonzero(has_slash & ~is_short)
     if long.size:
         den[long], pow2[long] = _long_denominators(b, slash[long] + 1, den_len[long])
-    other = np.flatnonzero(has_slash & ~pow2 & (den_len > _MAX_NUM))
+    other = np.flatnonzero(has_slash & ~pow2 & ~is_short)
     if other.size:  # no power of two (or 2^k with k >= 1000): rounded once, as float(int(b))
         try:
             den[other] = [float(int(joined[slash[i] + 1:ends[i]])) for i in other]

@@ -71,6 +71,9 @@ EDGES = [
     # denominators on both sides of 18 digits (parsed as int64 up to 18, digit by digit beyond)
     (["3/" + str(2**59)], True), (["3/" + str(2**59 + 2)], False), (["3/999999999999999999"], False),
     (["-3/" + str(2**60), "5/" + str(2**59)], True), (["1/" + str(10**18)], False), (["1/" + str(2**63)], True),
+    # 19 digits: int64 while np.fromstring does not saturate (2^60..2^62), digit by digit from 2^63 - 1 on
+    (["3/" + str(2**62)], True), (["3/" + str(2**62 + 2)], False), (["3/" + str(2**63 - 1)], False),
+    (["3/" + str(2**63 + 2)], False), (["3/9999999999999999999"], False), (["-3/" + str(2**61), "1/" + str(2**64)], True),
     # denominators of 2^1024 and more: correctly rounded (to 0 or a subnormal), never refused; the TINY term of every
     # radius covers the underflow
     (["1/" + str(2**1100)], False), (["3/" + str(10**400)], False), (["1/" + str(3 * 2**1060)], False),
