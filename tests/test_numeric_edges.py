@@ -143,3 +143,38 @@ def test_compiler_refuses_local_logit_below_one():
         with pytest.raises(CompileError, match="must be >= 1"):
             compile_program(prog, local_logit=lam)
     assert compile_program(prog, local_logit=1).metadata["local_logit"] == "1"
+
+
+def _positional_model(phi1):
+    """One positional-only head (K^T Q = 0) reading the token: offset 1 has logit phi1, far keys 0."""
+    head = Head(query=[[0, 0]], key=[[0, 0]], value=[[1, 0], [0, 0]], phi=LocalPhi((0, phi1)))
+    return LimitTransformer(("a", "b"), [[0, 0], [1, 0], [0, 1]], [Layer([head])], [[1, 0]], precision_bits=1,
+                            precision="izzo")
+
+
+def _decisions(record) -> int:
+    return sum(int(str(w.message).split(": ")[1].split()[0]) for w in record if w.category is BoundaryWarning)
+
+
+@pytest.mark.parametrize("block", [64, 1000])
+def test_stream_blocks_count_boundary_decisions_as_forward(block):
+    """stream_forward answers blocks of steady queries from one remembered row of softmax terms only when that
+    row took no boundary decision: at the flush boundary (offset logit -1/10, n = 2^10: n^(-1/10) = 2^-p) every
+    block still reports its decisions, and the total equals forward's over the same positions."""
+    from constructions.limit_transformer import forward, stream_forward
+
+    s = "ab" * 511 + "a"  # n = 1024 positions with $
+    model = _positional_model(Fraction(-1, 10))
+    with warnings.catch_warnings(record=True) as ref:
+        warnings.simplefilter("always")
+        full = forward(model, s, positions="all")[0]
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        streamed = stream_forward(model, s, positions="all", block=block)
+    assert _decisions(ref) > 0 and _decisions(got) == _decisions(ref)
+    assert np.allclose(streamed, full)
+    # control: away from the boundary nothing is reported, and the remembered row gives forward's outputs
+    far = _positional_model(Fraction(-3, 10))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", BoundaryWarning)
+        assert np.allclose(stream_forward(far, s, positions="all", block=block), forward(far, s, positions="all")[0])

@@ -76,15 +76,14 @@ def float_mlp(Y: np.ndarray, mlp: FloatMLP | None, cache=None) -> np.ndarray:
     h += mlp.b.reshape((-1,) + (1,) * (h.ndim - 1))
     if cache is not None:
         cache.mlp_pre.append(np.moveaxis(h, 0, -1).copy())
-    if not mlp.heaviside.any():
+    if mlp.heaviside.all():
+        h = (h >= -HEAVISIDE_ATOL).astype(np.float64)
+    elif mlp.heaviside.any():
+        fired = h[mlp.heaviside] >= -HEAVISIDE_ATOL
         np.maximum(h, 0.0, out=h)
+        h[mlp.heaviside] = fired
     else:
-        for k in range(len(mlp.b)):
-            hk = h[k]
-            if mlp.heaviside[k]:
-                h[k] = hk >= -HEAVISIDE_ATOL
-            else:
-                np.maximum(hk, 0.0, out=hk)
+        np.maximum(h, 0.0, out=h)
     if cache is not None:
         cache.mlp_post.append(np.moveaxis(h, 0, -1).copy())
     _add_rows(Y, mlp.B_rows, _apply(mlp.B_sub, h))
@@ -102,26 +101,36 @@ def _window(arr: np.ndarray, lo: int, hi: int, fill) -> np.ndarray:
     return out
 
 
-def positional_terms(phi: np.ndarray | None, q0: int, q1: int, n: int, model: LimitTransformer):
+def positional_terms(phi: np.ndarray | None, q0: int, q1: int, n: int, model: LimitTransformer,
+                     memo: dict | None = None):
     """Softmax terms (Q, tau+2) of a positional-only head for 0-based queries q0..q1-1 (column 0: each far
     key, all of logit 0; column 1 + off: the key at offset off) and the number of far keys per query.
 
     Every query i > tau has the same logits and keys (some far keys, the whole window), hence the same terms:
     they are computed once for all of them (a read-only broadcast row; the boundary decisions are counted once
-    per query, as if each row were computed)."""
+    per query, as if each row were computed).  ``memo`` (a dict kept by a caller that asks for many blocks of
+    queries of one head and one length ``n``) keeps that row once it was computed without a boundary decision,
+    and answers later blocks of only such queries from it (they would take no boundary decision either)."""
     offsets = np.zeros(1) if phi is None else phi
     tau = len(offsets) - 1
     q = np.arange(q0, q1)
     count_far = np.maximum(q - tau, 0)  # keys 0 .. i-tau-1 share logit 0
     early = np.arange(q0, min(q1, tau + 1))  # queries without far keys or without a whole window
     steady = q1 - max(q0, tau + 1)  # queries i > tau, all alike
+    if memo is not None and "steady" in memo and steady == len(q):
+        return np.broadcast_to(memo["steady"], (len(q), tau + 2)), count_far
     distinct = np.concatenate([early, [tau + 1]]) if steady > 0 else early
     queries = np.concatenate([np.ones(len(early), dtype=np.int64), [steady]]) if steady > 0 else None
     logits = np.concatenate([np.zeros((len(distinct), 1)), np.broadcast_to(offsets, (len(distinct), tau + 1))],
                             axis=1)
     mask = np.concatenate([(distinct > tau)[:, None], (distinct[:, None] - np.arange(tau + 1)[None, :]) >= 0],
                           axis=1)
-    s = float_terms(logits, mask, n, model.precision_bits, model.precision, rows=queries)
+    tally = []
+    s = float_terms(logits, mask, n, model.precision_bits, model.precision, rows=queries, tally=tally)
+    what = "flush decisions" if model.precision == "izzo" else "rounding decisions"
+    warn_boundary(sum(tally), what, model.precision, model.precision_bits, stacklevel=2)
+    if memo is not None and steady == len(q) and not sum(tally):
+        memo["steady"] = s[0]
     if steady == len(q):
         return np.broadcast_to(s[0], (len(q), tau + 2)), count_far
     if steady > 0:
@@ -144,14 +153,15 @@ def positional_weight_matrix(phi: np.ndarray | None, queries: np.ndarray, n: int
 
 
 def positional_head(vals: np.ndarray, base: np.ndarray, start: int, q0: int, q1: int, n: int,
-                    phi: np.ndarray | None, model: LimitTransformer) -> np.ndarray:
+                    phi: np.ndarray | None, model: LimitTransformer, memo: dict | None = None) -> np.ndarray:
     """Output (r, B, q1-q0) of a positional-only head for the 0-based global query positions q0 .. q1-1.
 
     ``vals`` (r, B, m) are the values ``V y_j`` of key positions ``start .. start+m-1`` and ``base`` (r, B) the
     sum of the values of positions ``< start``.  Every query i must have its tau-window inside ``vals``
-    (``i - tau >= start``) unless ``start == 0``.  ``n`` is the input length (for ``log n``).
+    (``i - tau >= start``) unless ``start == 0``.  ``n`` is the input length (for ``log n``); ``memo`` as for
+    :func:`positional_terms`.
     """
-    s, count_far = positional_terms(phi, q0, q1, n, model)
+    s, count_far = positional_terms(phi, q0, q1, n, model, memo)
     tau = s.shape[1] - 2
     lo = q0 - tau - 1 - start  # index in vals of the last far key of query q0
     if q1 - q0 == 1:  # one query: a plain sum instead of a cumulative sum
@@ -358,6 +368,7 @@ def _stream(model, fp, ids, offset, positions, block):
     taus = [[0 if h.phi is None else len(h.phi) - 1 for h in hs] for hs in heads]
     recent = [[np.zeros((len(h.rows), 0)) for h in hs] for hs in heads]  # values of the last tau positions
     bases = [[np.zeros((len(h.rows), 1)) for h in hs] for hs in heads]  # sum of the values before them
+    memos = [[{} for _ in hs] for hs in heads]  # each head's softmax terms of a block of steady queries
     u_cols = np.flatnonzero(np.any(U != 0, axis=0))
     buffer = np.zeros((model.d, min(block, n)))
     outs = []
@@ -377,7 +388,7 @@ def _stream(model, fp, ids, offset, positions, block):
             for h, fh in enumerate(heads[l]):
                 vals = np.concatenate([recent[l][h], fh.V_sub @ y[fh.cols]], axis=1)  # positions start .. e-1
                 start = s - recent[l][h].shape[1]
-                out = positional_head(vals[:, None, :], bases[l][h], start, s, e, n, fh.phi, model)
+                out = positional_head(vals[:, None, :], bases[l][h], start, s, e, n, fh.phi, model, memos[l][h])
                 leave = max(0, vals.shape[1] - taus[l][h])  # positions that leave the window join the base sum
                 bases[l][h] = bases[l][h] + vals[:, None, :leave].sum(axis=2)
                 recent[l][h] = vals[:, leave:]
