@@ -51,20 +51,30 @@ class Parser(argparse.ArgumentParser):
 @contextlib.contextmanager
 def usage_errors(parser: Parser, *errors: type[BaseException]):
     """Turn :class:`UsageError` and the given library error types raised inside the block into
-    ``parser.error`` (one line, exit 2); Ctrl-C becomes one line with exit status 130."""
+    ``parser.error`` (one line, exit 2); Ctrl-C becomes one line with exit status 130.  After Ctrl-C, errors in
+    finalizers run at exit are not printed: an object whose constructor the interrupt cut short (z3's
+    ``Context``, for one) fails in its ``__del__``, which would append a traceback to the one line."""
     try:
         yield
     except (UsageError, *errors) as e:
         parser.error(str(e))
     except KeyboardInterrupt:
-        print(f"{parser.error_prefix}: interrupted", file=sys.stderr)
-        sys.exit(130)
+        sys.exit(interrupted(parser.error_prefix))
+
+
+def interrupted(prefix: str) -> int:
+    """Report Ctrl-C in one line (``PROG: interrupted``) and return the exit status 130; errors of finalizers run
+    after it at exit are not printed (see :func:`usage_errors`)."""
+    print(f"{prefix}: interrupted", file=sys.stderr)
+    sys.unraisablehook = lambda unraisable: None
+    return 130
 
 
 def command(main):
     """Decorator for a tool's ``main(argv=None) -> int``: usage errors and ``--help`` come back as the exit status
     (2, 0) instead of ``SystemExit``, so ``main([...])`` can be called in-process and ``sys.exit(main())`` as a
-    script.  Output piped into a reader that stops early (``| head``) ends quietly with status 1."""
+    script.  Output piped into a reader that stops early (``| head``) ends quietly with status 1; Ctrl-C that the
+    tool does not handle itself ends with one line and status 130, as in :func:`usage_errors`."""
 
     @functools.wraps(main)
     def wrapper(argv=None) -> int:
@@ -72,8 +82,18 @@ def command(main):
             return main(argv)
         except SystemExit as e:
             return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+        except KeyboardInterrupt:
+            return interrupted(_error_prefix(main.__module__))
         except BrokenPipeError:  # the Python documentation's recipe (signal module, "Note on SIGPIPE")
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             return 1
 
     return wrapper
+
+
+def _error_prefix(module: str) -> str:
+    """The error-line prefix of the tool in ``module`` (as :attr:`Parser.error_prefix` names it; a module run by
+    ``python -m`` is ``__main__``, named by its spec)."""
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None) if module == "__main__" else None
+    name = spec.name if spec is not None else module
+    return program_name(name.removesuffix(".__main__")).removeprefix("python -m ")

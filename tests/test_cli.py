@@ -13,6 +13,7 @@ import argparse
 import importlib
 import json
 import re
+import sys
 import tomllib
 from fractions import Fraction
 from pathlib import Path
@@ -243,6 +244,27 @@ def test_shared_option_names(capsys):
             ap.parse_args(argv)
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and why in err, (argv, err)
+
+
+def test_ctrl_c_is_one_line_with_status_130(capsys, monkeypatch):
+    """A KeyboardInterrupt that a tool does not handle ends with ``PROG: interrupted`` and status 130 (the
+    subprocess tests with real signals are in tests/test_interrupt_resume.py); any other exception still
+    propagates (control)."""
+    monkeypatch.setattr(sys, "unraisablehook", sys.unraisablehook)  # interrupted() silences finalizer errors
+
+    @lengthgen_cli.command
+    def main(argv=None):
+        raise KeyboardInterrupt
+
+    assert main([]) == 130
+    assert capsys.readouterr().err == f"{main.__module__}: interrupted\n"
+
+    @lengthgen_cli.command
+    def broken(argv=None):
+        raise RuntimeError("not an interrupt")
+
+    with pytest.raises(RuntimeError):
+        broken([])
 
 
 # ------------------------------------------------------------------------------------- --out / --resume
