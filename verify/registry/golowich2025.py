@@ -210,10 +210,13 @@ _CLAIMS = [
      "fit (>= 95% whole-scratchpad accuracy at every training length): beyond the training lengths predictive "
      "position coupling must do at least as well as the shifted-APE ablation of the same jump "
      "(verify/golowich/sec5.py::scratchpad_violations; control: coupling below its ablation is caught); "
-     "golowich2025/test_sec5_reproduction.py. The quick CPU preset does not learn the task (0%), so the check is "
-     "skipped until fitted runs are stored",
+     "golowich2025/test_sec5_reproduction.py. The quick CPU preset does not learn the task (0%); at the cpu preset "
+     "(docs/results/golowich2025-scratchpad-cpu.json) coupled jump 1 fits (2 of 2 seeds, 100% at lengths 12 and 20) "
+     "and the check holds only because the shifted-APE ablation never fits (0%)",
      "CPU-scale runs only; 'OOD accuracy decreasing in the jump' is not asserted (too few jumps at CPU scale); "
-     "judged on fitted seeds, of which the stored quick preset has none (status unconfirmed until some fit)"),
+     "judged on fitted seeds: at the cpu preset only coupled jump 1 fits, and it does not length-generalize "
+     "(18% at length 40, 0% at 96, against Proposition 4.4's prediction), so near-perfect OOD accuracy is not "
+     "reproduced at this scale (2-layer, d = 64, 3000 steps)"),
     ("fig3", "Figure 3 (variable assignment with PPC and ablations)",
      "PPC generalizes to ~3x the training length for d = 2..5; baselines worse",
      "unchecked",
