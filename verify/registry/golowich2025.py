@@ -198,11 +198,14 @@ _CLAIMS = [
      "must reach 90% at every tested length and k_test > K_train must lie 10 points lower "
      "(verify/golowich/sec5.py::sparse_parity_violations; control: a seed at chance beyond the training lengths is "
      "caught); the Theorem 4.3 threshold k <= 6 at L = 50 is printed beside it; "
-     "golowich2025/test_sec5_reproduction.py. The quick CPU preset stays at chance, so no seed is judged and the "
-     "check is skipped until fitted runs are stored (harness: python -m bounds.reproduce golowich2025 --experiment "
-     "sparse-parity)",
+     "golowich2025/test_sec5_reproduction.py. The quick CPU preset stays at chance. At the cpu preset "
+     "(docs/results/golowich2025-sparse-parity-cpu.json; 2-layer d = 64, 4000 steps) K_train = 1 fits (2 of 2 "
+     "seeds) and K_train = 2 does not (chance for 4000 steps); of the fitted seeds one keeps 100% to 2l = 200, the "
+     "other 100% to 2l = 100 and 58% at 200, so the check reports an expected failure (harness: python -m "
+     "bounds.reproduce golowich2025 --experiment sparse-parity)",
      "CPU-scale runs only (the paper's 1024-wide 12-layer models at lengths up to 500 are not run here); judged on "
-     "fitted seeds, of which the stored quick preset has none (status unconfirmed until some fit)"),
+     "fitted seeds: the cpu preset's K_train = 1 seeds do not all hold 90% at 2l = 200, which is not evidence "
+     "against the paper's models, so the status stays unconfirmed"),
     ("fig2", "Figures 2 and 8 (parity with scratchpad, PPC and ablations)",
      "PPC near-perfect in distribution, OOD accuracy decreasing in k; ablations worse",
      "numerical",
