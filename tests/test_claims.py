@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from verify.claims import LEGACY_STATUS, STRENGTHS, Claim, ClaimError, checks, get, load_all, register
-from verify.report import ROOT, build_report, inconsistencies, markdown
+from verify.report import ROOT, build_report, inconsistencies, markdown, scope_note
 from verify.results import load, merge
 from verify.status import mutation_state, outcome, status
 
@@ -106,6 +106,16 @@ def report_rows():
 def test_declared_strengths_are_backed_by_tests_and_the_check_can_fail(report_rows):
     assert inconsistencies(report_rows) == []
     assert inconsistencies([{"claim": "izzo2025:x", "strength": "as-stated", "tests": []}])  # negative control
+    assert inconsistencies([{"claim": "izzo2025:x", "strength": "steps-cited", "tests": ["t"], "cited": ""}])
+
+
+def test_steps_cited_claims_name_their_cited_steps(report_rows):
+    """A steps-cited claim is not as-stated because of the steps it cites: the report names them."""
+    rows = {r["claim"]: r for r in report_rows}
+    note = scope_note(rows["izzo2025:thm4.1.corrected"])
+    assert note.startswith("cited, not discharged: ")
+    assert "hardmax" in note and "intermediate value" in note
+    assert scope_note({"strength": "steps-cited", "cited": "", "leaves_out": ""}) == ""
 
 
 def test_claim_map_in_docs_is_current(report_rows):

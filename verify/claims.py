@@ -28,8 +28,9 @@ Strengths (what the linked checks establish when they pass; docs/claims.md defin
 ``unchecked``        no check backs the statement.
 
 A claim of strength ``bounded-instances`` also says what its instances leave out (``leaves_out=``: the
-lengths, sizes, parameter ranges or cases not covered), and an ``unchecked`` claim says in its evidence why no
-executable check is possible; ``python -m verify.report`` prints both.
+lengths, sizes, parameter ranges or cases not covered), a ``steps-cited`` claim names the steps that are cited
+rather than discharged (``cited=``), and an ``unchecked`` claim says in its evidence why no executable check is
+possible; ``python -m verify.report`` prints all three.
 
 Old-style calls ``register(key, statement, summary, status, evidence)`` keep working: the legacy status
 maps conservatively (:data:`LEGACY_STATUS`): ``"verified"`` declares only ``bounded-instances``; pass
@@ -100,6 +101,8 @@ class Claim:
     strength:  one of :data:`STRENGTHS`: what the linked checks establish when they pass.
     evidence:  what backs the strength (check module, gap entry in docs/gaps.md, reason it is unchecked).
     leaves_out: for ``bounded-instances`` (and ``numerical``) claims, what the checked instances do not cover.
+    cited:     for ``steps-cited`` claims, the steps of the proof that are cited, not discharged (why the claim is
+               not ``as-stated``).
     """
 
     key: str
@@ -108,6 +111,7 @@ class Claim:
     strength: str = "unchecked"
     evidence: str = ""
     leaves_out: str = ""
+    cited: str = ""
 
     @property
     def paper(self) -> str:
@@ -128,12 +132,13 @@ def register_paper(key: str, citation: str) -> None:
 
 
 def register(key: str, statement: str, summary: str, status: str | None = None, evidence: str = "",
-             *, strength: str | None = None, leaves_out: str = "") -> Claim:
+             *, strength: str | None = None, leaves_out: str = "", cited: str = "") -> Claim:
     """Register a claim; raises :class:`ClaimError` on a malformed key, bad strength or duplicate.
 
     Give ``strength`` (one of :data:`STRENGTHS`); the legacy positional ``status`` is mapped by
     :data:`LEGACY_STATUS` when no strength is given.  ``leaves_out``: what the instances of a
-    ``bounded-instances`` claim do not cover (the report prints it).
+    ``bounded-instances`` claim do not cover (the report prints it); ``cited``: the steps a ``steps-cited``
+    claim cites rather than discharges (the report prints them).
     """
     m = _KEY.match(key)
     if m is None:
@@ -150,7 +155,7 @@ def register(key: str, statement: str, summary: str, status: str | None = None, 
         raise ClaimError(f"claim {key!r} has strength {strength!r}; use one of {', '.join(STRENGTHS)}")
     if key in _REGISTRY:
         raise ClaimError(f"claim {key!r} is registered twice")
-    c = Claim(key, statement, summary, strength, evidence, leaves_out)
+    c = Claim(key, statement, summary, strength, evidence, leaves_out, cited)
     _REGISTRY[key] = c
     return c
 

@@ -39,20 +39,26 @@ def run_checks(keys: list[str], slow: bool, results: str | None, extra: list[str
 
 def inconsistencies(rows: list[dict]) -> list[str]:
     """Claims declaring a strength that no linked test backs (a strength without evidence), ``bounded-instances``
-    claims that do not say what their instances leave out, and ``unchecked`` claims without a reason."""
+    claims that do not say what their instances leave out, ``steps-cited`` claims that do not name their cited
+    steps, and ``unchecked`` claims without a reason."""
     out = [f"{r['claim']} declares '{r['strength']}' but no test is linked to it" for r in rows
            if r["strength"] != "unchecked" and not r["tests"]]
     out += [f"{r['claim']} is 'bounded-instances' but does not say what its instances leave out (leaves_out=)"
             for r in rows if r["strength"] == "bounded-instances" and not r.get("leaves_out")]
+    out += [f"{r['claim']} is 'steps-cited' but does not name the steps it cites (cited=)"
+            for r in rows if r["strength"] == "steps-cited" and not r.get("cited")]
     out += [f"{r['claim']} is 'unchecked' without a reason (evidence=)" for r in rows
             if r["strength"] == "unchecked" and not r.get("evidence")]
     return out
 
 
 def scope_note(row: dict) -> str:
-    """What the report prints under a claim: why it is unchecked, or what its instances leave out."""
+    """What the report prints under a claim: why it is unchecked, the steps it cites (why it is not as-stated),
+    or what its instances leave out."""
     if row["strength"] == "unchecked":
         return f"why unchecked: {row['evidence']}"
+    if row["strength"] == "steps-cited" and row.get("cited"):
+        return f"cited, not discharged: {row['cited']}"
     if row.get("leaves_out"):
         return f"leaves out: {row['leaves_out']}"
     return ""
@@ -79,7 +85,7 @@ def markdown(rows: list[dict]) -> str:
             continue
         cnt = Counter(r["strength"] for r in mine)
         out += [f"## {paper}", "", ", ".join(f"{s}: {cnt[s]}" for s in STRENGTHS if cnt[s]), "",
-                "| claim | statement | strength | tests | mutations | summary | unchecked because / leaves out |",
+                "| claim | statement | strength | tests | mutations | summary | unchecked because / cites / leaves out |",
                 "|---|---|---|---|---|---|---|"]
         for r in mine:
             summary = r["summary"].replace("|", "\\|")
@@ -110,7 +116,7 @@ def build_report(paper: str | None = None, results: str | None = None, with_stat
         linked = tests.get(key, {})
         mutations = declared_for(key)
         row = {"claim": key, "statement": c.statement, "strength": c.strength, "summary": c.summary,
-               "evidence": c.evidence, "leaves_out": c.leaves_out, "tests": sorted(linked),
+               "evidence": c.evidence, "leaves_out": c.leaves_out, "cited": c.cited, "tests": sorted(linked),
                "check_files": check_files(list(linked)),
                "mutations": sorted(mutations)}
         if with_status:

@@ -467,5 +467,12 @@ CLAIMS = [
 ]
 
 
+#: the steps a steps-cited claim cites rather than discharges (the report prints them)
+CITED = {
+    "eq84-85": "(84) => (85): u e^{-(v-1) y} = u e^{-(v-1) y'} with u != 0 gives (v - 1)(y - y') = 0 (injectivity of "
+               "exp, verify/ahuja/discrete.py)",
+}
+
 for _label, _stmt, _summary, _strength, _evidence, _leaves_out in CLAIMS:
-    register(f"{_P}:{_label}", _stmt, _summary, strength=_strength, evidence=_evidence, leaves_out=_leaves_out)
+    register(f"{_P}:{_label}", _stmt, _summary, strength=_strength, evidence=_evidence, leaves_out=_leaves_out,
+             cited=CITED.get(_label, ""))

@@ -108,11 +108,15 @@ register("huang2024:def30", "Definition 30 (MAJ2[<, +1, MOD])",
                     "word of length <= 8 (<= 6 over three letters)")
 register("huang2024:prop31", "Proposition 31",
          "C-RASP[periodic, local] is contained in MAJ2[<, +1, MOD].",
-         strength="unchecked",
-         evidence="the translation of comparisons of sums of counts into single majority quantifiers (padded with trivially "
-         "true or false formulas) is only sketched in the paper and the restored reference; it is Krebs (2008)'s "
-         "construction, which the package does not reconstruct, so there is no translation to run (the logic "
-         "itself is huang2024:def30)")
+         strength="bounded-instances",
+         evidence="on instances: five languages of C-RASP[periodic, local] programs (MAJORITY, (aa)*, (abab)*, "
+         "Tomita 4, 0*1*0*1* by its C-RASP[local] program) each have a MAJ_2[<, +1, MOD] sentence written by hand "
+         "that accepts exactly the program's words (interpreter of constructions.crasp against the evaluator of "
+         "constructions/crasp/maj2.py, every word of length 1..10; control: a strict-majority sentence is told apart "
+         "from MAJORITY); verify/tests/huang2024/test_maj2.py::test_prop31_*",
+         leaves_out="the translation itself (comparisons of sums of counts into single majority quantifiers, Krebs "
+                    "2008) is only sketched in the paper and not built, so no program outside the five is covered; "
+                    "the five sentences are checked on every word of length <= 10, not proved for every length")
 register("huang2024:rem32", "Remark 32",
          "C-RASP is contained in MAJ2[<] (strictly).",
          strength="bounded-instances",

@@ -61,10 +61,13 @@ register(
 register(
     "izzo2025:eq1", "Appendix A.1, eq. (1)",
     "With m_s = floor(n_s/|A_f| * tau/eps) and |S_f| eps/tau <= 1/2: |m_s / sum m - n_s/|A_f|| <= 2|Sigma| eps/tau.",
-    "verified-numerically",
-    "exact enumeration over all count vectors with |A_f| <= 12, |S_f| <= 3, tau <= 4 and a grid of eps, plus a "
-    "Hypothesis property (verify/tests/izzo2025/test_margin.py::test_eq1_*); negative controls: constant |Sigma| (not 2|Sigma|) and "
-    "dropping the hypothesis |S_f| eps/tau <= 1/2 are both rejected.")
+    strength="as-stated", evidence=
+    "for every number of symbols and all counts, tau and eps (verify/izzo/eq1.py, z3): the floor's bounds, the sum "
+    "of the floors by induction over the symbols (base and step), then the bound from |S_f| <= |Sigma| and |S_f| "
+    "eps/tau <= 1/2; controls: the floor bounded the wrong way, the step without the new term's lower bound, constant "
+    "|Sigma| (not 2|Sigma|), and the bound without |S_f| eps/tau <= 1/2 are rejected. Also exact enumeration over all "
+    "count vectors with |A_f| <= 12, |S_f| <= 3, tau <= 4 and a grid of eps, and a Hypothesis property "
+    "(verify/tests/izzo2025/test_margin.py::test_eq1_*).")
 
 register(
     "izzo2025:app-a1.lip", "Appendix A.1 (Lip(MLP_f) <= ||B_f||_F ||A_f||_F)",
@@ -209,7 +212,12 @@ register(
     "with class counts up to 10^40 beyond N (verify/tests/izzo2025/test_compression.py, Hypothesis); negative "
     "controls: theta 4 times too large or 1/2 (den < 0) are rejected. Attacked by the z3 and random searches "
     "(verify/tests/izzo2025/test_z3_search.py, test_estimate_breaks.py) and by the lower-bound pairs of "
-    "bounds/lower.py (never above it).")
+    "bounds/lower.py (never above it).",
+    cited="(1) the hardmax regime: for |x| >= H = ceil(2^{p/gamma}) every head averages V y over its argmax items "
+    "(izzo2025:sec3.2-hardmax with the completed gamma; checked on instances, not for every model); (2) the "
+    "intermediate value theorem for the stretch: Phi(s) continuous and non-decreasing with Phi(1) < Phi* <= lim Phi "
+    "gives an s with Phi(s) in [Phi*, Phi* + 1/2] (Bolzano; bounds.compression finds s by exact bisection on every "
+    "input it builds)")
 
 register(
     "izzo2025:thm4.1.heads", "Theorem 4.1's rate with several heads",
@@ -229,23 +237,28 @@ register(
     "For every class (|Sigma|, Delta, tau, heads >= 1, K > 0 per model, p, gamma, eps, delta) with q = eps (17/16)/(4K) "
     "< 1, a pair in the class agrees within delta on every input of length <= (floor((1 - q)/q) + 1) Delta + tau + 1 "
     "and differs by more than delta + eps later; so the class threshold exceeds that length (about 4 K Delta/eps).",
-    strength="steps-cited", evidence=
-    "construction and proof in the docstring of bounds/lower.py; verify/tests/izzo2025/test_lower.py builds the pair "
-    "for five classes (delta > 0, Delta = 3 with tau = 1, |Sigma| = 1, gamma < p included), checks membership with "
+    strength="bounded-instances", evidence=
+    "construction and proof in the docstring of bounds/lower.py (checked on instances, not step by step: "
+    "bounded-instances); verify/tests/izzo2025/test_lower.py builds the pair for five classes (delta > 0, Delta = 3 with tau = 1, |Sigma| = 1, gamma < p included), checks membership with "
     "the package's own ingredients, and finds by exhaustive exact enumeration that the first input with |f - g| > "
     "delta has length exactly the claimed length + 1; the witness beyond is evaluated exactly; controls: one length "
-    "more, a doubled q and a halved class K are caught.")
+    "more, a doubled q and a halved class K are caught.",
+    leaves_out="every class but the five built in test_lower.py (delta > 0, Delta = 3 with tau = 1, |Sigma| = 1, gamma "
+    "< p among them): the docstring's proof is not discharged mechanically for every class, and the Hypothesis "
+    "comparison with the corrected bound only checks that the claimed length stays below it")
 
 register(
     "izzo2025:lower.chain", "Lower bound on the class threshold: the chain family (bounds/lower.py)",
     "For h <= heads and |Sigma| >= h + 1, with nu1 = h eps (17/16)/(4K) < 1 and rho = 1/nu1 - 1, a pair in the class "
     "agrees within delta on every input of length <= S Delta + tau + 1, S = sum_{i=1..h} (floor(rho + ... + rho^i) + "
     "1), and differs by more than delta + eps later.",
-    strength="steps-cited", evidence=
+    strength="bounded-instances", evidence=
     "construction and induction proof in the docstring of bounds/lower.py; verify/tests/izzo2025/test_lower.py: "
     "membership by the package's ingredients, agreement up to the claimed length certified by z3 on every pattern "
     "(counts relaxed to reals, which holds every real input) for h = 1, 2, 3, the witness exact, and the control: z3 "
-    "finds the disagreement at the witness's length; 1024 heads in the log domain.")
+    "finds the disagreement at the witness's length; 1024 heads in the log domain.",
+    leaves_out="agreement up to the claimed length is certified by z3 for h = 1, 2, 3 heads only; the induction of the "
+    "docstring for every h is not discharged mechanically (1024 heads: only the length is computed, in the log domain)")
 
 register(
     "izzo2025:lower.hardmax", "Lower bound on the class threshold: the hardmax-term family (bounds/lower.py)",
@@ -253,12 +266,14 @@ register(
     "head output min(2^-gamma, (H - 2) 2^-p)/(1 + ...), a pair in the class agrees within delta on every input of "
     "length <= H - 1 and differs by more than delta + eps on every input of length >= H: the term 2^{p/gamma} of "
     "Theorem 4.1 is necessary, and the corrected bound's N_H = H + Delta (|Sigma| + 4) is tight up to that constant.",
-    strength="steps-cited", evidence=
+    strength="bounded-instances", evidence=
     "construction and proof (unimodality of (n - 1) n^-gamma, the unflushed end value) in the docstring of "
     "bounds/lower.py; verify/tests/izzo2025/test_lower.py: p = 4, gamma = 1/2 (H = 256): certified enclosures of the "
     "izzo softmax (bounds.class_softmax) at every length 2..255 put both outputs within 1e-12 of 0 (the proof: "
     "exactly 0), the exact hardmax at 256 differs by 4K t* > eps; controls: t* above the smallest unflushed output "
-    "shows a disagreement at length 2 in the same enclosures, a K too small is refused.")
+    "shows a disagreement at length 2 in the same enclosures, a K too small is refused.",
+    leaves_out="one class (p = 4, gamma = 1/2, H = 256), every length 2..256 there; the unimodality argument of the "
+    "docstring for every p and gamma is not discharged mechanically")
 
 register(
     "izzo2025:app-a1.z", "Appendix A.1 (the auxiliary string z, executed)",

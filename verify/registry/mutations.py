@@ -477,6 +477,9 @@ mutation("huang-maj2-at-least-half", "huang2024:def30", "constructions/crasp/maj
 mutation("huang-maj2-order-non-strict", ("huang2024:rem32", "huang2024:def30"), "constructions/crasp/maj2.py",
          "return _pos(env, f[1]) < _pos(env, f[2])", "return _pos(env, f[1]) <= _pos(env, f[2])",
          "the order predicate x < y evaluated as x <= y")
+mutation("huang-maj2-mod-zero-based", ("huang2024:prop31", "huang2024:def30"), "constructions/crasp/maj2.py",
+         "return _pos(env, f[1]) % f[3] == f[2] % f[3]", "return (_pos(env, f[1]) - 1) % f[3] == f[2] % f[3]",
+         "off-by-one: the MOD predicate read on 0-based positions")
 mutation("huang-prop54-variance-doubled", "huang2024:prop54", "verify/huang/random_init.py",
          "s = np.sqrt(1 / d if var is None else var)", "s = np.sqrt(2 / d if var is None else var)",
          "changed constant: entries of variance 2/d instead of 1/d")
@@ -501,6 +504,9 @@ mutation("izzo-hardmax-threshold-minus-one", "izzo2025:sec3.2-precision", "const
 mutation("izzo-eq1-loosened-constant", "izzo2025:eq1", "bounds/auxiliary.py",
          '"<=", 2 * sigma * eps / tau,', '"<=", 4 * sigma * eps / tau,',
          "changed constant: eq. (1)'s bound 2|Sigma| eps/tau doubled (the printed-|Sigma| failure disappears)")
+mutation("izzo-eq1-proof-half-condition-weakened", "izzo2025:eq1", "verify/izzo/eq1.py",
+         "hyps = [T > 0, k >= 1, k <= sigma, 2 * k <= T,", "hyps = [T > 0, k >= 1, k <= sigma, k <= T,",
+         "weakened hypothesis: eq. (1)'s proof with |S_f| eps/tau <= 1 instead of <= 1/2")
 mutation("izzo-appb-sampler-no-biases", "izzo2025:app-b.data", "constructions/tasks/modp.py",
          "        q = rng.random((batch, self.period))\n        t = np.arange(1, length + 1)\n"
          "        bits = rng.random((batch, length)) < q[:, t % self.period]\n        return [",
