@@ -5,11 +5,14 @@ package (a dropped hypothesis, a changed constant, a swapped comparison, doubled
 exactly once in ``path``.  Mutations are declared with :func:`mutation` in :mod:`verify.registry.mutations`.
 
 The runner copies the source tree once into a temporary directory, then for each mutation writes the edited
-file, runs the claims' required (non-``slow``) linked tests there in one pytest subprocess (the copy comes first
-on ``sys.path``; every test's outcome recorded) and restores the file.  Each claim of a mutation is judged on its
-own linked checks only, so a claim gets no credit for a neighbour's check: ``caught`` when one of them failed;
-``survived`` when they all passed (or were skipped); ``error`` when the edit does not apply, pytest cannot run
-them, or one of them left no outcome.  A baseline run on the unmutated copy comes first;
+file, runs the claims' required (non-``slow``) linked tests there in one fresh pytest process (the copy comes
+first on ``sys.path``; every test's outcome recorded) and restores the file.  The processes are forked from a
+server that has imported pytest, numpy, sympy, scipy, z3 and Hypothesis once (:mod:`verify.forkserver`; a plain
+subprocess per run where ``os.fork`` is missing), and a run stops as soon as every claim of the mutation has a
+failed check, skipping the checks that serve only claims already caught (:mod:`verify.mutation_stop`).  Each claim
+of a mutation is judged on its own linked checks only, so a claim gets no credit for a neighbour's check:
+``caught`` when one of them failed; ``survived`` when they all passed (or were skipped); ``error`` when the edit
+does not apply, pytest cannot run them, or one of a claim not caught left no outcome.  A baseline run on the unmutated copy comes first;
 if it fails, no mutation result is recorded (a failing check catches everything).  Each result is merged into
 the results file (:mod:`verify.results`) as soon as it is known, so an interrupted run keeps what it did;
 ``--resume`` skips mutations already recorded with their current definition.
@@ -122,31 +125,67 @@ def _copy_tree(dest: Path) -> None:
             shutil.copy2(entry, dest / entry.name)
 
 
-def _pytest(copy: Path, nodes: list[str], timeout: float, record: Path | None = None) -> int:
-    """Run ``nodes`` in a pytest subprocess on the copy; its exit code (-1 on timeout).
+class _Pytest:
+    """Runs pytest on the copy: through the fork server (:mod:`verify.forkserver`, the third-party libraries imported
+    once) where ``os.fork`` exists, else, or when the server has died, one subprocess per run."""
 
-    With ``record`` every outcome is written there (the plugin's results file) and the run does not stop at the
-    first failure; without it the run stops at the first failure (``-x``) and records nothing."""
-    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=str(copy), LENGTHGEN_HYPOTHESIS_PROFILE="mutation")
-    how = ["-x", "--no-claim-results"] if record is None else [f"--claim-results={record}"]
-    cmd = [sys.executable, "-m", "pytest", "-q", *how, "-p", "no:cacheprovider", "-p", "verify.pytest_plugin",
-           "--rootdir", str(copy), "-W", "ignore", *nodes]
-    if (copy / "pyproject.toml").exists():
-        cmd[3:3] = ["-c", str(copy / "pyproject.toml")]
-    try:
-        return subprocess.run(cmd, cwd=copy, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                              timeout=timeout).returncode
-    except subprocess.TimeoutExpired:
-        return -1
+    def __init__(self, copy: Path):
+        self.copy = copy
+        self.env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=str(copy),
+                        LENGTHGEN_HYPOTHESIS_PROFILE="mutation")
+        self.server = None
+        if hasattr(os, "fork"):
+            self.server = subprocess.Popen([sys.executable, "-m", "verify.forkserver"], cwd=copy, env=self.env,
+                                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                           text=True)
+
+    def close(self) -> None:
+        if self.server is not None:
+            self.server.stdin.close()
+            self.server.wait()
+            self.server = None
+
+    def run(self, nodes: list[str], timeout: float, record: Path | None = None,
+            nodes_of: dict[str, list[str]] | None = None) -> int:
+        """Run ``nodes``; the exit code (-1 on timeout).
+
+        With ``record`` every outcome is written there (the plugin's results file) and, given the claims' checks
+        ``nodes_of``, the run stops once every claim has a failed check (:mod:`verify.mutation_stop`); without it
+        the run stops at the first failure (``-x``) and records nothing."""
+        how = ["-x", "--no-claim-results"] if record is None else [f"--claim-results={record}"]
+        args = ["-q", *how, "-p", "no:cacheprovider", "-p", "verify.pytest_plugin", "-p", "verify.mutation_stop",
+                "--rootdir", str(self.copy), "-W", "ignore", *nodes]
+        if (self.copy / "pyproject.toml").exists():
+            args[:0] = ["-c", str(self.copy / "pyproject.toml")]
+        from verify.mutation_stop import ENV
+
+        extra = {ENV: json.dumps(nodes_of)} if nodes_of else {}
+        if self.server is not None:
+            try:
+                self.server.stdin.write(json.dumps({"args": args, "env": extra, "timeout": timeout}) + "\n")
+                self.server.stdin.flush()
+                reply = self.server.stdout.readline()
+                if reply:
+                    return int(json.loads(reply)["rc"])
+            except (OSError, ValueError):
+                pass
+            self.server = None  # the server died: one subprocess per run from now on
+        try:
+            return subprocess.run([sys.executable, "-m", "pytest", *args], cwd=self.copy, env={**self.env, **extra},
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=timeout).returncode
+        except subprocess.TimeoutExpired:
+            return -1
 
 
-def _judge(copy: Path, nodes_of: dict[str, list[str]], timeout: float) -> dict[str, str]:
+def _judge(runner: _Pytest, nodes_of: dict[str, list[str]], timeout: float) -> dict[str, str]:
     """One pytest run of every claim's required checks on the mutated copy; each claim is judged on its own
-    checks only (``caught`` when one of them failed), so a claim gets no credit for a neighbour's check."""
+    checks only (``caught`` when one of them failed), so a claim gets no credit for a neighbour's check.  The run
+    stops once every claim has a failed check; a claim not caught is judged on all its checks."""
+    copy = runner.copy
     record = copy / ".mutation-outcomes.json"
     record.unlink(missing_ok=True)
     nodes = sorted({n for ns in nodes_of.values() for n in ns})
-    rc = _pytest(copy, [str(copy / n) for n in nodes], timeout, record) if nodes else None
+    rc = runner.run([str(copy / n) for n in nodes], timeout, record, nodes_of) if nodes else None
     if rc not in (0, 1):
         return dict.fromkeys(nodes_of, "error")
     from verify.results import load
@@ -155,7 +194,7 @@ def _judge(copy: Path, nodes_of: dict[str, list[str]], timeout: float) -> dict[s
     judged = {}
     for key, ns in nodes_of.items():
         got = [outcomes.get(n) for n in ns]
-        judged[key] = ("error" if not ns or None in got else "caught" if "failed" in got else "survived")
+        judged[key] = ("error" if not ns else "caught" if "failed" in got else "error" if None in got else "survived")
     return judged
 
 
@@ -173,44 +212,55 @@ def run(selected: list[Mutation], results: Path, resume: bool, timeout: float, q
     tests = collect_tests()
     done = load(results)["mutations"] if resume else {}
     todo = [m for m in selected if not (done.get(m.name, {}).get("spec") == m.spec)]
-    rows: list[dict] = []
     with tempfile.TemporaryDirectory(prefix="lengthgen-mutate-") as tmp:
         copy = Path(tmp)
         _copy_tree(copy)
+        runner = _Pytest(copy)
+        try:
+            rows = _run_in(runner, todo, tests, results, timeout, quiet)
+        finally:
+            runner.close()
+    return rows
 
-        base_nodes = sorted({str(copy / n) for m in todo for k in m.claims for n in required_nodes(k, tests)})
-        if base_nodes:
-            t0 = time.perf_counter()
-            rc = _pytest(copy, base_nodes, timeout * 4)
-            print(f"baseline: {len(base_nodes)} checks, exit {rc}, {time.perf_counter() - t0:.1f} s", flush=True)
-            if rc != 0:
-                raise SystemExit("python -m verify.mutate: error: the unmutated checks do not pass "
-                                 "(run python -m verify.report --run); no mutation recorded")
-        for i, m in enumerate(todo, 1):
-            target = copy / m.path
-            t0 = time.perf_counter()
-            original = target.read_text() if target.exists() else None
-            per_claim: dict[str, str] = {}
-            try:
-                if original is None:
-                    raise MutationError(f"mutation {m.name}: no file {m.path}")
-                target.write_text(m.apply(original))
-                per_claim = _judge(copy, {k: required_nodes(k, tests) for k in m.claims}, timeout * len(m.claims))
-            except MutationError as exc:
-                print(f"  {exc}", flush=True)
-                per_claim = dict.fromkeys(m.claims, "error")
-            finally:
-                if original is not None:
-                    target.write_text(original)
-            seconds = round(time.perf_counter() - t0, 2)
-            result = ("caught" if all(v == "caught" for v in per_claim.values()) else
-                      "error" if "error" in per_claim.values() else "survived")
-            row = {"claims": per_claim, "outcome": result, "spec": m.spec, "seconds": seconds, "at": time.time()}
-            merge(results, "mutations", {m.name: row})
-            rows.append({"name": m.name, **row})
-            detail = ", ".join(f"{k} {v}" for k, v in per_claim.items())
-            print(f"[{i}/{len(todo)}] {m.name:<38} {result:<8} {seconds:6.1f} s  {detail}", flush=True,
-                  file=sys.stderr if quiet else sys.stdout)
+
+def _run_in(runner: _Pytest, todo: list[Mutation], tests: dict, results: Path, timeout: float,
+            quiet: bool) -> list[dict]:
+    """The baseline on the unmutated copy, then each mutation in turn (results merged as they come)."""
+    copy = runner.copy
+    rows: list[dict] = []
+    base_nodes = sorted({str(copy / n) for m in todo for k in m.claims for n in required_nodes(k, tests)})
+    if base_nodes:
+        t0 = time.perf_counter()
+        rc = runner.run(base_nodes, timeout * 4)
+        print(f"baseline: {len(base_nodes)} checks, exit {rc}, {time.perf_counter() - t0:.1f} s", flush=True)
+        if rc != 0:
+            raise SystemExit("python -m verify.mutate: error: the unmutated checks do not pass "
+                             "(run python -m verify.report --run); no mutation recorded")
+    for i, m in enumerate(todo, 1):
+        target = copy / m.path
+        t0 = time.perf_counter()
+        original = target.read_text() if target.exists() else None
+        per_claim: dict[str, str] = {}
+        try:
+            if original is None:
+                raise MutationError(f"mutation {m.name}: no file {m.path}")
+            target.write_text(m.apply(original))
+            per_claim = _judge(runner, {k: required_nodes(k, tests) for k in m.claims}, timeout * len(m.claims))
+        except MutationError as exc:
+            print(f"  {exc}", flush=True)
+            per_claim = dict.fromkeys(m.claims, "error")
+        finally:
+            if original is not None:
+                target.write_text(original)
+        seconds = round(time.perf_counter() - t0, 2)
+        result = ("caught" if all(v == "caught" for v in per_claim.values()) else
+                  "error" if "error" in per_claim.values() else "survived")
+        row = {"claims": per_claim, "outcome": result, "spec": m.spec, "seconds": seconds, "at": time.time()}
+        merge(results, "mutations", {m.name: row})
+        rows.append({"name": m.name, **row})
+        detail = ", ".join(f"{k} {v}" for k, v in per_claim.items())
+        print(f"[{i}/{len(todo)}] {m.name:<38} {result:<8} {seconds:6.1f} s  {detail}", flush=True,
+              file=sys.stderr if quiet else sys.stdout)
     return rows
 
 

@@ -366,3 +366,44 @@ def eq7_universal():
                         [Sh <= Sstar, Sstar <= n * d, Sh == rj + rest, rest >= 0, n <= L, d >= 0], rj <= L * d,
                         neg_hypotheses=[Sh <= Sstar, Sstar <= n * d, Sh == rj + rest, n <= L, d >= 0]),
     ))
+
+
+def eq10_universal():
+    """(10) from (8) and (9) for every instance: the laws are finite (a finite vocabulary, finite lengths), so each
+    expectation is a finite weighted sum and its facts are proved by induction over the support (base and step).
+
+    1. the triangle inequality pointwise, ``|a - b| <= |g - a| + |g - b|`` (the norm's triangle inequality and
+       symmetry; scalars in z3);
+    2. expectations keep a pointwise inequality: partial sums with weights ``w >= 0`` (induction step; base 0 <= 0);
+    3. (9)'s expectation is over X_{1:L-Lloc} only, (10)'s over X_{1:L}: a function of the first coordinates has the
+       same expectation under the product with mu^{Lloc} (for each x: ``sum_y p mu(y) f = p f sum_y mu(y)`` by
+       induction over y, and ``sum_y mu(y) = 1``);
+    4. (8) + (9) <= eta_L L delta + eta_L L delta = 2 eta_L L delta.
+    """
+    import z3
+
+    from verify.kernel import Proof, z3_with_control
+
+    key = "golowich2025:thm4.3.eq10"
+    a, b, g = z3.Reals("a b g")
+    tri = z3_with_control(key, "pointwise triangle: |a - b| <= |g - a| + |g - b|", [],
+                          z3.Abs(a - b) <= z3.Abs(g - a) + z3.Abs(g - b),
+                          neg_goal=z3.Abs(a - b) <= z3.Abs(g - a))
+    Su, Sv, Sw, w, u, v, x = z3.Reals("S_u S_v S_w w u v x")
+    mono_h = [Su <= Sv + Sw, u <= v + x, w >= 0]
+    mono = z3_with_control(key, "expectation keeps u <= v + x (induction step over the support, weights >= 0)",
+                           mono_h, Su + w * u <= (Sv + w * v) + (Sw + w * x), neg_hypotheses=mono_h[:2])
+    empty = [Su == 0, Sv == 0, Sw == 0]
+    mono0 = z3_with_control(key, "expectation keeps u <= v + x (base: the empty sums)", empty, Su <= Sv + Sw,
+                            neg_goal=Su < Sv + Sw)
+    T, p, f, M, m = z3.Reals("T p f M mu")
+    marg_h = [T == p * f * M]
+    marg = z3_with_control(key, "marginal (induction step over y): sum_y p mu(y) f = p f sum_y mu(y)", marg_h,
+                           T + p * m * f == p * f * (M + m), neg_goal=T + p * m * f == p * f * M)
+    marg1 = z3_with_control(key, "marginal: with sum_y mu(y) = 1 the product law gives (9)'s expectation",
+                            [T == p * f * M, M == 1], T == p * f, neg_hypotheses=[T == p * f * M])
+    E8, E9, E10, eta, L, d = z3.Reals("E8 E9 E10 eta L delta")
+    fin_h = [E10 <= E8 + E9, E8 <= eta * L * d, E9 <= eta * L * d, E8 >= 0, E9 >= 0]
+    fin = z3_with_control(key, "(10): E|h_L - h_{L-Lloc}| <= (8) + (9) <= 2 eta_L L delta", fin_h,
+                          E10 <= 2 * eta * L * d, neg_goal=E10 <= eta * L * d)
+    return Proof(key, "(10) for every instance", (tri, mono0, mono, marg, marg1, fin))

@@ -287,8 +287,7 @@ _STEP_SCOPE = {  # strength and what the instances leave out; the other steps ke
     "eq7": ("as-stated", ""),
     "eq8-9": ("bounded-instances", "exact instances searched only (small L and vocabularies, incl. the nearly tight "
               "edge_instance); (8)-(9) rest on the change-of-measure step, refuted as printed"),
-    "eq10": ("bounded-instances", "exact instances searched only (small L and vocabularies, incl. the nearly tight "
-             "edge_instance); the algebra after (8)-(9) is symbolic"),
+    "eq10": ("as-stated", ""),
     "blocks": ("bounded-instances", "exact instances and sequences searched only (small L, k = 1)"),
 }
 for _label, _summary, _status in _THM43_STEPS:
@@ -301,6 +300,10 @@ for _label, _summary, _status in _THM43_STEPS:
              + (" -- and for every instance and L >= 2 (verify.golowich.thm43.eq7_universal: Definition 3.1's argmin, "
                 "realizability summed by induction, the other risks >= 0, floor(L/2) + 1 <= L; z3)"
                 if _label == "eq7" else "")
+             + (" -- and for every instance (verify.golowich.thm43.eq10_universal: the step (8) + (9) => (10) as "
+                "printed: the pointwise triangle inequality, expectations over the finite laws by induction over the "
+                "support, (9)'s marginal under the product law; z3); (8)-(9) themselves are golowich2025:thm4.3.eq8-9"
+                if _label == "eq10" else "")
              + ({"change-of-measure": " -- refuted as printed (witness verify.golowich.thm43.com2_witness); "
                                       "holds with eta_{L-L_local}",
                  "final": " -- refuted by thm43.literal_counterexample (non-local S* at Lbar); holds on every "

@@ -487,6 +487,9 @@ mutation("huang-lem56-first-power", "huang2024:lem56", "verify/huang/random_init
          "den = np.linalg.norm(V, 2) ** 2 * nuclear(A)", "den = np.linalg.norm(V, 2) * nuclear(A)",
          "dropped square: Lemma 56's bound with ||V|| instead of ||V||^2")
 
+mutation("golowich-eq10-proof-constant", "golowich2025:thm4.3.eq10", "verify/golowich/thm43.py",
+         "E10 <= 2 * eta * L * d, neg_goal=E10 <= eta * L * d)", "E10 <= 3 * eta * L * d / 2, neg_goal=E10 <= eta * L * d)",
+         "changed constant: (10) claimed with 3/2 eta_L L delta instead of 2 eta_L L delta")
 # -------------------------------------------------------------------------------------------- izzo2025
 mutation("izzo-modp-target-off-by-one", "izzo2025:sec3.1", "constructions/tasks/modp.py",
          "            if (t + offset) % p == k % p:\n", "            if (t + offset + 1) % p == k % p:\n",

@@ -227,3 +227,17 @@ def test_repair_direction_inclusion_exclusion_of_windows():
 def test_eq7_for_every_instance():
     res = assert_proof(T.eq7_universal())
     assert all(not r.negative_outcome.holds for r in res)
+
+
+@checks(f"{K}.eq10")
+def test_eq10_for_every_instance():
+    """(10) from (8) and (9) for every finite law: triangle inequality, expectations by induction over the support,
+    the marginal of (9); every control rejected and no hypothesis set inconsistent."""
+    import z3
+
+    res = assert_proof(T.eq10_universal())
+    assert len(res) == 6 and all(not r.negative_outcome.holds for r in res)
+    for r in res:
+        solver = z3.Solver()
+        solver.add(*r.step.hypotheses)
+        assert solver.check() == z3.sat, r.step.name
