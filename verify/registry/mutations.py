@@ -510,6 +510,9 @@ mutation("izzo-eq1-loosened-constant", "izzo2025:eq1", "bounds/auxiliary.py",
 mutation("izzo-eq1-proof-half-condition-weakened", "izzo2025:eq1", "verify/izzo/eq1.py",
          "hyps = [T > 0, k >= 1, k <= sigma, 2 * k <= T,", "hyps = [T > 0, k >= 1, k <= sigma, k <= T,",
          "weakened hypothesis: eq. (1)'s proof with |S_f| eps/tau <= 1 instead of <= 1/2")
+mutation("izzo-lip-relu-slope-two", "izzo2025:app-a1.lip", "verify/tests/izzo2025/test_margin.py",
+         "if heaviside else max(t, Fraction(0)) for t in pre]", "if heaviside else 2 * max(t, Fraction(0)) for t in pre]",
+         "changed constant: a unit of slope 2 (2-Lipschitz, not 1): ||B||_F ||A||_F no longer bounds the MLP")
 mutation("izzo-appb-sampler-no-biases", "izzo2025:app-b.data", "constructions/tasks/modp.py",
          "        q = rng.random((batch, self.period))\n        t = np.arange(1, length + 1)\n"
          "        bits = rng.random((batch, length)) < q[:, t % self.period]\n        return [",
