@@ -407,3 +407,41 @@ def eq10_universal():
     fin = z3_with_control(key, "(10): E|h_L - h_{L-Lloc}| <= (8) + (9) <= 2 eta_L L delta", fin_h,
                           E10 <= 2 * eta * L * d, neg_goal=E10 <= eta * L * d)
     return Proof(key, "(10) for every instance", (tri, mono0, mono, marg, marg1, fin))
+
+
+def blocks_universal():
+    """The block decomposition of the proof of Theorem 4.3 for every L, L_local, k and block index (integers, z3).
+
+    With ``n_i = L - 2 L_local + i L_local`` (``n_0 = L - 2 L_local``), A_i and B_i sum over the k-sets S with
+    ``S subset [n_i]`` and ``S not subset [n_{i-1}]``, i.e. ``n_{i-1} < max S <= n_i``:
+
+    1. the sums telescope: ``sum_{i<=m} A_i`` is the sum over ``Sets_k([n_m])`` (induction step: the sets of
+       ``[n_m]`` are those of ``[n_{m-1}]`` and those with ``max S > n_{m-1}``, disjointly), so
+       ``sum A_i / sum B_i`` is h at length n_m;
+    2. a set with a finite score has span ``max S - min S <= L_local`` (Item 1 of Assumption 3.3; the others add
+       exp(-inf) = 0), so every element of a set of block i lies in ``(n_{i-2}, n_i]``: A_i and B_i read only Z_i and
+       the last L_local coordinates of Z_{i-1};
+    3. the shift ``S -> S + L_local`` maps the sets of block i one-to-one onto those of block i + 1 (and back), and
+       g0 is shift-invariant (Item 2) while g1 reads only the values: the same function f for every i >= 1.
+    """
+    import z3
+
+    from verify.kernel import Proof, z3_with_control
+
+    key = "golowich2025:thm4.3.blocks"
+    Sprev, Sm, Am, inprev, innew = z3.Reals("Sigma_prev Sigma_m A_m in_prev in_new")
+    tele_h = [Sprev == inprev, Am == innew, Sm == inprev + innew]
+    tele = z3_with_control(key, "telescoping (induction step): sum over Sets_k([n_m]) = sum over Sets_k([n_{m-1}]) "
+                           "+ A_m", tele_h, Sm == Sprev + Am, neg_hypotheses=tele_h[:2])
+    s, mx, mn, nprev, ni, Ll, i, L = z3.Ints("s max min n_prev n_i L_local i L")
+    n = lambda j: L - 2 * Ll + j * Ll  # noqa: E731
+    blk = [Ll >= 1, i >= 1, nprev == n(i - 1), ni == n(i), nprev < mx, mx <= ni, mn <= s, s <= mx, mx - mn <= Ll]
+    window = z3_with_control(key, "locality: every element of a block-i set with span <= L_local lies in "
+                             "(n_{i-2}, n_i]", blk, z3.And(n(i - 2) < s, s <= ni),
+                             neg_hypotheses=[h for h in blk if not z3.eq(h, blk[-1])])
+    fwd = z3_with_control(key, "shift: S + L_local of a block-i set is a block-(i+1) set",
+                          blk[:6], z3.And(n(i) < mx + Ll, mx + Ll <= n(i + 1)), neg_goal=mx + Ll <= n(i))
+    back = z3_with_control(key, "shift back: S - L_local of a block-(i+1) set is a block-i set (i >= 1)",
+                           [Ll >= 1, i >= 1, n(i) < mx, mx <= n(i + 1)], z3.And(n(i - 1) < mx - Ll, mx - Ll <= n(i)),
+                           neg_goal=n(i) < mx - Ll)
+    return Proof(key, "the block decomposition for every L, L_local, k", (tele, window, fwd, back))

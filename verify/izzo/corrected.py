@@ -3,11 +3,13 @@
 Every step is a z3 or sympy obligation over symbolic parameters (all k, |Sigma|, Delta, w, lambda, theta, eps, counts),
 each with a negative control the same method rejects.  Statements about sums over any number of items (the
 normalization lemma, Lemma M's split over items, heads and ReLU units, the l1 error of a set) are proved by
-induction: the base case and the inductive step are both obligations, so they hold for every number of terms.  Two
-steps are cited, not discharged: the hardmax regime (a separate claim, ``izzo2025:sec3.2-hardmax``) and the
-intermediate value theorem for the stretch (Bolzano; :mod:`bounds.compression` finds the s by exact bisection on
-every input it builds).
+induction: the base case and the inductive step are both obligations, so they hold for every number of terms.  One
+step is cited, not discharged: the intermediate value theorem for the stretch (Bolzano; :mod:`bounds.compression`
+finds the s by exact bisection on every input it builds).
 
+* the hardmax regime: at length >= H = ceil(2^{p/gamma}) a sub-maximal term (gap >= gamma, the completed margin) is
+  flushed, a maximal one survives, and the surviving weights average V y over the argmax items (the monotonicity of
+  ln and exp is used by name);
 * Lemma M (bounds/modulus.py): one item's share of a head's move, the centering identity, ReLU and a weighted unit are
   1-Lipschitz, the triangle step of every sum, a piecewise-linear function is Lip-Lipschitz across a breakpoint;
 * the map F: each piece keeps F(v) <= v, F(v)/v non-increasing and monotonicity, continuity at a component start
@@ -275,13 +277,32 @@ def _length():
     )
 
 
+def _hardmax():
+    """The hardmax regime: at model length n >= |x| >= H = ceil(2^{p/gamma}) every sub-maximal term n^{-gap}
+    (gap >= gamma, the completed margin of bounds.margin) is flushed and every maximal term exp(0) = 1 survives, so the
+    head's weights are 1/|argmax| on its argmax positions: it averages V y over its argmax items.  In the log domain
+    (ln and exp increasing: elementary): n >= 2^{p/gamma} gives ln n >= (p/gamma) ln 2, and the term is flushed iff
+    gap ln n >= p ln 2."""
+    gap, gamma, p, ln2, lnn, two_p = z3.Reals("gap gamma p ln2 ln_n two_p")
+    flush = [gamma > 0, gap >= gamma, p >= 1, ln2 > 0, lnn * gamma >= p * ln2]
+    keep = [p >= 1, two_p >= 2]  # 2^p >= 2 for p >= 1 bits
+    k, y1, y2, wsum = z3.Reals("k y1 y2 wsum")
+    return (
+        _z3("hardmax: a sub-maximal term n^{-gap}, gap >= gamma, is flushed at n >= 2^{p/gamma} (gap ln n >= p ln 2)",
+            flush, gap * lnn >= p * ln2, neg_hypotheses=_drop(flush, gap >= gamma)),
+        _z3("hardmax: a maximal term exp(0) = 1 is above 2^-p (p >= 1), so it survives the flush", keep,
+            1 > 1 / two_p, neg_hypotheses=[p >= 0, two_p >= 1]),
+        _z3("hardmax: k surviving terms of 1 normalize to weights 1/k, the average of V y over the argmax items "
+            "(induction step of the weighted sum: sum (1/k) y_j = (sum y_j)/k)", [k >= 1, wsum * k == y1],
+            wsum + y2 / k == (y1 + y2) / k, neg_goal=wsum + y2 / k == (y1 + y2) / (k + 1)),
+    )
+
+
 def _output():
     eps, K, Kf, Kg, eta, d, fx, fz, gx, gz, dl = z3.Reals("eps K Kf Kg eta d fx fz gx gz delta")
     hyp = [eps > 0, Kf >= 0, Kg >= 0, K >= Kf + Kg, K > 0, eta == eps / K, d >= 0, d <= eta,
            z3.Abs(fx - fz) <= Kf * d, z3.Abs(gx - gz) <= Kg * d, z3.Abs(fz - gz) <= dl]
     return (
-        CitedLemma(CLAIM, "hardmax regime", statement="for |x| >= H = ceil(2^{p/gamma}) (completed gamma) every head "
-                   "averages V y over its argmax items", source="izzo2025:sec3.2-hardmax (completed gamma)"),
         CitedLemma(CLAIM, "intermediate value theorem for the stretch",
                    statement="Phi(s) = max_r sum_c F_s(n_c) is continuous and non-decreasing in s, Phi(1) < Phi* <= "
                    "lim Phi(s), so Phi(s) in [Phi*, Phi* + 1/2] for some s", source="Bolzano; found by exact "
@@ -294,4 +315,5 @@ def _output():
 def proof() -> Proof:
     """Every step of the corrected bound's proof, in the order of the docstring of bounds/corrected.py."""
     return Proof(CLAIM, "corrected Theorem 4.1 (bounds/corrected.py)",
-                 _lemma_m() + _map() + _one_set() + _padding() + _budget() + _positions() + _length() + _output())
+                 _hardmax() + _lemma_m() + _map() + _one_set() + _padding() + _budget() + _positions() + _length()
+                 + _output())

@@ -288,7 +288,7 @@ _STEP_SCOPE = {  # strength and what the instances leave out; the other steps ke
     "eq8-9": ("bounded-instances", "exact instances searched only (small L and vocabularies, incl. the nearly tight "
               "edge_instance); (8)-(9) rest on the change-of-measure step, refuted as printed"),
     "eq10": ("as-stated", ""),
-    "blocks": ("bounded-instances", "exact instances and sequences searched only (small L, k = 1)"),
+    "blocks": ("as-stated", ""),
 }
 for _label, _summary, _status in _THM43_STEPS:
     _strength, _leaves_out = _STEP_SCOPE.get(_label, (LEGACY_STATUS[_status], ""))
@@ -304,6 +304,11 @@ for _label, _summary, _status in _THM43_STEPS:
                 "printed: the pointwise triangle inequality, expectations over the finite laws by induction over the "
                 "support, (9)'s marginal under the product law; z3); (8)-(9) themselves are golowich2025:thm4.3.eq8-9"
                 if _label == "eq10" else "")
+             + (" -- and for every L, L_local, k and block (verify.golowich.thm43.blocks_universal, integer z3: the sums "
+                "telescope, a set of block i with span <= L_local lies in (n_{i-2}, n_i], the shift by L_local maps the "
+                "sets of block i one-to-one onto those of block i + 1; with Items 1-2 of Assumption 3.3 and g1 reading "
+                "values only, as the proof states)"
+                if _label == "blocks" else "")
              + ({"change-of-measure": " -- refuted as printed (witness verify.golowich.thm43.com2_witness); "
                                       "holds with eta_{L-L_local}",
                  "final": " -- refuted by thm43.literal_counterexample (non-local S* at Lbar); holds on every "

@@ -204,8 +204,9 @@ register(
     strength="steps-cited", evidence=
     "proof in the docstring of bounds/corrected.py. verify/izzo/corrected.py discharges every step in general (z3 "
     "over symbolic reals, sums by induction: base and step; sympy identities reading the code's a and rho*), each "
-    "with a negative control, and cites two: the hardmax regime (izzo2025:sec3.2-hardmax, completed gamma) and the "
-    "intermediate value theorem for the stretch (Bolzano; bounds.compression finds s by exact bisection); "
+    "with a negative control (the hardmax regime included: at length >= H a sub-maximal term, gap >= the completed "
+    "gamma, is flushed and a maximal one survives, in the log domain with ln and exp increasing), and cites one: "
+    "the intermediate value theorem for the stretch (Bolzano; bounds.compression finds s by exact bisection); "
     "verify/tests/izzo2025/test_corrected_proof.py. bounds.compression builds the proof's z (argmax sets, "
     "components, the map F_s, free and padded classes, largest-remainder rounding, the stretch to H) and checks every "
     "inequality, and Lemma M with each head's actual distance, exactly on random pairs (1-2 heads each) and inputs "
@@ -213,11 +214,9 @@ register(
     "controls: theta 4 times too large or 1/2 (den < 0) are rejected. Attacked by the z3 and random searches "
     "(verify/tests/izzo2025/test_z3_search.py, test_estimate_breaks.py) and by the lower-bound pairs of "
     "bounds/lower.py (never above it).",
-    cited="(1) the hardmax regime: for |x| >= H = ceil(2^{p/gamma}) every head averages V y over its argmax items "
-    "(izzo2025:sec3.2-hardmax with the completed gamma; checked on instances, not for every model); (2) the "
-    "intermediate value theorem for the stretch: Phi(s) continuous and non-decreasing with Phi(1) < Phi* <= lim Phi "
-    "gives an s with Phi(s) in [Phi*, Phi* + 1/2] (Bolzano; bounds.compression finds s by exact bisection on every "
-    "input it builds)")
+    cited="the intermediate value theorem for the stretch: Phi(s) continuous and non-decreasing with Phi(1) < Phi* "
+    "<= lim Phi gives an s with Phi(s) in [Phi*, Phi* + 1/2] (Bolzano; bounds.compression finds s by exact "
+    "bisection on every input it builds)")
 
 register(
     "izzo2025:thm4.1.heads", "Theorem 4.1's rate with several heads",

@@ -490,6 +490,9 @@ mutation("huang-lem56-first-power", "huang2024:lem56", "verify/huang/random_init
 mutation("golowich-eq10-proof-constant", "golowich2025:thm4.3.eq10", "verify/golowich/thm43.py",
          "E10 <= 2 * eta * L * d, neg_goal=E10 <= eta * L * d)", "E10 <= 3 * eta * L * d / 2, neg_goal=E10 <= eta * L * d)",
          "changed constant: (10) claimed with 3/2 eta_L L delta instead of 2 eta_L L delta")
+mutation("golowich-blocks-proof-span-doubled", "golowich2025:thm4.3.blocks", "verify/golowich/thm43.py",
+         "s <= mx, mx - mn <= Ll]", "s <= mx, mx - mn <= 2 * Ll]",
+         "weakened hypothesis: the block window argued for spans up to 2 L_local (a set then reaches block i - 2)")
 # -------------------------------------------------------------------------------------------- izzo2025
 mutation("izzo-modp-target-off-by-one", "izzo2025:sec3.1", "constructions/tasks/modp.py",
          "            if (t + offset) % p == k % p:\n", "            if (t + offset + 1) % p == k % p:\n",
@@ -538,6 +541,9 @@ mutation("izzo-corrected-pad-every-class", "izzo2025:thm4.1.corrected", "bounds/
 mutation("izzo-modulus-drops-unembedding", "izzo2025:thm4.1.corrected", "bounds/modulus.py",
          "            acc = omega_U[j]\n", "            acc = Fraction(0)\n",
          "dropped path: Lemma M's directional modulus without the residual path through U")
+mutation("izzo-corrected-hardmax-half-threshold", "izzo2025:thm4.1.corrected", "verify/izzo/corrected.py",
+         "lnn * gamma >= p * ln2]", "2 * lnn * gamma >= p * ln2]",
+         "changed constant: the hardmax regime argued from length 2^{p/(2 gamma)} instead of 2^{p/gamma}")
 mutation("izzo-lower-bump-off-by-one", "izzo2025:lower.bump", "bounds/lower.py",
          "Length.at_least((Nb + 1) * cls.period + cls.window)", "Length.at_least((Nb + 2) * cls.period + cls.window)",
          "off-by-one: the bump's agreement length one residue period too long")

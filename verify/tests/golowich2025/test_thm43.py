@@ -241,3 +241,17 @@ def test_eq10_for_every_instance():
         solver = z3.Solver()
         solver.add(*r.step.hypotheses)
         assert solver.check() == z3.sat, r.step.name
+
+
+@checks(f"{K}.blocks")
+def test_blocks_for_every_L_and_block():
+    """The decomposition's telescoping, locality window and shift bijection for all integers (z3); every control
+    rejected and no hypothesis set inconsistent."""
+    import z3
+
+    res = assert_proof(T.blocks_universal())
+    assert len(res) == 4 and all(not r.negative_outcome.holds for r in res)
+    for r in res:
+        solver = z3.Solver()
+        solver.add(*r.step.hypotheses)
+        assert solver.check() == z3.sat, r.step.name

@@ -1,5 +1,5 @@
 """The corrected Theorem 4.1's proof as kernel steps (verify/izzo/corrected.py): every algebraic step discharged by
-z3 or sympy in general, every negative control rejected, no step vacuous, and only the two cited steps left."""
+z3 or sympy in general, every negative control rejected, no step vacuous, and only the cited IVT step left."""
 
 import z3
 
@@ -13,7 +13,7 @@ def test_every_step_is_discharged_and_every_control_rejected():
     results = assert_proof(proof())
     discharged = [r for r in results if not isinstance(r.step, CitedLemma)]
     assert len(discharged) >= 35 and all(r.negative_outcome is not None for r in discharged)
-    assert {c.name for c in proof().cited} == {"hardmax regime", "intermediate value theorem for the stretch"}
+    assert {c.name for c in proof().cited} == {"intermediate value theorem for the stretch"}
 
 
 @checks("izzo2025:thm4.1.corrected")
