@@ -95,3 +95,31 @@ def test_measure_interrupted_then_resumed_trains_each_run_once(tmp_path):
     assert all(f.read_bytes() == data for f, data in before.items())  # finished runs untouched
     assert out["trained"] == len(after) - len(before)  # only the missing runs were trained
     assert len(after) == 3 and all(row["seeds"] == 2 for row in out["tasks"][0]["summary"]["rows"])
+
+
+@pytest.mark.slow
+def test_periodic_local_interrupted_then_resumed_equals_an_uninterrupted_sweep(tmp_path, capsys):
+    """counterexamples.periodic_local replaces a JSON checkpoint after every length: after Ctrl-C it holds a
+    finished length and no result; --resume continues after that length and ends with the result of an
+    uninterrupted sweep (~20 s)."""
+    from counterexamples.periodic_local import main
+
+    out = tmp_path / "sweep.json"
+    params = ["--period", "1", "--tau", "1", "--json"]
+
+    def saved():
+        try:
+            return json.loads(out.read_text()) if out.exists() else None
+        except json.JSONDecodeError:  # never: the file is replaced atomically (asserted below)
+            return {"torn": True}
+
+    code, err = _interrupt(["counterexamples.periodic_local", *params, "--out", str(out)], lambda: saved() is not None)
+    assert code == 130 and err.endswith("counterexamples.periodic_local: interrupted\n") and "Traceback" not in err
+    state = saved()
+    assert "torn" not in state and "result" not in state and state["done"] >= 0
+    assert main([*params, "--out", str(out), "--resume"]) == 0
+    resumed = json.loads(capsys.readouterr().out)
+    assert main(params) == 0
+    whole = json.loads(capsys.readouterr().out)
+    assert {k: v for k, v in resumed.items() if k != "seconds"} == {k: v for k, v in whole.items() if k != "seconds"}
+    assert json.loads(out.read_text())["result"] == resumed  # the checkpoint ends with the result
