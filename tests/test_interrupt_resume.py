@@ -1,6 +1,7 @@
 """Ctrl-C (SIGINT) in the middle of a long run, then the same command with ``--resume``: nothing lost, nothing
 written twice (the ``--out``/``--resume`` convention of ``lengthgen_cli.output``; SIGKILL is tested beside each
-engine, tests/bounds/test_training_engine.py and tests/bounds/test_reproduce_ahuja.py).
+engine, tests/bounds/test_training_engine.py and tests/bounds/test_reproduce_ahuja.py; bounds.certify --runs
+beside its run-folder fixture, tests/bounds/test_certify.py).
 
 Each tool runs as a subprocess, the signal is sent once its first record is on disk, and the interrupted run
 must end with exit status 130 and the one line ``PROG: interrupted`` (no traceback).  A run that finished
@@ -123,3 +124,4 @@ def test_periodic_local_interrupted_then_resumed_equals_an_uninterrupted_sweep(t
     whole = json.loads(capsys.readouterr().out)
     assert {k: v for k, v in resumed.items() if k != "seconds"} == {k: v for k, v in whole.items() if k != "seconds"}
     assert json.loads(out.read_text())["result"] == resumed  # the checkpoint ends with the result
+

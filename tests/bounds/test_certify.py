@@ -2,6 +2,7 @@
 and the command line (one-line errors, --json, --runs with --out/--resume)."""
 
 import json
+import os
 import subprocess
 import sys
 from fractions import Fraction
@@ -165,6 +166,26 @@ def test_cli_runs_records_resume_and_soundness(tiny_run, tmp_path, capsys):
     recs = [json.loads(x) for x in out.read_text().splitlines()]
     assert code == 0 and [r["seed"] for r in recs] == [0, 1]
     assert json.loads((tmp_path / "s.json").read_text())["records"] == 1
+
+
+@pytest.mark.slow
+def test_certify_runs_interrupted_then_resumed_records_each_seed_once(tiny_run, tmp_path):
+    """bounds.certify --runs writes one JSON line per certified seed: after Ctrl-C the lines written stay byte
+    for byte and --resume adds only the missing seeds, each once (torch; ~1 minute)."""
+    from tests.test_interrupt_resume import ROOT, _interrupt, _lines
+
+    out = tmp_path / "c.jsonl"
+    argv = ["bounds.certify", "--runs", str(tiny_run), "--target-fn", "--time-budget", "3", "--seeds", "2", "--out",
+            str(out)]
+    code, err = _interrupt(argv, lambda: len(_lines(out)) >= 1)
+    assert code == 130 and err.endswith("bounds.certify: interrupted\n") and "Traceback" not in err
+    before = out.read_bytes()
+    assert [json.loads(line)["seed"] for line in _lines(out)] == [0]
+    p = subprocess.run([sys.executable, "-m", *argv, "--resume"], cwd=ROOT, capture_output=True, text=True,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=600)
+    assert p.returncode == 0, p.stderr
+    assert out.read_bytes().startswith(before)
+    assert [json.loads(line)["seed"] for line in _lines(out)] == [0, 1]
 
 
 def test_soundness_check_rejects_a_lowered_bound():
