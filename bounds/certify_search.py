@@ -28,13 +28,34 @@ import itertools
 import math
 import time
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numpy as np
 
 from bounds.certified import TINY, U
-from bounds.class_softmax import LIBM_REL, PairEvaluator, Window, _down, _up, bound_D, izzo_keep, weight_box
+from bounds.class_softmax import (
+    LIBM_REL,
+    PairEvaluator,
+    Window,
+    _down,
+    _head_spec,
+    _up,
+    bound_D,
+    izzo_keep,
+    log_bounds,
+    weight_box,
+)
 from bounds.margin import BoundsError
 from bounds.true_threshold import configurations, count_configurations, positions_per_residue, witness_string
+from bounds.weight_ratios import (
+    log_ratio_bounds,
+    ratio_box,
+    reference,
+    rho_mass,
+    slope_difference_upper,
+    split_candidates,
+    transfer,
+)
 
 MAX_FREE = 24  # free coordinates of the branch-and-bound domain (Delta (|Sigma| - 1)); larger is refused
 MAX_WINDOWS = 4096  # (phase, window) pieces of the domain
@@ -59,21 +80,26 @@ class Target:
     values: dict  # token id -> value (tokens absent: not in the support)
     omega: float | None = None  # None: identity map
 
-    def _z(self, win: Window, lo, hi):
-        from bounds.class_softmax import lf_max, lf_min
+    def _z(self, win: Window, lo, hi, ratio=None):
+        from bounds.class_softmax import lf_max
 
         sup = np.array([t in self.values and (self.residue is None or r == self.residue)
                         for t, r in zip(win.token, win.residue, strict=True)])
-        vals = np.array([self.values.get(int(t), 0.0) for t in win.token], dtype=float)
+        vals = np.broadcast_to(np.array([self.values.get(int(t), 0.0) for t in win.token], dtype=float), lo.shape)
         lo2, hi2 = np.where(sup, lo, 0.0), np.where(sup, hi, 0.0)
-        zmax, empty = lf_max(np.broadcast_to(vals, lo.shape), lo2, hi2)
-        zmin, _ = lf_min(np.broadcast_to(vals, lo.shape), lo2, hi2)
+        zmax, empty = lf_max(vals, lo2, hi2)
+        zmin, _ = lf_max(-vals, lo2, hi2)
+        if ratio is not None:  # the masses up to a common factor (bounds.weight_ratios): the better bound
+            r_lo, r_hi = np.where(sup, ratio[0], 0.0), np.where(sup, ratio[1], 0.0)
+            zmax = np.minimum(zmax, lf_max(vals, r_lo, r_hi)[0])
+            zmin = np.minimum(zmin, lf_max(-vals, r_lo, r_hi)[0])
         maybe_empty = ~((lo2 > 0).any(axis=1))
-        return zmin, zmax, maybe_empty, empty
+        return -zmin, zmax, maybe_empty, empty
 
-    def bounds(self, win: Window, lo, hi):
-        """Enclosure (B,) of the target over boxes of entry masses [lo, hi]."""
-        zmin, zmax, maybe_empty, empty = self._z(win, lo, hi)
+    def bounds(self, win: Window, lo, hi, ratio=None):
+        """Enclosure (B,) of the target over boxes of entry masses [lo, hi] (and, optionally, of the masses up to a
+        common factor per box: ``ratio = (lo, hi)``, where the support is known to occur)."""
+        zmin, zmax, maybe_empty, empty = self._z(win, lo, hi, ratio)
         if self.omega is None:
             tlo, thi = zmin, zmax
         else:
@@ -101,8 +127,6 @@ def task_target(kind: str, params: dict) -> Target:
         p, k = int(params["period"]), int(params.get("index", 0))
         return Target(f"modp(p={p},k={k}) target", k % p, {1: 0.0, 2: 1.0})
     if kind == "simple":
-        from fractions import Fraction
-
         return Target(f"simple(omega={params['omega']}) target", None, {1: 1.0, 2: -1.0},
                       float(Fraction(str(params["omega"]))))
     raise CertifyError(f"no target function for task {kind!r}")
@@ -131,12 +155,29 @@ class Problem:
             raise CertifyError(f"{pieces} (phase, window) pieces (Delta |Sigma|^(tau+1)), above the limit "
                                f"MAX_WINDOWS = {MAX_WINDOWS}")
 
-    # D = f - g (- target) over a batch, as (lower, upper) of |D| and of D
+    def heads(self, window: tuple) -> list:
+        """The attention heads (:class:`bounds.class_softmax.HeadSpec`) of the difference network on a window."""
+        return self.ev.nets(tuple(window))[1][0][0].heads
+
+    # D = f - g (- target) over a batch, as (lower, upper) of |D|
     def evaluate(self, win: Window, lo, hi, s_lo, s_hi, keep=None):
-        net_pairs = self.ev.nets(win.window)[1]
-        heads = net_pairs[0][0].heads
         weights = [weight_box(h, win, lo, hi, s_lo, s_hi, None if keep is None else keep[i])
-                   for i, h in enumerate(heads)]
+                   for i, h in enumerate(self.heads(win.window))]
+        return self.bound_abs(win, weights, lo, hi)
+
+    def specs(self, window: tuple) -> list:
+        """The heads of :meth:`heads`, then, with a target, the target as a head whose weights are the masses (every
+        logit 0; :mod:`bounds.weight_ratios`)."""
+        heads = self.heads(window)
+        if self.target is None:
+            return heads
+        win = self.ev.nets(tuple(window))[0]
+        return heads + [_head_spec([Fraction(0)] * win.E, "softmax", 0)]
+
+    def bound_abs(self, win: Window, weights: list, lo, hi, target_ratio=None):
+        """(lower, upper) of max |D| over boxes given each head's weight enclosures (``bound_D``) and the entry
+        masses [lo, hi] (for the target; ``target_ratio``: the masses up to a common factor)."""
+        net_pairs = self.ev.nets(win.window)[1]
         Dl, Dh = [], []
         for net, neg in net_pairs:
             a, b = bound_D(net, neg, weights)
@@ -144,7 +185,7 @@ class Problem:
             Dh.append(b)
         Dl, Dh = np.stack(Dl, axis=1), np.stack(Dh, axis=1)
         if self.target is not None:
-            tl, th = self.target.bounds(win, lo, hi)
+            tl, th = self.target.bounds(win, lo, hi, target_ratio)
             Dl, Dh = _down(Dl - th[:, None]), _up(Dh - tl[:, None])
         abs_hi = np.maximum(Dh, -Dl).max(axis=1)
         abs_lo = np.maximum(np.maximum(Dl, -Dh), 0.0).max(axis=1)
@@ -297,15 +338,28 @@ def _has_length(piece: Piece, prob: Problem, r_lo: float, r_hi: float) -> bool:
     return r_lo == 0 or n <= 1 / r_lo + 1e-9
 
 
-def realize(prob: Problem, piece: Piece, rho: float, theta: np.ndarray, n_min: int):
-    """A real input near (rho, theta): (counts, n)."""
+MAX_REALIZED_LENGTH = 10**300  # realized inputs are described by class counts; 1/n must stay a normal double
+
+
+def _slope(head, win, a: int, b: int) -> float:
+    """Gamma_b - Gamma_a of a head (:mod:`bounds.weight_ratios`), as a float."""
+    rm = rho_mass(win)
+    return float(head.G.mid[b] - head.G.mid[a] + rm[b] - rm[a])
+
+
+def realize(prob: Problem, piece: Piece, rho: float, theta: np.ndarray, n_min: int, state=None, ratios=()):
+    """A real input near (rho, theta): (counts, n).  ``state`` (E,): entries required present (count >= 1) or
+    absent (count 0); ``ratios``: (head, a, b, target) log-ratios ``ln u_b - ln u_a`` aimed at by moving counts
+    within a residue (a heuristic: any real input gives a valid lower bound)."""
     D, sig, w = prob.delta, prob.sigma, prob.w
     n = max(n_min, int(round(1 / rho)) if rho > 0 else n_min)
-    n = min(n, 10**18)
+    n = min(n, MAX_REALIZED_LENGTH)
     n += (w + piece.k - n) % D
     M = n - w
     per = positions_per_residue(M, D)
     counts = {0: 1}
+    win = piece.win
+    entry = {int(c): e for e, c in enumerate(win.prefix)}
     for r in range(D):
         th = list(theta[r * (sig - 1):(r + 1) * (sig - 1)])
         th.append(max(0.0, 1.0 - sum(th)))
@@ -316,9 +370,128 @@ def realize(prob: Problem, piece: Piece, rho: float, theta: np.ndarray, n_min: i
         for i in sorted(range(sig), key=lambda i: base[i] - share[i])[:left]:
             base[i] += 1
         for t, c in enumerate(base, 1):
-            if c:
-                counts[t * D + r] = c
-    return counts, n
+            counts[t * D + r] = c
+    if state is not None or ratios:
+        _adjust_counts(prob, piece, counts, per, n, state, ratios, entry)
+    return {c: v for c, v in counts.items() if v}, n
+
+
+def _adjust_counts(prob, piece, counts, per, n, state, ratios, entry):
+    D, sig = prob.delta, prob.sigma
+    win = piece.win
+    rm = rho_mass(win)
+
+    def fix(c: int, want: int, keep: int | None = None):
+        """Set class c's count to ``want`` (clamped by its state and residue), rebalancing its residue."""
+        r = c % D
+        e = entry[c]
+        same = [t * D + r for t in range(1, sig + 1) if t * D + r != c]
+        lo = 1 if state is not None and state[e] == PRESENT else 0
+        spare = sum(1 for o in same if state is not None and state[entry[o]] == PRESENT)
+        want = max(lo, min(int(want), per[r] - spare))
+        if state is not None and state[e] == ABSENT:
+            want = 0
+        diff = want - counts.get(c, 0)
+        for o in sorted(same, key=lambda o: (o == keep, -counts.get(o, 0))):
+            if not diff:
+                break
+            olo = 1 if state is not None and state[entry[o]] == PRESENT else 0
+            if state is not None and state[entry[o]] == ABSENT and diff < 0:
+                continue
+            take = min(diff, counts.get(o, 0) - olo) if diff > 0 else diff
+            counts[o] = counts.get(o, 0) - take
+            diff -= take
+        counts[c] = want - diff
+
+    if state is not None:
+        for c, e in entry.items():
+            if c and state[e] == ABSENT and counts.get(c, 0):
+                fix(c, 0)
+            elif c and state[e] == PRESENT and not counts.get(c, 0):
+                fix(c, 1)
+    heads = prob.specs(piece.window)
+    s = math.log(n)
+    for h, a, b, target in ratios:
+        c = _slope(heads[h], win, a, b)
+        # ln u_b - ln u_a = x_b - x_a - c s with x = ln(count / n) (x = 0 for $ and window slots)
+        want = target + c * s
+        if not rm[b]:
+            cls = int(win.classes[b])
+            base = 0.0 if rm[a] else math.log(max(counts.get(int(win.classes[a]), 0), 1) / n)
+            if not rm[a] and int(win.classes[a]) % D == cls % D:  # same residue: solve the split of the two
+                tot = counts.get(cls, 0) + counts.get(int(win.classes[a]), 0)
+                q = math.exp(min(want, 700.0))
+                fix(cls, round(tot * q / (1 + q)), keep=int(win.classes[a]))
+            else:
+                fix(cls, round(n * math.exp(min(base + want, 0.0))))
+        elif not rm[a]:
+            cls = int(win.classes[a])
+            fix(cls, round(n * math.exp(min(-want, 0.0))))
+
+
+CLIMB_FACTORS = (0.0, 1e-6, 1e-3, 0.1, 0.5, 2.0, 10.0, 1e3, 1e6)  # count multipliers tried by the local search
+LENGTH_FACTORS = ((1, 10**6), (1, 100), (1, 2), (2, 1), (100, 1), (10**6, 1), (10**20, 1))  # length multipliers
+
+
+def _neighbours(prob: Problem, piece: Piece, counts: dict, n: int, n_min: int) -> dict:
+    """Real inputs near (counts, n) of one piece, grouped by length: one class's count multiplied (its residue's
+    other classes absorbing the difference), or the length multiplied with every count scaled along."""
+    D, sig, w = prob.delta, prob.sigma, prob.w
+    out: dict = {}
+    per = positions_per_residue(n - w, D)
+    for r in range(D):
+        cls = [t * D + r for t in range(1, sig + 1)]
+        for c in cls:
+            for m in CLIMB_FACTORS:
+                want = min(per[r], max(0, round(counts.get(c, 0) * m) if m else 0))
+                if m > 1 and counts.get(c, 0) == 0:
+                    want = min(per[r], round(m))
+                diff = want - counts.get(c, 0)
+                if not diff:
+                    continue
+                new = dict(counts)
+                new[c] = want
+                for o in sorted((o for o in cls if o != c), key=lambda o: -new.get(o, 0)):
+                    take = min(diff, new.get(o, 0)) if diff > 0 else diff
+                    new[o] = new.get(o, 0) - take
+                    diff -= take
+                    if not diff:
+                        break
+                out.setdefault(n, []).append({k: v for k, v in new.items() if v})
+    for num, den in LENGTH_FACTORS:
+        n2 = min(MAX_REALIZED_LENGTH, max(n_min, n * num // den))
+        n2 += (w + piece.k - n2) % D
+        if n2 == n or n2 > MAX_REALIZED_LENGTH:
+            continue
+        per2 = positions_per_residue(n2 - w, D)
+        new = {0: 1}
+        for r in range(D):
+            cls = [t * D + r for t in range(1, sig + 1)]
+            tot = sum(counts.get(c, 0) for c in cls) or 1
+            got = [counts.get(c, 0) * per2[r] // tot for c in cls]
+            got[int(np.argmax(got))] += per2[r] - sum(got)
+            new.update({c: v for c, v in zip(cls, got, strict=True) if v})
+        out.setdefault(n2, []).append(new)
+    return out
+
+
+def local_search(prob: Problem, pcs: list, best: list, n_min: int, budget_s: float) -> None:
+    """Hill-climb from the best realized input ``best = [value, (counts, window, n)]`` through
+    :func:`_neighbours`, each evaluated with the certified evaluator (its lower end: a valid lower bound), while it
+    improves and the budget lasts; ``best`` is updated in place."""
+    t0 = time.perf_counter()
+    by_window = {p.window: p for p in pcs}
+    while best[1] is not None and time.perf_counter() - t0 < budget_s:
+        counts, window, n = best[1]
+        piece = by_window[tuple(window)]
+        improved = False
+        for n2, cs in _neighbours(prob, piece, counts, n, n_min).items():
+            lo_v, _ = prob.point(cs, window, n2)
+            j = int(np.argmax(lo_v))
+            if lo_v[j] > best[0]:
+                best[0], best[1], improved = float(lo_v[j]), (cs[j], tuple(window), n2), True
+        if not improved:
+            return
 
 
 @dataclass
@@ -330,6 +503,92 @@ class BnBResult:
     boxes_open: int
     seconds: float
     converged: bool
+
+
+MAYBE, PRESENT, ABSENT = 0, 1, 2  # what a box knows of a prefix class: nothing, count >= 1, count = 0
+
+
+@dataclass
+class Box:
+    """A box of the long-input domain: rho in [rl, rh], per-residue shares theta in [tl, th], what is known of each
+    prefix class's presence (``state``) and branched bounds ``ratios[(head, a, b)] >= ln u_b - ln u_a`` of softmax
+    heads (:mod:`bounds.weight_ratios`)."""
+
+    piece: int
+    rl: float
+    rh: float
+    tl: np.ndarray
+    th: np.ndarray
+    state: np.ndarray
+    ratios: dict
+    depth: int = 0
+
+    def child(self, **kw) -> Box:
+        d = dict(piece=self.piece, rl=self.rl, rh=self.rh, tl=self.tl, th=self.th, state=self.state,
+                 ratios=self.ratios, depth=self.depth + 1)
+        d.update(kw)
+        return Box(**d)
+
+    @property
+    def empty(self) -> bool:
+        return bool(np.any(self.th < self.tl))
+
+
+def box_weights(prob: Problem, piece: Piece, boxes: list):
+    """Masses, ln n bounds, feasibility and per-head weight enclosures of boxes of one piece; and, per softmax
+    head, the closed log-ratio bounds (B, E, E) of :mod:`bounds.weight_ratios`."""
+    win = piece.win
+    r_lo = np.array([b.rl for b in boxes])
+    r_hi = np.array([b.rh for b in boxes])
+    tl = np.array([b.tl for b in boxes]).reshape(len(boxes), prob.free)
+    th = np.array([b.th for b in boxes]).reshape(len(boxes), prob.free)
+    state = np.array([b.state for b in boxes]).reshape(len(boxes), win.E)
+    lo, hi, s_lo, s_hi, feas = box_masses(prob, piece, r_lo, r_hi, tl, th)
+    absent, present = state == ABSENT, state == PRESENT
+    feas &= ~np.any(absent & (lo > 0), axis=1)  # a class of positive share is not absent
+    absent = absent | (hi <= 0)  # no mass: absent
+    feas &= ~np.any(present & (hi < r_lo[:, None]), axis=1)  # count >= 1: mass >= rho >= rl
+    lo = np.where(absent, 0.0, np.where(present, np.maximum(lo, r_lo[:, None]), lo))
+    hi = np.where(absent, 0.0, hi)
+    with np.errstate(divide="ignore"):
+        xlo, xhi = log_bounds(lo, hi)
+    heads = prob.heads(piece.window)
+    specs = prob.specs(piece.window)
+    live_any = present | (lo > 0)
+    B = len(boxes)
+    K = [np.full((B, win.E, win.E), np.inf) for _ in specs]
+    for j, b in enumerate(boxes):  # Lemmas 2 and 4: each branched ratio bound, carried to every head
+        for (h, a, e), t in b.ratios.items():
+            for k in range(len(specs)):
+                d = 0.0 if k == h else _slope_gap(prob, piece, h, k)[a, e]
+                K[k][j, a, e] = min(K[k][j, a, e], t + float(transfer(np.array(d), s_lo[j], s_hi[j])))
+    weights, H, target_ratio = [], {}, None
+    for i, head in enumerate(specs):
+        Hi, ok_f, absent_h, live_h = log_ratio_bounds(head, win, xlo, xhi, live_any, absent, s_lo, s_hi, K[i])
+        feas &= ok_f
+        r_lo_w, r_hi_w, ref = ratio_box(Hi, absent_h, live_h)
+        H[i] = (Hi, absent_h, live_h)
+        if i == len(heads):  # the target: its weights are the masses
+            target_ratio = (r_lo_w, r_hi_w)
+            continue
+        u = weight_box(head, win, lo, hi, s_lo, s_hi, present=present)
+        if head.semantics != "softmax":  # izzo: valid relative to a reference surely present and kept
+            ok = u[0][np.arange(B), ref] > 0
+            r_lo_w = np.where(ok[:, None] & (u[0] > 0), r_lo_w, 0.0)
+            r_hi_w = np.where(ok[:, None], np.where(u[1] > 0, r_hi_w, 0.0), u[1])
+            r_lo_w = np.where(ok[:, None], r_lo_w, u[0])
+        weights.append([u, (r_lo_w, r_hi_w)])
+    return lo, hi, feas, weights, H, target_ratio
+
+
+def _slope_gap(prob: Problem, piece: Piece, h: int, k: int) -> np.ndarray:
+    """Upper bounds (E, E) of ``c_ab(h) - c_ab(k)`` between two heads of a window (the target last), cached."""
+    cache = prob.__dict__.setdefault("_slope_gaps", {})
+    key = (piece.window, h, k)
+    if key not in cache:
+        specs = prob.specs(piece.window)
+        cache[key] = slope_difference_upper(specs[h], specs[k])
+    return cache[key]
 
 
 def branch_and_bound(prob: Problem, N0: int, tol: float, budget_s: float, max_boxes: int = 2_000_000,
@@ -344,34 +603,42 @@ def branch_and_bound(prob: Problem, N0: int, tol: float, budget_s: float, max_bo
     uid = itertools.count()
     best = [lower_start, None]
 
-    def evaluate(piece_idx, r_lo, r_hi, th_lo, th_hi):
-        lo, hi, s_lo, s_hi, feas = box_masses(prob, ps[piece_idx], r_lo, r_hi, th_lo, th_hi)
-        _, up = prob.evaluate(ps[piece_idx].win, lo, hi, s_lo, s_hi)
-        return np.where(feas, up, -np.inf)
+    def evaluate(piece_idx, boxes):
+        piece = ps[piece_idx]
+        lo, hi, feas, weights, _, target_ratio = box_weights(prob, piece, boxes)
+        _, up = prob.bound_abs(piece.win, weights, lo, hi, target_ratio)
+        return np.where(feas & np.array([not b.empty for b in boxes]), up, -np.inf)
 
-    def push(piece_idx, r_lo, r_hi, th_lo, th_hi, up):
+    def push(piece_idx, boxes, up):
         piece = ps[piece_idx]
         order = np.argsort(-up)
         for i in order:
             if up[i] > best[0]:
-                heapq.heappush(heap, (-float(up[i]), next(uid), piece_idx, float(r_lo[i]), float(r_hi[i]),
-                                      th_lo[i].copy(), th_hi[i].copy()))
+                heapq.heappush(heap, (-float(up[i]), next(uid), boxes[i]))
         cand = [i for i in order[:2] if np.isfinite(up[i])]
         if cand:  # realize the best children: a lower bound attained by a real input
             by_n: dict = {}
             for i in cand:
-                rc = math.sqrt(r_lo[i] * r_hi[i]) if r_lo[i] > 0 else r_hi[i] / 2
-                c, n = realize(prob, piece, rc, (th_lo[i] + th_hi[i]) / 2, N0 + 1)
-                by_n.setdefault(n, []).append(c)
+                b = boxes[i]
+                rc = math.sqrt(b.rl * b.rh) if b.rl > 0 else b.rh / 2
+                centre = (b.tl + b.th) / 2
+                for c, n in (realize(prob, piece, rc, centre, N0 + 1),
+                             realize(prob, piece, rc, centre, N0 + 1, b.state, _ratio_targets(b))):
+                    if c not in by_n.setdefault(n, []):
+                        by_n[n].append(c)
+            before = best[0]
             for n, cs in by_n.items():
                 lo_v, _ = prob.point(cs, piece.window, n)
                 j = int(np.argmax(lo_v))
                 if lo_v[j] > best[0]:
                     best[0], best[1] = float(lo_v[j]), (cs[j], piece.window, n)
+            if best[0] > before:
+                local_search(prob, ps, best, N0 + 1, max(0.5, budget_s / 50))
 
+    E_of = [p.win.E for p in ps]
     for i in range(len(ps)):
-        args = (np.array([0.0]), np.array([rho_max]), np.zeros((1, F)), np.ones((1, F)))
-        push(i, *args, evaluate(i, *args))
+        box = Box(i, 0.0, rho_max, np.zeros(F), np.ones(F), np.zeros(E_of[i], dtype=np.int8), {})
+        push(i, [box], evaluate(i, [box]))
     split = 0
     converged = False
     while heap:
@@ -385,26 +652,27 @@ def branch_and_bound(prob: Problem, N0: int, tol: float, budget_s: float, max_bo
             break
         batch = [heapq.heappop(heap) for _ in range(min(BATCH, len(heap)))]
         groups: dict = {}
-        for negup, _, pi, rl, rh, tl, th in batch:
+        for negup, _, box in batch:
             if -negup <= best[0]:
                 continue
             split += 1
-            groups.setdefault(pi, []).append(_candidate_splits(prob, ps[pi], rl, rh, tl, th))
-        for pi, boxes in groups.items():
-            flat = [c for cands in boxes for pair in cands for c in pair]
-            r_lo = np.array([c[0] for c in flat])
-            r_hi = np.array([c[1] for c in flat])
-            tl = np.array([c[2] for c in flat]).reshape(len(flat), F)
-            th = np.array([c[3] for c in flat]).reshape(len(flat), F)
-            up = evaluate(pi, r_lo, r_hi, tl, th)
+            groups.setdefault(box.piece, []).append((-negup, box))
+        for pi, items in groups.items():
+            parents = [b for _, b in items]
+            lo_m, hi_m, _, _, H, _ = box_weights(prob, ps[pi], parents)
+            cands = [_candidate_splits(prob, ps[pi], b, {h: tuple(x[j] for x in Hh) for h, Hh in H.items()},
+                                       lo_m[j], hi_m[j])
+                     for j, b in enumerate(parents)]
+            flat = [c for cs in cands for pair in cs for c in pair]
+            up = evaluate(pi, flat)
             keep, pos = [], 0
-            for cands in boxes:  # strong branching: the split whose worse child is best
-                scores = [max(up[pos + 2 * j], up[pos + 2 * j + 1]) for j in range(len(cands))]
-                j = int(np.argmin(scores))
+            gap = max(upper - best[0], 0.0)
+            for (parent_up, parent), cs in zip(items, cands, strict=True):
+                j = _choose_split(parent_up, parent.depth, up[pos:pos + 2 * len(cs)].reshape(len(cs), 2), gap)
                 keep += [pos + 2 * j, pos + 2 * j + 1]
-                pos += 2 * len(cands)
-            keep = np.array(keep)
-            push(pi, r_lo[keep], r_hi[keep], tl[keep], th[keep], up[keep])
+                up[pos:pos + 2 * len(cs)] = np.minimum(up[pos:pos + 2 * len(cs)], parent_up)
+                pos += 2 * len(cs)
+            push(pi, [flat[k] for k in keep], up[np.array(keep)])
         if progress:
             progress(split, -heap[0][0] if heap else best[0], best[0])
     upper = max(-heap[0][0], best[0]) if heap else best[0]
@@ -413,26 +681,76 @@ def branch_and_bound(prob: Problem, N0: int, tol: float, budget_s: float, max_bo
     return BnBResult(upper, best[0], best[1], split, len(heap), time.perf_counter() - t0, converged)
 
 
-def _candidate_splits(prob: Problem, piece: Piece, rl, rh, tl, th) -> list:
-    """Every way to halve the box: rho (geometrically; ``[0, r]`` at ``min(r^2, r/2)``) and each theta coordinate
-    wider than 1e-9; each a pair of children (a child with no length of the piece's phase is replaced by an
-    empty box)."""
+def _choose_split(parent_up: float, depth: int, children: np.ndarray, scale: float) -> int:
+    """Strong branching with the product score of MIP solvers (Achterberg 2007, sec. 5.2): the split maximizing
+    ``max(gain_worse, e) * max(gain_better, e)`` (gains of the children's bounds over the parent's; ``e`` = 1% of
+    ``scale``, the current gap U - L), so a split that cuts off much of the box wins over one that shaves a little
+    off both halves; when no split gains anything, the candidates take turns by the box's depth."""
+    gain = parent_up - np.minimum(children, parent_up)  # (candidates, 2); a child's bound never exceeds its parent's
+    gain = np.where(np.isfinite(gain), gain, 1e150)  # an empty child (the product of two stays finite)
+    worse, better = gain.min(axis=1), gain.max(axis=1)
+    if better.max() <= 1e-12 * max(abs(parent_up), 1.0):
+        return depth % len(children)
+    e = max(0.01 * scale, 1e-9)
+    return int(np.argmax(np.maximum(worse, e) * np.maximum(better, e)))
+
+
+def _ratio_targets(box: Box) -> list:
+    """(head, a, b, target) for the realization of a box: the middle of each branched log-ratio interval (one step
+    inside a half-infinite one)."""
     out = []
+    for h, a, b in sorted({(h, min(a, b), max(a, b)) for h, a, b in box.ratios}):
+        hi, lo = box.ratios.get((h, a, b), np.inf), -box.ratios.get((h, b, a), np.inf)
+        if np.isfinite(lo) and np.isfinite(hi):
+            target = (lo + hi) / 2
+        else:
+            target = lo + 1.0 if np.isfinite(lo) else hi - 1.0
+        out.append((h, a, b, target))
+    return out
+
+
+PRESENCE_SPLITS = 3  # presence splits tried per box (the prefix classes that weigh most)
+RATIO_SPLITS = 2  # log-ratio splits tried per softmax head and box
+
+
+def _candidate_splits(prob: Problem, piece: Piece, box: Box, H: dict, m_lo, m_hi) -> list:
+    """Every way to halve the box, each a pair of children: rho (geometrically; ``[0, r]`` at ``min(r^2, r/2)``),
+    each theta coordinate wider than 1e-9, the presence of the prefix classes that weigh most (absent / present),
+    and the widest log-ratios of each softmax head (:func:`bounds.weight_ratios.split_candidates`).  A child with no
+    length of the piece's phase is replaced by an empty box."""
+    out = []
+    rl, rh, tl, th = box.rl, box.rh, box.tl, box.th
     mid = math.sqrt(rl * rh) if rl > 0 else min(rh * rh, rh / 2)
     if mid < 1e-300:
         mid = rh / 2
     if rh - rl > 1e-15 * rh:
         pair = []
         for a, b in ((rl, mid), (mid, rh)):
-            pair.append((a, b, tl, th) if _has_length(piece, prob, a, b) else (a, b, tl, tl - 1.0))
+            pair.append(box.child(rl=a, rh=b) if _has_length(piece, prob, a, b) else box.child(rl=a, rh=b, th=tl - 1.0))
         out.append(pair)
     for j in range(len(tl)):
         if th[j] - tl[j] > 1e-9:
             m = (tl[j] + th[j]) / 2
             a_hi, b_lo = th.copy(), tl.copy()
             a_hi[j], b_lo[j] = m, m
-            out.append([(rl, rh, tl, a_hi), (rl, rh, b_lo, th)])
-    return out or [[(rl, rh, tl, th), (rl, rh, tl, tl - 1.0)]]
+            out.append([box.child(th=a_hi), box.child(tl=b_lo)])
+    weight = np.full(piece.win.E, -np.inf)  # how much each entry may weigh against a reference
+    for h, (Hh, absent_h, live_h) in H.items():
+        for a, b, t in split_candidates(Hh, absent_h, live_h, RATIO_SPLITS):
+            below, above = dict(box.ratios), dict(box.ratios)
+            below[(h, a, b)] = min(below.get((h, a, b), np.inf), t)
+            above[(h, b, a)] = min(above.get((h, b, a), np.inf), -t)
+            out.append([box.child(ratios=below), box.child(ratios=above)])
+        weight = np.maximum(weight, Hh[int(reference(Hh[None], absent_h[None], live_h[None])[0])])
+    prefix = (piece.win.slot < 0) & (piece.win.classes != 0)
+    maybe = list(np.flatnonzero(prefix & (box.state == MAYBE) & (m_lo == 0) & (m_hi > 0)))
+    if not H:  # no softmax head: the izzo heads' top classes first
+        weight = -np.array([min(float(h.G.mid[e]) for h in prob.heads(piece.window)) for e in range(piece.win.E)])
+    for e in sorted(maybe, key=lambda e: -weight[e])[:PRESENCE_SPLITS]:
+        a_st, p_st = box.state.copy(), box.state.copy()
+        a_st[e], p_st[e] = ABSENT, PRESENT
+        out.append([box.child(state=a_st), box.child(state=p_st)])
+    return out or [[box, box.child(th=tl - 1.0)]]
 
 
 # ------------------------------------------------------------------------------------------------ report

@@ -87,8 +87,19 @@ def lf_max(P: np.ndarray, lo: np.ndarray, hi: np.ndarray, order: np.ndarray | No
     """Certified upper bound of ``max sum(u P) / sum(u)`` over ``u in [lo, hi]`` (last axis; u >= 0) and a mask of
     rows where every ``hi`` is 0 (no term: the head outputs 0, the value there is 0).
 
+    ``hi`` may be +inf (a weight unbounded relative to the others): the function is monotone in each coordinate, so
+    its supremum is at a vertex with each coordinate at ``lo`` or at the limit ``+inf``, where the weights with an
+    infinite coordinate take all the mass (in any proportion among them); hence it is the larger of the bound with
+    those coordinates at ``lo`` and the largest P among them.
+
     ``order``: a precomputed descending argsort of P (P fixed over the boxes); shapes broadcast on the leading axes.
     """
+    unbounded = np.isinf(hi)
+    if unbounded.any():
+        v, empty = lf_max(P, lo, np.where(unbounded, lo, hi), order)
+        top = np.where(unbounded, P, -np.inf).max(axis=-1)
+        return np.where(unbounded.any(axis=-1), np.maximum(np.where(empty, -np.inf, v), top), v), empty & \
+            ~unbounded.any(axis=-1)
     if order is None:
         order = np.argsort(-P, axis=-1, kind="stable")
     shape = np.broadcast_shapes(P.shape, lo.shape, hi.shape, order.shape)
@@ -401,12 +412,13 @@ def diff_net(tf: ModelTables, tg: ModelTables | None, win: Window, out: int) -> 
 
 
 # ------------------------------------------------------------------------------------------- weights
-def weight_box(head: HeadSpec, win: Window, pi_lo, pi_hi, s_lo, s_hi, keep=None):
+def weight_box(head: HeadSpec, win: Window, pi_lo, pi_hi, s_lo, s_hi, keep=None, present=None):
     """Enclosure [u_lo, u_hi] (B, E) of the normalized weights of one head.
 
     ``pi_lo/pi_hi`` (B, E): the entries' masses (count / n); ``s_lo/s_hi`` (B,): ln n (``s_hi = inf`` for rho = 0).
     ``keep`` (B, E) bool: exact izzo keep decisions (a concrete input); otherwise izzo decisions are relaxed
-    (a term that may or may not be flushed gets lower weight 0)."""
+    (a term that may or may not be flushed gets lower weight 0); ``present`` (B, E) bool: entries known to occur
+    (count >= 1) even where ``pi_lo`` is 0 (used by the izzo relaxation)."""
     lpi_lo, lpi_hi = log_bounds(pi_lo, pi_hi)
     Gl, Gh = head.G.lower, head.G.upper
     Gl = np.where(head.G.mid == 0, 0.0, np.maximum(Gl, 0.0))
@@ -432,16 +444,18 @@ def weight_box(head: HeadSpec, win: Window, pi_lo, pi_hi, s_lo, s_hi, keep=None)
         if keep is not None:
             u_lo, u_hi = np.where(keep, u_lo, 0.0), np.where(keep, u_hi, 0.0)
         else:
-            u_lo, u_hi = _izzo_relax(head, win, pi_lo, pi_hi, s_lo, s_hi, u_lo, u_hi)
+            u_lo, u_hi = _izzo_relax(head, win, pi_lo, pi_hi, s_lo, s_hi, u_lo, u_hi, present)
     return u_lo, u_hi
 
 
-def _izzo_relax(head: HeadSpec, win: Window, pi_lo, pi_hi, s_lo, s_hi, u_lo, u_hi):
+def _izzo_relax(head: HeadSpec, win: Window, pi_lo, pi_hi, s_lo, s_hi, u_lo, u_hi, present=None):
     """Relaxed izzo flush over a box: the present maximum lies between the best surely-present entry and the best
     possibly-present one; a term is surely flushed when even the first gives ``g ln n / ln 2 >= p``, surely kept when
     even the second gives ``< p``, and otherwise weighs anything in [0, u_hi]."""
     rank = head.rank
     surely = (pi_lo > 0) | win.always[None, :]
+    if present is not None:
+        surely = surely | present
     maybe = (pi_hi > 0) | win.always[None, :]
     # a residue r with surely at least one key: some token of r is present, at least the lowest-ranked possible one
     B, E = pi_lo.shape
@@ -485,24 +499,75 @@ def izzo_keep(head: HeadSpec, counts_present: np.ndarray, n: int) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------------------- bounds
+def _alternatives(w) -> list:
+    """A head's weight enclosures: one (u_lo, u_hi) or a list of them, each enclosing the weights up to a positive
+    factor per box (:mod:`bounds.weight_ratios`)."""
+    return [w] if isinstance(w, tuple) else list(w)
+
+
+def _lf_max_best(P, alts, order=None):
+    """min over the enclosures of their certified ``lf_max`` (each bounds the same maximum)."""
+    return np.minimum.reduce([lf_max(P, lo, hi, order)[0] for lo, hi in alts])
+
+
+THIN = 1e-6  # a weight box this thin (relative) is a point: its linear-fractional bounds use interval weights
+
+
+def _thin_weights(alts: list):
+    """Interval normalized weights (mid, rad) (B, E) when the head has one enclosure of relative width <= THIN
+    (a concrete input), else None.  ``lambda_e = u_e / sum u`` lies in ``[lo_e / sum hi, hi_e / sum lo]``."""
+    if len(alts) != 1:
+        return None
+    lo, hi = alts[0]
+    if not np.all(hi - lo <= THIN * hi):
+        return None
+    E = lo.shape[-1]
+    s_lo = lo.sum(axis=-1, keepdims=True) * (1 - gamma_n(E + 1))
+    s_hi = hi.sum(axis=-1, keepdims=True) * (1 + gamma_n(E + 1)) + TINY
+    if not np.all(s_lo > 0):
+        return None
+    lam_lo = lo / s_hi * (1 - 2 * U)
+    lam_hi = hi / s_lo * (1 + 2 * U) + TINY
+    mid = (lam_lo + lam_hi) / 2
+    rad = (lam_hi - lam_lo) / 2 * (1 + 4 * U) + 2 * U * np.abs(mid) + TINY
+    return mid, rad
+
+
+def _lin_max_thin(P: np.ndarray, lam) -> np.ndarray:
+    """Upper bound (B, J) of ``max lambda . P_j`` over the interval weights ``lam = (mid, rad)`` (B, E), P (J, E):
+    ``mid . P + rad . |P|`` plus the rounding of both products (Higham's gamma_E)."""
+    mid, rad = lam
+    E = P.shape[-1]
+    absP = np.abs(P)
+    v = mid @ P.T + rad @ absP.T
+    err = gamma_n(E + 2) * ((np.abs(mid) + rad) @ absP.T) + TINY
+    return v + err
+
+
 def upper_bound(net: DiffNet, weights: list) -> np.ndarray:
     """Certified upper bound (B,) of D over the boxes whose per-head weight enclosures are ``weights``
-    (a list of (u_lo, u_hi), one per head of ``net``)."""
-    B = weights[0][0].shape[0] if weights else 1
+    (a list, one per head of ``net``, of (u_lo, u_hi) or of several such enclosures: the best bound is used)."""
+    weights = [_alternatives(w) for w in weights]
+    B = weights[0][0][0].shape[0] if weights else 1
     J = net.alpha.mid.shape[0]
     K_terms = [np.broadcast_to(net.kappa.upper, (B,))]
     if J:
         # pre-activation ranges, per head exact (sorted scans), summed
         z_hi_terms, z_lo_terms = [np.broadcast_to(net.alpha.upper, (B, J))], [np.broadcast_to(-net.alpha.lower,
                                                                                               (B, J))]
-        for h, (lo, hi) in enumerate(weights):
+        for h, alts in enumerate(weights):
             bh, bl = net.beta[h].upper, net.beta[h].lower
             if not (bh.any() or bl.any()):
                 continue
-            v, _ = lf_max(bh[None, :, :], lo[:, None, :], hi[:, None, :], _orders(net, h)[0][None])
-            z_hi_terms.append(v)
-            v, _ = lf_min(bl[None, :, :], lo[:, None, :], hi[:, None, :], _orders(net, h)[1][None])
-            z_lo_terms.append(-v)
+            lam = _thin_weights(alts)
+            if lam is not None:  # a concrete input: two matrix products instead of J sorted scans
+                z_hi_terms.append(_lin_max_thin(bh, lam))
+                z_lo_terms.append(_lin_max_thin(-bl, lam))
+                continue
+            z_hi_terms.append(_lf_max_best(bh[None, :, :], [(lo[:, None, :], hi[:, None, :]) for lo, hi in alts],
+                                           _orders(net, h)[0][None]))
+            z_lo_terms.append(_lf_max_best(-bl[None, :, :], [(lo[:, None, :], hi[:, None, :]) for lo, hi in alts],
+                                           _orders(net, h)[1][None]))
         z_hi = _sum_up(z_hi_terms)
         z_lo = -_sum_up(z_lo_terms)
         w_hi = net.w.upper  # (J,)
@@ -523,12 +588,11 @@ def upper_bound(net: DiffNet, weights: list) -> np.ndarray:
         Ka = matmul(Sb, net.alpha)  # (B,)
         K_terms += [Ka.upper, T.sum(axis=1) + gamma_n(J + 1) * np.abs(T).sum(axis=1) + TINY]
     total = [_sum_up(K_terms)]
-    for h, (lo, hi) in enumerate(weights):
+    for h, alts in enumerate(weights):
         P = Ball(np.broadcast_to(net.ell[h].mid, (B, net.win.E)), np.broadcast_to(net.ell[h].rad, (B, net.win.E)))
         if J:
             P = add(P, matmul(Sb, net.beta[h]))
-        v, _ = lf_max(P.upper, lo, hi)
-        total.append(v)
+        total.append(_lf_max_best(P.upper, alts))
     return _sum_up(total)
 
 
@@ -541,9 +605,9 @@ def _orders(net: DiffNet, h: int):
 
 
 def bound_D(net: DiffNet, neg: DiffNet, weights: list) -> tuple[np.ndarray, np.ndarray]:
-    """Certified (lower, upper) of D over the boxes."""
+    """Certified (lower, upper) of D over the boxes (``weights`` as for :func:`upper_bound`)."""
     if net.is_zero:
-        B = weights[0][0].shape[0] if weights else 1
+        B = _alternatives(weights[0])[0][0].shape[0] if weights else 1
         return np.zeros(B), np.zeros(B)
     return -upper_bound(neg, weights), upper_bound(net, weights)
 
@@ -588,10 +652,13 @@ class PairEvaluator:
                 num[b, e] = cnt.get(c, 0)
             num[b, len(win.prefix):] = 1
         present = num != 0
-        vals = np.vectorize(lambda k: Fraction(int(k), n), otypes=[object])(num)
-        enc = ball(vals)
-        zero = ~present
-        lo, hi = np.where(zero, 0.0, np.maximum(enc.lower, 0.0)), np.where(zero, 0.0, enc.upper)
+        if n < 2**53:  # counts and n are exact doubles: IEEE division is correctly rounded (relative error <= u)
+            q = num.astype(np.float64) / float(n)
+            lo, hi = q * (1 - 2 * U), q * (1 + 2 * U) + TINY
+        else:
+            enc = ball(np.vectorize(lambda k: Fraction(int(k), n), otypes=[object])(num))
+            lo, hi = np.maximum(enc.lower, 0.0), enc.upper
+        lo, hi = np.where(present, lo, 0.0), np.where(present, hi, 0.0)
         return lo, hi, present
 
     def enclose(self, counts: list, window: tuple, n: int) -> tuple[np.ndarray, np.ndarray]:

@@ -52,7 +52,7 @@ def test_residual_pair_fails_and_long_bound_is_sound():
     prob = Problem(f, g, ("izzo", "izzo"))
     cert = certify(prob, 0.1, delta=0.0, budget_s=3, max_length=8)
     assert cert.verdict == "fails"
-    assert cert.upper >= 3 - 1e-9 >= cert.lower
+    assert cert.upper >= 3 - 1e-9 and cert.lower < 3  # the sup 3 is approached, never attained
     far = enumerate_length(prob, 40)
     assert far.lower <= cert.long.upper
 
