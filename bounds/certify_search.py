@@ -784,13 +784,18 @@ def describe_witness(prob: Problem, counts: dict, window: tuple, n: int, limit: 
 
 def certify(prob: Problem, eps: float, delta: float | None = 0.0, train_length: int | None = None,
             budget_s: float = 60.0, tol: float | None = None, max_length: int | None = None,
-            progress=None, first: int = 1) -> Certificate:
+            progress=None, first: int = 1, defined_up_to: int | None = None) -> Certificate:
     """The verdict of the module docstring: lengths ``first..N0`` enumerated (N0 within a quarter of the budget, at
     least the training length and Delta + tau + 2), every longer length by branch-and-bound to gap ``tol``
     (default eps/10).  ``delta`` is the agreement delta; with ``train_length`` it is the certified max |f - g| over
     the lengths up to it (its lower end decides "certified", its upper end "fails").  ``first = 2`` leaves out the
-    empty input (``$`` alone), on which a trained network is never trained."""
+    empty input (``$`` alone), on which a trained network is never trained.  ``defined_up_to``: the pair computes
+    only inputs up to this model length (a trained model with absolute positions,
+    :func:`bounds.training.convert.absolute_as_periodic`): every length up to it is enumerated, none beyond is
+    claimed (no branch-and-bound)."""
     t0 = time.perf_counter()
+    if defined_up_to is not None:
+        max_length = defined_up_to
     tol = eps / 10 if tol is None else tol
     need = max(prob.delta + prob.w + 1, train_length or 0)
     rows = enumerate_lengths(prob, budget_s / 4, need, max_length, first=first)
@@ -803,7 +808,10 @@ def certify(prob: Problem, eps: float, delta: float | None = 0.0, train_length: 
     short_hi = max(r.upper for r in rows)
     short_best = max(rows, key=lambda r: r.lower)
     remaining = max(budget_s - (time.perf_counter() - t0), budget_s / 4)
-    long = branch_and_bound(prob, N0, tol, remaining, lower_start=0.0, progress=progress)
+    if defined_up_to is None:
+        long = branch_and_bound(prob, N0, tol, remaining, lower_start=0.0, progress=progress)
+    else:
+        long = BnBResult(0.0, 0.0, None, 0, 0, 0.0, True)
     upper = max(short_hi, long.upper)
     if long.lower > short_best.lower and long.witness is not None:
         counts, window, n = long.witness

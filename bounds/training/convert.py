@@ -48,6 +48,10 @@ def to_limit_transformer(weights: dict, alphabet, positions: str = "periodic",
     if positions != "periodic":
         raise ConversionError(f"{positions!r} positional embeddings are not periodic: no Limit Transformer form "
                               "(Theorem 4.1 needs Delta-periodic encodings)")
+    return _build(weights, alphabet, precision_bits, name, metadata)
+
+
+def _build(weights: dict, alphabet, precision_bits: int, name: str, metadata: dict | None) -> LimitTransformer:
     w = {k: np.asarray(v, dtype=np.float64) for k, v in weights.items()}
     extra = [k for k in w if k.endswith(".bias") and k != "A.bias"]
     if extra:
@@ -73,6 +77,30 @@ def from_record(record: dict, seed_index: int, precision_bits: int = DEFAULT_PRE
             "plateau": run["plateau"], "train_loss": run["train_loss"], "reached_target": run["reached_target"]}
     return to_limit_transformer(weights_from(run["weights"]), task.alphabet, record["config"]["positions"],
                                 precision_bits, f"trained {label} N={record['N']} seed={run['seed']}", meta)
+
+
+def absolute_as_periodic(record: dict, seed_index: int,
+                         precision_bits: int = DEFAULT_PRECISION_BITS) -> tuple[LimitTransformer, int]:
+    """A trained model with ``absolute`` positions (a table of ``max_len`` rows, row i - 1 at model position i) as
+    the Limit Transformer whose periodic table is that table, period ``max_len``, and ``max_len``.
+
+    The two compute the same outputs on every input of model length <= ``max_len``, the only inputs the trained
+    model reads (it refuses longer ones); beyond, the periodic reading says nothing about the trained model.  So a
+    disagreement found at a length <= ``max_len`` is one of the trained model, and nothing else is claimed (the
+    negative control of ``bounds.certify``: absolute positions are not a Limit Transformer encoding)."""
+    from bounds.training.train import make_task, weights_from
+
+    if record["config"]["positions"] != "absolute":
+        raise ConversionError(f"{record['config']['positions']!r} positions: use from_record")
+    run = record["runs"][seed_index]
+    task, label = make_task(record["task_kind"], record["task_params"])
+    weights = weights_from(run["weights"])
+    max_len = int(np.asarray(weights["pos.weight"]).shape[0])
+    model = _build(weights, task.alphabet, precision_bits,
+                   f"trained {label} N={record['N']} seed={run['seed']} (absolute positions read with period "
+                   f"{max_len})", {"source": "bounds.training.convert.absolute_as_periodic", "task": label,
+                                   "N": record["N"], "seed": run["seed"], "max_len": max_len})
+    return model, max_len
 
 
 def save_trained(record: dict, seed_index: int, path, precision_bits: int = DEFAULT_PRECISION_BITS) -> None:

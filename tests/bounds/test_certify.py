@@ -206,3 +206,48 @@ def test_fraction_eps_text(tmp_path, capsys):
                          "--json"], capsys)
     rec = json.loads(out)
     assert code == 0 and rec["eps"] == float(Fraction(1, 2)) and rec["verdict"] == "certified"
+
+
+ABSOLUTE = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "results", "izzo2025-trained-absolute.json")
+
+
+def test_trained_model_with_absolute_positions_fails_with_a_realized_string():
+    """Negative control (absolute positions are no Limit Transformer encoding): the committed ModP p = 2 run trained
+    at N = 4 with an absolute table of 9 rows, read with period 9 (the same outputs on every input it reads), fails
+    against the App. A.2 construction on a string within its table, confirmed on the trained torch network; the same
+    model against itself is certified with U = 0 (the check can also pass)."""
+    from bounds.training.convert import absolute_as_periodic
+
+    with open(ABSOLUTE, encoding="utf-8") as fh:
+        rec = json.load(fh)["record"]
+    assert rec["config"]["positions"] == "absolute"
+    f, max_len = absolute_as_periodic(rec, 0)
+    task = ModPTask(2, 0)
+    g = task.limit_transformer()
+    cert = certify(Problem(f, g, ("softmax", "izzo")), 0.1, None, rec["N"] + 1, budget_s=5, first=2,
+                   defined_up_to=max_len)
+    assert cert.verdict == "fails" and rec["N"] + 1 < cert.witness_length <= max_len
+    assert cert.lower > cert.delta[1] + 0.1 and cert.long.boxes_split == 0  # nothing claimed beyond the table
+    torch = pytest.importorskip("torch")
+    from bounds.training.train import rebuild
+
+    ids = f.encode(cert.witness)[0]
+    assert len(ids) == cert.witness_length
+    with torch.no_grad():
+        out = rebuild(rec, 0)(torch.tensor(ids[None, :]))[0, -1].item()
+    assert abs(abs(out - float(task.target(cert.witness))) - cert.lower) < 1e-4  # the trained network itself
+    same = certify(Problem(f, f, ("softmax", "softmax")), 0.1, None, rec["N"] + 1, budget_s=2, first=2,
+                   defined_up_to=max_len)
+    assert same.verdict == "certified" and same.upper == 0.0
+
+
+def test_trained_model_against_itself_is_certified_with_zero():
+    """A trained network (the committed witness run: exact softmax, d = 16, width 256) against itself: U = 0 at every
+    length, the branch-and-bound included."""
+    from bounds.training.convert import from_record
+
+    path = os.path.join(os.path.dirname(ABSOLUTE), "izzo2025-trained-witness.json")
+    with open(path, encoding="utf-8") as fh:
+        f = from_record(json.load(fh)["record"], 0)
+    cert = certify(Problem(f, f, ("softmax", "softmax")), 0.1, budget_s=4, first=2)
+    assert cert.verdict == "certified" and cert.upper == 0.0 and cert.long.upper == 0.0
