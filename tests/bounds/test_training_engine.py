@@ -150,7 +150,8 @@ def test_sigkill_loses_nothing_finished_and_duplicates_nothing(tmp_path):
             f"{str(out)!r}, workers=1)")
     p = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT)
     deadline = time.time() + 300  # generous: importing torch under load can take a minute
-    while time.time() < deadline and len([f for f in os.listdir(out) if f.endswith(".json")] if out.exists() else []) < 2:
+    while time.time() < deadline and len([f for f in os.listdir(out) if f.endswith(".json") and not f.startswith(".tmp-")]
+                                          if out.exists() else []) < 2:  # finished records, not a write in flight
         time.sleep(0.05)
     os.kill(p.pid, signal.SIGKILL)
     p.wait()
