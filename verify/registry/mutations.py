@@ -4,8 +4,23 @@ Each edit breaks one thing a claim depends on: a hypothesis of a proof step, a c
 rule, a validation, a slope of Lemma 37's eventual forms, or a committed data record.  A claim whose checks
 catch none of its mutations shows ``passing``, never ``verified*`` (:mod:`verify.status`).
 
-Measured (2026-11-26, 2 shared cores, at ``nice 10``, under load 8.1 falling to 4.4 from other engineers'
-jobs): ``time python -m verify.mutate`` ran all 143 mutations in 2503 s (41.7 min; the baseline of 445 checks alone
+Measured (2026-11-27, 2 shared cores, at ``nice 10``, load average 4.5 at the start and at the end, between 4.6 and
+5.4 in between, from other engineers' jobs): ``time python -m verify.mutate`` ran all 155 mutations in 13 min 45 s
+wall (824 s of the runner: collecting the tests, the baseline of 473 checks in 265 s, then 540 s for the 155
+mutations, 2.3 s each on median): 155 caught, none survived, no error.  The slowest: izzo-fig2-plateau-mean-corrupted
+(50 s; its checks re-derive every threshold from the stored sweep), huang-inference-ladder-family-unchecked (35 s)
+and huang-inference-heaviside-at-zero (19 s); every other one under 14 s.  What made it fast: each mutation's pytest
+is forked from a server that imported pytest, numpy, sympy, scipy, z3 and Hypothesis once (verify/forkserver.py;
+about 2 s of imports per run saved), and a run stops once every claim of the mutation has a failed check, skipping
+checks that serve only claims already caught (verify/mutation_stop.py), so a caught mutation runs its checks only up
+to the first failure per claim.  Same-run comparison (load 3.3-4.2, eight mutations of the four papers:
+ahuja-thm4-drop-T-ge-1, ahuja-eq36-wrong-conjugation, ahuja-lem15-recursion-drops-S2, golowich-eq10-drop-2,
+huang-faq7-periodic-pair-early, huang-maj2-at-least-half, izzo-eq1-loosened-constant, izzo-lower-bump-off-by-one, run
+by the previous runner from a checkout of the code before and by this one, back to back): 43.4 s against 19.7 s for the
+eight mutations (2.2 times faster), 71 s against 51 s in all with test collection and baseline.
+
+Before (2026-11-26, same machine, under load 8.1 falling to 4.4, one plain pytest subprocess per mutation running
+every required check): ``time python -m verify.mutate`` ran all 143 mutations in 2503 s (41.7 min; the baseline of 445 checks alone
 took 557 s): 139 caught, 2 survived, 2 errors.  Of those four: izzo-flush-strict rests on Hypothesis drawing a
 boundary case and was caught when rerun; huang-morphism-in-block-correction and huang-inference-ignores-training-
 length (which made a sweep enumerate 2^18 training words and timed out) were replaced by huang-morphism-local-offset
