@@ -4,8 +4,8 @@ Each edit breaks one thing a claim depends on: a hypothesis of a proof step, a c
 rule, a validation, a slope of Lemma 37's eventual forms, or a committed data record.  A claim whose checks
 catch none of its mutations shows ``passing``, never ``verified*`` (:mod:`verify.status`).
 
-Measured (2026-11-27, 2 shared cores, at ``nice 10``, load average 4.5 at the start and at the end, between 4.6 and
-5.4 in between, from other engineers' jobs): ``time python -m verify.mutate`` ran all 155 mutations in 13 min 45 s
+Measured (2026-11-27, 2 shared cores, at ``nice 10``, 1-minute load average 4.5 at the start and at the end and
+between 4.3 and 5.5 when sampled each minute, from other engineers' jobs): ``time python -m verify.mutate`` ran all 155 mutations in 13 min 45 s
 wall (824 s of the runner: collecting the tests, the baseline of 473 checks in 265 s, then 540 s for the 155
 mutations, 2.3 s each on median): 155 caught, none survived, no error.  The slowest: izzo-fig2-plateau-mean-corrupted
 (50 s; its checks re-derive every threshold from the stored sweep), huang-inference-ladder-family-unchecked (35 s)
