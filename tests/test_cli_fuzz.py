@@ -97,6 +97,13 @@ def _pathy(a: argparse.Action) -> bool:
     return bool(_PATHY.search(f"{a.metavar or ''} {a.dest}")) and a.type is None and not a.choices
 
 
+def _wants_folder(a: argparse.Action) -> bool:
+    """An option that names a folder (``--results-dir``, ``--runs``, or help saying "folder"/"directory", as
+    ``bounds.measure --out``, a run folder): a directory is a valid value there, never a bad one."""
+    return bool(re.search(r"dir|runs", f"{a.metavar or ''} {a.dest}", re.I)
+                or re.search(r"\bfolder\b|\bdirectory\b", a.help or "", re.I))
+
+
 def _valid_value(a: argparse.Action) -> str:
     if a.choices:
         return str(next(iter(a.choices)))
@@ -141,7 +148,7 @@ def command_lines(draw):
     paths = [a for a in actions if _pathy(a) and a.nargs != 0]
     if paths:
         a = draw(st.sampled_from(paths))
-        folder = re.search(r"dir|runs", f"{a.metavar or ''} {a.dest}", re.I)  # a directory is what it wants
+        folder = _wants_folder(a)  # a directory is what it wants
         bad["path"] = ("path", a, FILES[draw(st.sampled_from(BAD_PATHS[1:] if folder else BAD_PATHS))])
     kind = draw(st.sampled_from(sorted(bad)))
     chosen_bad = bad[kind]
@@ -195,6 +202,16 @@ def _check(module: str, target: str, argv: list[str], capsys) -> None:
     assert rc == 2, (module, argv, rc, err)
     assert err.count("\n") == 1 and err.endswith("\n"), (module, argv, err)
     assert re.match(r"[\w.-]+( \w+)?: error: \S", err), (module, argv, err)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _scratch_cwd(tmp_path_factory):
+    """Tools run in a scratch working directory: a command line wrongly accepted writes its default outputs
+    (``runs/...``) there, not into the checkout."""
+    here = os.getcwd()
+    os.chdir(tmp_path_factory.mktemp("fuzz-cwd"))
+    yield
+    os.chdir(here)
 
 
 _SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
