@@ -298,7 +298,9 @@ def table(summary: dict) -> str:
                      f"{mark[r['generalizes']]} | {mark[r['agrees']]} |")
     if summary["missing"]:
         lines.append(f"\nnot run (no record): {', '.join(summary['missing'])}")
-    lines.append(f"\nagreement: {summary['agree']} of {summary['judged']} judged cells "
+    lines.append(f"\ncells with a trained seed: {summary['fitted_cells']} of {summary['cells']} run"
+                 + (f" ({len(summary['missing'])} not run)" if summary["missing"] else ""))
+    lines.append(f"agreement: {summary['agree']} of {summary['judged']} judged cells "
                  f"({summary['agreement_rate']}); bins {summary['rows'][0]['bins'] if summary['rows'] else ''}")
     if summary.get("never_fit"):
         lines.append("never fit (no seed): " + ", ".join(c["cell"] for c in summary["never_fit"]))

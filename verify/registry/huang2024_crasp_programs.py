@@ -312,4 +312,8 @@ register("huang2024:fig1", "Figure 1 (reported accuracies)",
     "docs/results/huang2024-fig1-quick.json): 3 of 3 judged cells agree (Binary Majority APE/NoPE and (aa)* APE "
     "generalize as predicted; (aa)* NoPE never fits), the other 11 cells never fit in distribution; with lr 1e-3 "
     "2 of 4 agree (D_2 fits but drops to 36-50% on [101,150] against a predicted success); too small to support "
-    "or refute the figure (huang2024/test_fig1_reproduction.py, docs/reproduce_trained.md)")
+    "or refute the figure. The cpu preset (2-layer d = 64, 1000-3000 steps per cell, 2 seeds; "
+    "docs/results/huang2024-fig1-cpu.json): 5 of 14 cells have a trained seed and 3 of the 5 agree (Binary Majority "
+    "APE/NoPE and D_2 NoPE generalize as predicted; D_2 APE and (aa)* APE fail on [101,150] against a predicted "
+    "success); Majority, Tomita 4, Tomita 5, Parity and (aa)* NoPE never fit, so the figure is still not tested "
+    "(huang2024/test_fig1_reproduction.py, docs/reproduce_trained.md)")
