@@ -229,29 +229,27 @@ def test_eq7_for_every_instance():
     assert all(not r.negative_outcome.holds for r in res)
 
 
-@checks(f"{K}.eq10")
-def test_eq10_for_every_instance():
-    """(10) from (8) and (9) for every finite law: triangle inequality, expectations by induction over the support,
-    the marginal of (9); every control rejected and no hypothesis set inconsistent."""
+def _assert_universal_proof(steps, count: int) -> None:
+    """Every step proved, every negative control rejected, and no step's hypotheses inconsistent (z3 sat)."""
     import z3
 
-    res = assert_proof(T.eq10_universal())
-    assert len(res) == 6 and all(not r.negative_outcome.holds for r in res)
+    res = assert_proof(steps)
+    assert len(res) == count and all(not r.negative_outcome.holds for r in res)
     for r in res:
         solver = z3.Solver()
         solver.add(*r.step.hypotheses)
         assert solver.check() == z3.sat, r.step.name
+
+
+@checks(f"{K}.eq10")
+def test_eq10_for_every_instance():
+    """(10) from (8) and (9) for every finite law: triangle inequality, expectations by induction over the support,
+    the marginal of (9); every control rejected and no hypothesis set inconsistent."""
+    _assert_universal_proof(T.eq10_universal(), 6)
 
 
 @checks(f"{K}.blocks")
 def test_blocks_for_every_L_and_block():
     """The decomposition's telescoping, locality window and shift bijection for all integers (z3); every control
     rejected and no hypothesis set inconsistent."""
-    import z3
-
-    res = assert_proof(T.blocks_universal())
-    assert len(res) == 4 and all(not r.negative_outcome.holds for r in res)
-    for r in res:
-        solver = z3.Solver()
-        solver.add(*r.step.hypotheses)
-        assert solver.check() == z3.sat, r.step.name
+    _assert_universal_proof(T.blocks_universal(), 4)
