@@ -1,4 +1,4 @@
-"""The supremum of a pair's disagreement over every long input, decided with z3 (issue 10 item 3).
+"""The supremum of a pair's disagreement over every long input, decided with z3.
 
 Setting: Izzo et al. Theorem 4.1 (one layer, Delta-periodic positions, tau-local translation-invariant phi, the
 ``izzo`` precision model).  From the hardmax threshold on, a model's last-position output depends on an input of

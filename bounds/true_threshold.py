@@ -1,4 +1,4 @@
-"""The true threshold of a pair (issue 10 item 3): the smallest N for which agreement up to N is enough.
+"""The true threshold of a pair: the smallest N for which agreement up to N is enough.
 
 For a fixed pair (f, g), agreement error delta and tolerance eps, a training length N *suffices* when
 ``|f - g| <= delta`` on every input of length <= N implies ``|f - g| <= delta + eps`` on every input.  With

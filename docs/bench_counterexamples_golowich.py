@@ -5,7 +5,7 @@
     python docs/bench_counterexamples_golowich.py --Ls 4 8 16 --timeout 600 --out bench.jsonl
 
 Reports wall-clock and CPU seconds of the process (z3 runs in-process, so CPU time is the solver's work;
-wall time also counts waiting for a loaded machine).  Targets (issue 5): each --drop finds a verified
+wall time also counts waiting for a loaded machine).  Targets: each --drop finds a verified
 witness in < 10 s at L = 4, |V| = 2, k = 2; --drop none completes in < 60 s.
 """
 

@@ -1,4 +1,4 @@
-"""Time the exhaustive verification of the whole C-RASP benchmark (issue 4: must be < 2 minutes).
+"""Time the exhaustive verification of the whole C-RASP benchmark (target: < 2 minutes).
 
     python docs/bench_crasp.py            # every program vs its oracle on all words up to its length
     python docs/bench_crasp.py --json

@@ -1,4 +1,4 @@
-"""Benchmark: exact evaluation of compiled C-RASP benchmark programs (issue 12 item 5).
+"""Benchmark: exact evaluation of compiled C-RASP benchmark programs.
 
     python docs/bench_exact.py [NAME ...] [--length 10000] [--ref-length 200]
 

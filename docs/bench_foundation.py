@@ -1,4 +1,4 @@
-"""Foundation benchmark (issue 2): rerun with ``python docs/bench_foundation.py [--repeat R]``.
+"""Foundation benchmark: rerun with ``python docs/bench_foundation.py [--repeat R]``.
 
 Prints, for this machine:
 1. wall time of ``python -m bounds.estimate --task modp`` (a fresh interpreter; target < 1 s);

@@ -1,4 +1,4 @@
-"""Numeric-edge benchmark (issue 16 item 4): ``PYTHONPATH=. python docs/bench_numeric_edges.py [--repeat R]``.
+"""Numeric-edge benchmark: ``PYTHONPATH=. python docs/bench_numeric_edges.py [--repeat R]``.
 
 Prints, for this machine, the exact precision primitives against the former algorithms (written here as the
 baseline, run on sizes they can finish), each the minimum over ``--repeat`` runs, with the machine's load:

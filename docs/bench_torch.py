@@ -1,4 +1,4 @@
-"""Benchmark: ``to_torch(model)`` against the numpy float path ``forward`` (issue 12 item 3).
+"""Benchmark: ``to_torch(model)`` against the numpy float path ``forward``.
 
     python docs/bench_torch.py [NAME ...] [--batch 1000] [--length 200] [--device cpu|cuda] [--repeat 3] [--threads 1]
 

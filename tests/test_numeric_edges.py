@@ -1,4 +1,4 @@
-"""The core's numeric edges (issue 16 item 4): each gives the exact answer or a clear warning."""
+"""The core's numeric edges: each gives the exact answer or a clear warning."""
 
 import warnings
 from fractions import Fraction

@@ -1,6 +1,6 @@
 """The training loop shared by every experiment: S models trained at once, one batched forward per step.
 
-How an experiment plugs in (``bounds.measure`` is the first user; issues 14 and 15 are the next)::
+How an experiment plugs in (``bounds.measure`` is the first user; ``bounds.reproduce`` the others)::
 
     from bounds.training.loop import Adam, StopRule, train_models, stacked_forward, unstack
 

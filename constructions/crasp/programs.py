@@ -38,7 +38,7 @@ __all__ = ["Benchmark", "NoProgram", "BENCHMARKS", "NO_PROGRAM", "get", "exhaust
 
 
 def exhaustive_length(alphabet_size: int) -> int:
-    """The exhaustive verification length: 12 for binary alphabets, 8 for 3-5 symbols (issue 4)."""
+    """The exhaustive verification length: 12 for binary alphabets, 8 for 3-5 symbols."""
     return 12 if alphabet_size <= 2 else 8
 
 

@@ -1,4 +1,4 @@
-"""z3 searches for pairs of one-layer models that break a training-length bound (issue 10 item 4).
+"""z3 searches for pairs of one-layer models that break a training-length bound.
 
 The random searches of :mod:`counterexamples.izzo.search` draw integer parameters and test them; here z3 is asked
 directly for the parameters: "is there a pair in the family that agrees within delta on every input of length

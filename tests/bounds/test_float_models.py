@@ -1,4 +1,4 @@
-"""Float-weight models never hang the bounds (issue 10, item 1): rng.normal weights saved with save_model.
+"""Float-weight models never hang the bounds: rng.normal weights saved with save_model.
 
 Before the log-domain threshold, ``python -m bounds.estimate --model`` on such a file ran for minutes: the
 hardmax threshold built the integer ``2 ** (p * v)`` with v the ~100-bit denominator of a float-derived gamma.

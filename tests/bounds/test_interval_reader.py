@@ -1,4 +1,4 @@
-"""The vectorized number reader and the exact tie-breaking of the interval mode (issue 10, item 1: speed).
+"""The vectorized number reader and the exact tie-breaking of the interval mode (speed).
 
 ``bounds.interval_model._read_numbers`` reads a whole matrix at once; ``_Reader`` states the rules one number at a
 time.  Both must give the same doubles (bit for bit, the sign of zero included) and the same exactness flag, and

@@ -399,7 +399,7 @@ register("huang2024:rem45", "Remark 45",
          "controls; controls: violating models are rejected)",
          leaves_out="the Lemma 47 images of the models checked (compiled benchmark models, ModP)")
 
-# ------------------------------------------------- issue 13: Theta_n, Lemma 47/52, bounded Inference Procedure
+# ------------------------------------------------- Theta_n, Lemma 47/52, bounded Inference Procedure
 _I = "verify/tests/huang2024/test_inference.py"
 register("huang2024:lem52.tau", "Lemma 52 with Definition 50's footnote (tau in R_infinity)",
          "R_infinity(T^) <= F(R(T)) when R_infinity includes the locality radius tau of phi.",

@@ -1,4 +1,4 @@
-"""Bounded searches for ahuja2024 (item 5 of issue 3): try to break steps on many small exact instances.
+"""Bounded searches for ahuja2024: try to break steps on many small exact instances.
 
 All are marked slow; run with ``pytest -m slow verify/tests/ahuja2024/test_search.py -q -s`` (each prints its
 outcome line; the outcomes are recorded in docs/verify_ahuja.md).
