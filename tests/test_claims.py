@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from verify.claims import LEGACY_STATUS, STRENGTHS, Claim, ClaimError, checks, get, load_all, register
-from verify.report import ROOT, build_report, inconsistencies, markdown, scope_note
+from verify.report import ROOT, as_stated_share, build_report, inconsistencies, markdown, scope_note
 from verify.results import load, merge
 from verify.status import mutation_state, outcome, status
 
@@ -116,6 +116,14 @@ def test_steps_cited_claims_name_their_cited_steps(report_rows):
     assert note.startswith("cited, not discharged: ")
     assert "intermediate value" in note and "hardmax" not in note  # the hardmax regime is discharged
     assert scope_note({"strength": "steps-cited", "cited": "", "leaves_out": ""}) == ""
+
+
+def test_as_stated_share_counts_only_verifying_claims_whose_checks_pass():
+    rows = [{"strength": "as-stated", "outcome": "pass"}, {"strength": "as-stated", "outcome": "partial"},
+            {"strength": "bounded-instances", "outcome": "pass"}, {"strength": "refuted", "outcome": "pass"},
+            {"strength": "numerical", "outcome": "pass"}]
+    assert as_stated_share(rows) == (1, 3)
+    assert as_stated_share(rows[3:]) == (0, 1)
 
 
 def test_claim_map_in_docs_is_current(report_rows):

@@ -17,7 +17,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from lengthgen_cli import Parser, require_regular_file, usage_errors
-from verify.claims import PAPERS, STRENGTH_MEANING, STRENGTHS, ClaimError, load_all
+from verify.claims import PAPERS, STRENGTH_MEANING, STRENGTHS, VERIFYING, ClaimError, load_all
 from verify.collect import BASE, check_locations, collect_tests, pytest_base_args
 from verify.results import ResultsError, load, results_path
 from verify.status import mutation_state, outcome, status
@@ -62,6 +62,14 @@ def scope_note(row: dict) -> str:
     if row.get("leaves_out"):
         return f"leaves out: {row['leaves_out']}"
     return ""
+
+
+def as_stated_share(rows: list[dict]) -> tuple[int, int]:
+    """(as-stated, all) among the claims with a verifying strength whose checks pass (outcome ``pass``): the
+    share of the passing claims whose check covers every quantifier of the statement (docs/claims.md,
+    "Strengths")."""
+    passing = [r for r in rows if r["strength"] in VERIFYING and r["outcome"] == "pass"]
+    return sum(r["strength"] == "as-stated" for r in passing), len(passing)
 
 
 def markdown(rows: list[dict]) -> str:
@@ -192,6 +200,9 @@ def main(argv: list[str] | None = None) -> int:
         parts = ", ".join(f"{s} {n}" for s, n in sorted(cnt.items()))
         print(f"{p}: {sum(cnt.values())} claims ({parts}); strengths: "
               + ", ".join(f"{s} {strengths[p][s]}" for s in STRENGTHS if strengths[p][s]))
+    as_stated, passing = as_stated_share(rows)
+    if passing:
+        print(f"as-stated: {as_stated} of the {passing} claims whose checks pass ({100 * as_stated / passing:.1f}%)")
     print(f"results: {results_path(args.results)}")
     for line in inconsistencies(rows):
         print(f"WARNING: {line}")
