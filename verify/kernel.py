@@ -222,6 +222,28 @@ def assert_proof(proof: Proof) -> list[StepResult]:
     return results
 
 
+def assert_universal_proof(proof: Proof, count: int | None = None) -> list[StepResult]:
+    """:func:`assert_proof` for a proof meant to cover every instance: also every discharged step has a control,
+    every control is rejected, no z3 step's hypotheses are inconsistent (a vacuous step proves nothing) and, when
+    ``count`` is given, the proof has that many steps."""
+    import z3
+
+    results = assert_proof(proof)
+    if count is not None and len(results) != count:
+        raise AssertionError(f"{proof.claim}: {len(results)} steps, expected {count}")
+    for r in results:
+        if r.step.method == "cited":
+            continue
+        if r.negative_outcome is None or r.negative_outcome.holds:
+            raise AssertionError(f"{proof.claim}/{r.step.name}: no rejected control")
+        if r.step.method == "z3":
+            solver = z3.Solver()
+            solver.add(*r.step.hypotheses)
+            if solver.check() != z3.sat:
+                raise AssertionError(f"{proof.claim}/{r.step.name}: inconsistent hypotheses")
+    return results
+
+
 def negated(step, **changes):
     """A copy of ``step`` with fields replaced (e.g. a mutated goal) and no negative of its own."""
     return replace(step, negative=None, **changes)

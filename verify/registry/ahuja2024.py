@@ -293,12 +293,17 @@ CLAIMS = [
      "satisfiability only: h = theta mean(x); the violation by the experiments' SSM at one orthogonal Lambda"),
     ("thm12", "Theorem 12",
      "Constrained learner over an eta-cover: exists T_0 after which all solutions are eps-good",
-     "bounded-instances",
-     "non-emptiness (z3), nesting, and an exact instance with T_0 = 5 (Theta_c^3 = Theta_c^4 != Theta_c^5: a "
-     "plateau does not reveal T_0); 'non-decreasing' should be non-increasing (the rejected control); squared loss "
-     "needs eps <= 1 (ahuja2024:thm12.squared-loss) (verify/ahuja/covers.py)",
-     "non-emptiness and nesting are proved in general (z3); stabilisation and T_0 on one exact instance (a grid "
-     "cover of [-1, 1], eps = 1/100, lengths <= 60)"),
+     "as-stated",
+     "for every finite cover Theta_c (N points, N symbolic), every eps and every risk table R~(theta, t) "
+     "(verify/ahuja/covers.py::thm12_universal, z3 with uninterpreted R~): the threshold F(n + 1) = max(F(n), "
+     "first(n)) bounds each member's first length with R~ > eps (induction on n), so for T > T_0 = F(N) every "
+     "member of Theta_c^T has R~ <= eps at every length; the cover is finite as the proof's use of Lemma 11 and Sec. "
+     "5.2 ('a finite cover') require (control: theta < N dropped, an infinite cover, has a counter-model); A11 and "
+     "realizability enter only the non-emptiness of Theta_c^T, proved in general (z3); 'non-decreasing' should be "
+     "non-increasing (the rejected control); squared loss needs eps <= 1 for non-emptiness "
+     "(ahuja2024:thm12.squared-loss); also an exact instance with T_0 = 5 (Theta_c^3 = Theta_c^4 != Theta_c^5: a "
+     "plateau does not reveal T_0) (verify/ahuja/covers.py)",
+     ""),
     ("thm12.squared-loss", "Theorem 12 proof, first paragraph",
      "||h(theta_c) - f|| <= L eta <= eps gives R~ <= eps",
      "gap",

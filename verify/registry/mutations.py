@@ -173,6 +173,16 @@ mutation("ahuja-thm10-judged-on-training-lengths", "ahuja2024:thm10", "counterex
          "gen[T] = all(all(r == 0 for r in per[k]) for k in minimizers[T])",
          "gen[T] = all(all(r == 0 for r in per[k][:T]) for k in minimizers[T])",
          "Theorem 10's 'generalizes' judged on the training lengths only")
+mutation("ahuja-thm10-threshold-ignores-new-member", ("ahuja2024:thm10", "ahuja2024:thm12"), "verify/ahuja/covers.py",
+         "F_next = F(n + 1) == z3.If(F(n) >= first(n), F(n), first(n))", "F_next = F(n + 1) == F(n)",
+         "the finite-class threshold not raised to the new member's first failing length")
+mutation("ahuja-thm10-loss-may-be-negative", "ahuja2024:thm10", "verify/ahuja/covers.py",
+         "step_h = [T >= 0, bound, R(h, T + 1) == R(h, T) + Rt(h, T + 1), Rt(h, T + 1) >= 0]",
+         "step_h = [T >= 0, bound, R(h, T + 1) == R(h, T) + Rt(h, T + 1)]",
+         "dropped hypothesis: Theorem 10's partial sums without the l2 loss's R~ >= 0")
+mutation("ahuja-sec41-proof-ramp-shifted", "ahuja2024:sec4.1-high-capacity", "verify/ahuja/capacity.py",
+         "return _relu(u - T) - _relu(u - T - width)", "return _relu(u - T - 1) - _relu(u - T - 1 - width)",
+         "off-by-one: the universal witness's ramp switches on at T + 2")
 mutation("ahuja-thm13-lag-beyond-tmax", "ahuja2024:thm13", "verify/ahuja/attention.py",
          "[lag[0] == 0, lag[1] == 0, lag[2] == 0, lag[3] == 0, lag[4] == 0], z3.Sum(lag) == 0,",
          "[lag[0] == 0, lag[1] == 0, lag[2] == 0, lag[3] == 0], z3.Sum(lag) == 0,",

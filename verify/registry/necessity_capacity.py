@@ -51,11 +51,13 @@ register(
     "ahuja2024:sec4.1-high-capacity", "Section 4.1, 'High capacity deep sets'",
     "with unconstrained phi, rho the class contains h = f + c[t > T], a risk minimizer on lengths <= T that is "
     "off by c at every longer length",
-    evidence=f"{_TC}: deep_set_witness builds h as a ReLU deep set (phi' = (phi, 1), rho' = rho + c ramp) from any f; "
-    "exact check on rational sequences, Hypothesis over random f / inputs / T / c, exact risk R(h, T) = 0 and "
+    evidence="for every f = rho(sum phi) (any phi, rho, dimensions), T >= 1 and c != 0 (verify/ahuja/capacity.py::"
+    "universal, z3): phi' = (phi, 1) pools to (sum phi, t), rho' = rho + c (relu(u - T) - relu(u - T - 1)) adds c [t "
+    "> T] to each coordinate, so R(h, T) = 0 and R~(h, t) = d c^2 > 0 for t > T; controls: constant 0 appended, ramp "
+    f"of width 2, c = 0. {_TC}: deep_set_witness builds h as a ReLU deep set from any ReLU f; exact check on "
+    "rational sequences, Hypothesis over random f / inputs / T / c, exact risk R(h, T) = 0 and "
     "R~(h, T+1) = c^2 m; negative control c = 0 is rejected as a witness",
-    strength="bounded-instances",
-    leaves_out="the construction is checked exactly on rational sequences of length <= 4 for fixed and Hypothesis-random f, T, c; not proved symbolically for every f")
+    strength="as-stated")
 register(
     "ahuja2024:sec4.2-high-capacity", "Section 4.2, 'High capacity transformers'",
     "with unconstrained omega, psi the transformer class rho((1/i) sum_j psi(x_i, x_j)) contains a minimizer "
@@ -92,12 +94,17 @@ register(
 register(
     "ahuja2024:thm10", "Theorem 10",
     "finite H, f in H: there is T0 < infinity such that every minimizer of R(., T) with T > T0 length-generalizes",
-    evidence=f"{_TC}: exact threshold on enumerated finite classes (offset class H_K: T* = K + 1; quantized ReLU deep "
-    "sets on {0,1} tokens: 48 members T* = 4, slow: 135 members); every minimizer for T >= T* equals f at all "
-    "tested lengths and at T = T* - 1 some minimizer fails (negative control). The paper's 'T > T*' is one "
-    f"more than needed (T >= T* suffices, i.e. T0 = T* - 1); T0 is not bounded by any function of |H| ({_G})",
-    strength="bounded-instances",
-    leaves_out="enumerated finite classes only (offset classes H_K, 48 quantized ReLU deep sets on {0,1} tokens; slow: 135), lengths up to the scan's maximum")
+    evidence="for every finite class (N members, N symbolic), every law and every risk table "
+    "(verify/ahuja/covers.py::thm10_universal, z3 with uninterpreted R, R~): R(h, T) = sum_{t<=T} R~(h, t) with the "
+    "l2 loss's R~ >= 0 bounds each term (induction on T), f's risk is 0, so a minimiser has R~(h, t) = 0 at t <= T; "
+    "the threshold F(n + 1) = max(F(n), first(n)) bounds each member's first length of positive risk (induction "
+    "on n), so for T > T0 = F(N) every minimiser has zero risk at every length; controls: R~ >= 0 dropped, an "
+    f"infinite class (theta < N dropped). {_TC}: exact threshold on enumerated finite classes (offset class H_K: "
+    "T* = K + 1; quantized ReLU deep sets on {0,1} tokens: 48 members T* = 4, slow: 135 members); every minimizer "
+    "for T >= T* equals f at all tested lengths and at T = T* - 1 some minimizer fails (negative control). The "
+    "paper's 'T > T*' is one more than needed (T >= T* suffices, i.e. T0 = T* - 1); T0 is not bounded by any "
+    f"function of |H| ({_G})",
+    strength="as-stated")
 register(
     "ahuja2024:lem11", "Lemma 11",
     "a nonincreasing sequence of subsets of a finite set A is eventually constant",

@@ -5,6 +5,7 @@ from fractions import Fraction as F
 from verify.ahuja import assumptions, covers, lipschitz, rademacher
 from verify.ahuja._common import checked
 from verify.claims import checks
+from verify.kernel import assert_universal_proof
 
 
 @checks("ahuja2024:thm12", "ahuja2024:asm11")
@@ -13,6 +14,13 @@ def test_theorem12_chain_and_exact_threshold():
     assert covers.threshold() == 5
     sets = covers.constrained_sets()
     assert sets[3] == sets[4] != sets[5]          # a plateau before T_0: T_0 is not visible from the data
+
+
+@checks("ahuja2024:thm12")
+def test_theorem12_for_every_finite_cover():
+    """Theorem 12's conclusion for every finite cover, eps and risk table (z3, N symbolic); the control with
+    theta < N dropped (an infinite cover) has a counter-model."""
+    assert_universal_proof(covers.thm12_universal(), 4)
 
 
 @checks("ahuja2024:thm12.squared-loss")

@@ -29,7 +29,10 @@ from counterexamples.capacity import (
     ssm_witness,
     transformer_witness,
 )
+from verify.ahuja import capacity as capacity_proof
+from verify.ahuja import covers
 from verify.claims import checks
+from verify.kernel import assert_universal_proof
 
 # ------------------------------------------------------------------------------------- strategies
 small = st.fractions(min_value=-2, max_value=2, max_denominator=4)
@@ -118,6 +121,13 @@ def test_witness_is_a_risk_minimizer_that_fails_beyond_T():
     support = RATIONAL_TOKENS
     assert risk(h, f, support, T) == 0
     assert exact_risk(h, f, support, T + 1) == exact_risk(h, f, support, T + 2) == 2 * c**2  # m = 2 outputs
+
+
+@checks("ahuja2024:sec4.1-high-capacity")
+def test_deep_set_witness_for_every_f_T_and_c():
+    """The witness f + c[t > T] for every phi, rho, m, d, T and c != 0 (z3): counter, ramp at integers, offset per
+    coordinate, loss d c^2 [t > T]; controls: constant 0 appended, ramp of width 2, c = 0."""
+    assert_universal_proof(capacity_proof.universal(), 6)
 
 
 # ---------------------------------------------------------------------------------- transformers
@@ -288,6 +298,13 @@ def test_theorem10_offset_class_threshold_exact(K):
     assert not res.generalizes[K]  # negative control: one step below the threshold a minimizer fails
     assert K in res.minimizers[K]  # ... namely f + c[t > K]
     assert res.lemma11["holds"] and res.lemma11["T0"] == K + 1
+
+
+@checks("ahuja2024:thm10")
+def test_theorem10_for_every_finite_class():
+    """Theorem 10 for every finite class (N symbolic), law and risk table (z3): minimisers have zero risk at the
+    training lengths, and beyond T0 = F(N) at every length; controls: R~ >= 0 dropped, an infinite class."""
+    assert_universal_proof(covers.thm10_universal(), 8)
 
 
 @checks("ahuja2024:thm10")

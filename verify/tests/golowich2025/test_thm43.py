@@ -12,7 +12,7 @@ import pytest
 from constructions.golowich.assumptions import INF
 from verify.claims import checks
 from verify.golowich import thm43 as T
-from verify.kernel import EnumerationStep, Proof, assert_proof, negated
+from verify.kernel import EnumerationStep, Proof, assert_proof, assert_universal_proof, negated
 
 K = "golowich2025:thm4.3"
 STEP_KEYS = {"eq7": "eq7", "com1": "change-of-measure", "com2fix": "change-of-measure", "eq8": "eq8-9",
@@ -229,27 +229,15 @@ def test_eq7_for_every_instance():
     assert all(not r.negative_outcome.holds for r in res)
 
 
-def _assert_universal_proof(steps, count: int) -> None:
-    """Every step proved, every negative control rejected, and no step's hypotheses inconsistent (z3 sat)."""
-    import z3
-
-    res = assert_proof(steps)
-    assert len(res) == count and all(not r.negative_outcome.holds for r in res)
-    for r in res:
-        solver = z3.Solver()
-        solver.add(*r.step.hypotheses)
-        assert solver.check() == z3.sat, r.step.name
-
-
 @checks(f"{K}.eq10")
 def test_eq10_for_every_instance():
     """(10) from (8) and (9) for every finite law: triangle inequality, expectations by induction over the support,
     the marginal of (9); every control rejected and no hypothesis set inconsistent."""
-    _assert_universal_proof(T.eq10_universal(), 6)
+    assert_universal_proof(T.eq10_universal(), 6)
 
 
 @checks(f"{K}.blocks")
 def test_blocks_for_every_L_and_block():
     """The decomposition's telescoping, locality window and shift bijection for all integers (z3); every control
     rejected and no hypothesis set inconsistent."""
-    _assert_universal_proof(T.blocks_universal(), 4)
+    assert_universal_proof(T.blocks_universal(), 4)

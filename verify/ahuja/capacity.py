@@ -1,0 +1,65 @@
+"""Section 4.1 of ahuja2024, 'High capacity deep sets': the class with unconstrained phi and rho has a risk
+minimiser that does not length-generalize -- for every f, T and c, proved symbolically.
+
+Statement.  For every deep set f(x_{<=t}) = rho(sum_{j<=t} phi(x_j)) (phi: R^n -> R^m, rho: R^m -> R^d any maps),
+every training length T >= 1 and every offset c != 0, the class contains h = f + c [t > T] (c added to each of the
+d label coordinates): R(h, T) = 0, so h minimises (1), and R~(h, t) = d c^2 > 0 at every length t > T.
+
+Construction (the one counterexamples.capacity.deep_set_witness builds with ReLU networks): phi'(x) = (phi(x), 1),
+so the pooled vector is (sum phi, t); rho'(z, u) = rho(z) + c ramp(u) with ramp(u) = relu(u - T) - relu(u - T - 1).
+
+Steps (:func:`universal`, z3; z is a point of an abstract vector space, rho's coordinates uninterpreted, so the
+steps hold for every m, every phi and rho and every coordinate of every d):
+  the counter: s_0 = 0, s_(t+1) = s_t + 1 => s_t = t (induction on t);
+  the ramp at integers: ramp(t) = [t > T] for every integer t and T;
+  per coordinate: rho'_i(z, t) - rho_i(z) = c [t > T];
+  the loss: ||h - f||^2 = sum over the d coordinates of (c [t > T])^2 = d c^2 [t > T] (induction on d), and its
+  expectation under any law is that constant (weights summing to 1, induction over the support);
+  the conclusion: R(h, T) = sum_{t<=T} 0 = 0 and R~(h, t) = d c^2 > 0 for t > T, d >= 1, c != 0.
+"""
+
+from __future__ import annotations
+
+import z3
+
+from verify.ahuja._common import VectorSpace, key, z3_step
+from verify.kernel import Proof
+
+CLAIM = "sec4.1-high-capacity"
+
+
+def _relu(v):
+    return z3.If(v > 0, v, 0)
+
+
+def ramp(u, T, width=1):
+    """relu(u - T) - relu(u - T - width): 0 up to T, 1 from T + width on (width 1 at integers)."""
+    return _relu(u - T) - _relu(u - T - width)
+
+
+def universal() -> Proof:
+    V = VectorSpace("Z")
+    z = V.vec("z")
+    rho_i = z3.Function("rho_i", V.sort, z3.RealSort())
+    s, s1, t, T, d, i = z3.Ints("s s1 t T d i")
+    cr, S, S1, E, W, p, K, R = z3.Reals("c S S1 E W p K R")
+    ind = z3.If(t > T, 1, 0)
+    rho_prime = rho_i(z) + cr * ramp(t, T)
+    return Proof(key(CLAIM), "High capacity deep sets: f + c[t > T] is a minimiser for every f, T, c", (
+        z3_step(CLAIM, "counter: the appended coordinate 1 sums to the length (step s_t = t => s_(t+1) = t + 1)",
+                [s == t, s1 == s + 1], s1 == t + 1, neg_hypotheses=[s == t, s1 == s]),  # the constant 0 appended
+        z3_step(CLAIM, "ramp at integers: relu(t - T) - relu(t - T - 1) = [t > T] for every integer t, T",
+                [], ramp(t, T) == ind, neg_goal=ramp(t, T, 2) == ind),
+        z3_step(CLAIM, "per coordinate: rho'_i(z, t) - rho_i(z) = c [t > T] (rho, phi, m arbitrary)",
+                [], rho_prime - rho_i(z) == cr * ind, neg_goal=rho_prime - rho_i(z) == cr),
+        z3_step(CLAIM, "loss over the coordinates, step: S_i = i c^2 [t > T] => S_(i+1) = (i + 1) c^2 [t > T]",
+                [i >= 0, S == i * cr * cr * ind, S1 == S + (cr * ind) * (cr * ind)], S1 == (i + 1) * cr * cr * ind,
+                neg_hypotheses=[i >= 0, S == i * cr * cr * ind, S1 == S + cr * ind]),
+        z3_step(CLAIM, "expectation of the constant loss K under any law, over the support by induction: the partial "
+                "sums keep E = K W (W the mass so far; W = 1 at the end gives E = K)", [E == K * W],
+                E + p * K == K * (W + p), neg_goal=E + p * K == K * W),
+        z3_step(CLAIM, "conclusion: R~(h, t) = d c^2 [t > T] is 0 for t <= T (so R(h, T) = 0 and h minimises (1)) and "
+                "> 0 for t > T", [d >= 1, cr != 0, R == d * cr * cr * ind],
+                z3.And(z3.Implies(t <= T, R == 0), z3.Implies(t > T, R > 0)),
+                neg_hypotheses=[d >= 1, R == d * cr * cr * ind]),               # c = 0 is no witness
+    ))
