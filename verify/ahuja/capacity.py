@@ -23,7 +23,7 @@ from __future__ import annotations
 import z3
 
 from verify.ahuja._common import VectorSpace, key, z3_step
-from verify.kernel import Proof
+from verify.kernel import CitedLemma, Proof
 
 CLAIM = "sec4.1-high-capacity"
 
@@ -58,6 +58,8 @@ def universal() -> Proof:
         z3_step(CLAIM, "expectation of the constant loss K under any law, over the support by induction: the partial "
                 "sums keep E = K W (W the mass so far; W = 1 at the end gives E = K)", [E == K * W],
                 E + p * K == K * (W + p), neg_goal=E + p * K == K * W),
+        CitedLemma(key(CLAIM), "general laws", statement="the expectation of a constant K under any law is K",
+                   source="elementary"),
         z3_step(CLAIM, "conclusion: R~(h, t) = d c^2 [t > T] is 0 for t <= T (so R(h, T) = 0 and h minimises (1)) and "
                 "> 0 for t > T", [d >= 1, cr != 0, R == d * cr * cr * ind],
                 z3.And(z3.Implies(t <= T, R == 0), z3.Implies(t > T, R > 0)),

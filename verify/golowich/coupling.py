@@ -180,3 +180,54 @@ def strong_event_probability(ens, ell, w, g1):
         if all(not w(T, tuple(x[i - 1] for i in T)) for T in sets_k(ell, ens.k) if T != S):
             tot += p
     return tot
+
+
+def strong_realizability_universal():
+    """Assumption D.1 => Assumption 4.1 with the same delta, for every ensemble, class, length, dimension d and norm
+    (the text after D.1: 'using the fact that the diameter of Y is at most 1 ... straightforward').
+
+    h* = h_{g0*,g1*} is one member of H^attn for every l (D.1 fixes g0*, g1* before l).  Steps (z3; one coordinate
+    of R^d at a time, the same weights serve every coordinate):
+
+    1. the attention sum over Sets_k([l]) in any order, by induction over the sets: with weights w = exp(g0) and
+       w(S) = 0 for S != S* on the good event, the partial sums keep (N, D) = (seen w* v*, seen w*), where seen says
+       whether S* came already (the sets are distinct, so it comes once);
+    2. S* is one of the sets and w* = exp(g0*(S*)) > 0, so D = w* > 0 (footnote 6's fallback is not used) and
+       h*(X) = N / D = v* = g1*(X_S*) = Y;
+    3. the loss: L(Y, Y) = 0 on the good event, L <= 1 everywhere (L maps into [0, 1]), so L(h*(X), Y) <= 1[bad];
+    4. expectation, by induction over a finite support (general laws: monotonicity of expectation, elementary):
+       E <= P(bad), and P(bad) <= delta gives E_{P_l} L(h*(X), Y) <= delta at every l.
+    """
+    import z3
+
+    from verify.kernel import CitedLemma, Proof, z3_with_control
+
+    key = "golowich2025:asm-d1"
+    N, D, seen, ws, vs, wj, vj, anyv, star = z3.Reals("N D seen w_star v_star w_j v_j v_any star")
+    inv1 = [N + wj * vj == (seen + star) * ws * vs, D + wj == (seen + star) * ws]
+    sum_h = [N == seen * ws * vs, D == seen * ws, z3.Or(star == 0, star == 1), z3.Or(seen == 0, seen == 1),
+             seen + star <= 1, vj == z3.If(star == 1, vs, anyv)]
+    Ysort = z3.DeclareSort("Y")                    # the label set: a convex subset of R^d, any d, any norm
+    Lf = z3.Function("loss_fn", Ysort, Ysort, z3.RealSort())
+    hX, Y = z3.Consts("hX Y", Ysort)
+    hx, y, good = z3.Reals("h_x y good")
+    E, B, p, loss, ind, delta, G = z3.Reals("E B p loss bad delta P_good")
+    loss_h = [p >= 0, loss >= 0, loss <= 1, z3.Or(good == 0, good == 1), ind == 1 - good,
+              z3.Implies(good == 1, loss == 0), E <= B]
+    return Proof(key, "Assumption D.1 implies Assumption 4.1", (
+        z3_with_control(key, "attention sum, induction over the sets: weight 0 off S* keeps (N, D) = (seen w* v*, "
+                        "seen w*)", sum_h + [wj == z3.If(star == 1, ws, 0)], z3.And(*inv1),
+                        neg_hypotheses=sum_h + [wj == z3.If(star == 1, ws, 1)]),   # some S != S* keeps weight 1
+        z3_with_control(key, "all sets summed: S* came once and w* > 0, so h*(X) = N / D = g1*(X_S*) = Y",
+                        [N == ws * vs, D == ws, ws > 0, vs == y, hx * D == N], hx == y,
+                        neg_hypotheses=[N == ws * vs, D == ws, vs == y, hx * D == N]),   # w* = 0: no score
+        z3_with_control(key, "good event: L(h*(X), Y) = L(Y, Y) = 0", [hX == Y, Lf(Y, Y) == 0], Lf(hX, Y) == 0,
+                        neg_hypotheses=[hX == Y]),                                       # L(Y, Y) = 0 dropped
+        z3_with_control(key, "expectation, induction over the support: L in [0, 1] and L = 0 on the good event keep "
+                        "E <= P(bad)", loss_h, E + p * loss <= B + p * ind,
+                        neg_hypotheses=loss_h[:2] + loss_h[3:]),                         # diam(Y) <= 1 dropped
+        CitedLemma(key, "general laws", statement="for a law that is not finitely supported, L(h*(X), Y) <= 1[bad] "
+                   "pointwise gives E L <= P(bad) by monotonicity of expectation", source="elementary"),
+        z3_with_control(key, "conclusion: E <= P(bad) = 1 - P(good) <= delta at every l",
+                        [E <= B, B == 1 - G, G >= 1 - delta], E <= delta, neg_hypotheses=[E <= B, B == 1 - G]),
+    ))

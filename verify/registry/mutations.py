@@ -306,6 +306,9 @@ mutation("golowich-fn8-rank-is-position", ("golowich2025:fn8", "golowich2025:def
 mutation("golowich-asmd1-drops-uniqueness", "golowich2025:asm-d1", "verify/golowich/coupling.py",
          "if all(not w(T, tuple(x[i - 1] for i in T)) for T in sets_k(ell, ens.k) if T != S):", "if True:",
          "Assumption D.1's event loses g0*(S) = -inf for every S != S*")
+mutation("golowich-asmd1-proof-loss-unbounded", "golowich2025:asm-d1", "verify/golowich/coupling.py",
+         "loss_h = [p >= 0, loss >= 0, loss <= 1,", "loss_h = [p >= 0, loss >= 0, loss <= 2,",
+         "weakened hypothesis: D.1 => 4.1 argued with losses up to 2 (diam(Y) <= 1 not used)")
 mutation("golowich-defb1-drops-output-map", "golowich2025:def-b1", "verify/golowich/heads.py",
          "g1 = [list(O * V * We[:, t]) for t in range(We.shape[1])]",
          "g1 = [list(V * We[:, t]) for t in range(We.shape[1])]",

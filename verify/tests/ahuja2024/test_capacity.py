@@ -127,7 +127,7 @@ def test_witness_is_a_risk_minimizer_that_fails_beyond_T():
 def test_deep_set_witness_for_every_f_T_and_c():
     """The witness f + c[t > T] for every phi, rho, m, d, T and c != 0 (z3): counter, ramp at integers, offset per
     coordinate, loss d c^2 [t > T]; controls: constant 0 appended, ramp of width 2, c = 0."""
-    assert_universal_proof(capacity_proof.universal(), 6)
+    assert_universal_proof(capacity_proof.universal(), 7)
 
 
 # ---------------------------------------------------------------------------------- transformers

@@ -7,7 +7,7 @@ import pytest
 from constructions.golowich import model as E
 from verify.claims import checks
 from verify.golowich import coupling as C
-from verify.kernel import EnumerationStep, Proof, assert_proof, negated
+from verify.kernel import EnumerationStep, Proof, assert_proof, assert_universal_proof, negated
 
 
 def _adjacent_marker_ensemble(mu=None):
@@ -95,6 +95,14 @@ def test_strong_implies_approximate_realizability():
         risk = ens.risk(lambda x: E.attention(w_loc, _g1, x, 2, local=1), ell)
         assert 0 < 1 - good and risk <= 1 - good  # delta-strong => delta-approximate, same delta
         assert not risk <= (1 - good) / 100  # negative control: a 100x smaller delta is rejected
+
+
+@checks("golowich2025:asm-d1")
+def test_strong_implies_approximate_realizability_for_every_ensemble():
+    """D.1 => 4.1 with the same delta for every ensemble, class, length, d and norm (z3): the attention sum keeps only
+    S*, the loss vanishes on the good event and is <= 1 off it; controls: a second set keeps weight, w* = 0,
+    L(Y, Y) = 0 dropped, diam(Y) <= 1 dropped, P(good) >= 1 - delta dropped."""
+    assert_universal_proof(C.strong_realizability_universal(), 6)
 
 
 @pytest.mark.slow
