@@ -212,8 +212,9 @@ def _phi(x: dict, F: Compressor, delta: int) -> Fraction:
 
 
 def _stretch(x: dict, sets, pc: ProofConstants, delta: int, target: Fraction) -> Fraction:
-    """An s >= 1 with target <= Phi(s) <= target + 1/2 (exact bisection; Phi is continuous and non-decreasing in
-    s, Phi(1) < target, and Phi = max_r S_r(x) >= target once lambda s exceeds every count)."""
+    """An s >= 1 with target <= Phi(s) <= target + 1/2 (exact bisection; Phi(1) < target, Phi = max_r S_r(x) >=
+    target once lambda s exceeds every count, and Phi(s) <= Phi(s') <= (s'/s) Phi(s) for s <= s' (module docstring of
+    bounds.corrected, the stretch), so the bisection stops once hi/lo <= 1 + 1/(2 target))."""
     comps = components([(max(Fraction(1), pc.theta * st.total(x)), Fraction(st.total(x))) for st in sets])
 
     def phi(s):
@@ -230,7 +231,7 @@ def _stretch(x: dict, sets, pc: ProofConstants, delta: int, target: Fraction) ->
             hi = mid
         else:
             lo = mid
-    raise NotApplicableError("the stretch bisection did not converge")  # pragma: no cover - Phi is Lipschitz in s
+    raise NotApplicableError("the stretch bisection did not converge")  # pragma: no cover - Phi(hi) <= (hi/lo) Phi(lo)
 
 
 def _trivial_z(x: dict, delta: int, w: int, H: int) -> dict:

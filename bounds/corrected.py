@@ -99,9 +99,13 @@ is the positivity of that denominator at ``X = lambda/theta``, so W_r > 0 and so
 *Length.*  With ``Phi(s) = max_r sum_{c of r} F_s(n_c)``: ``sum_{c of r} v_c <= need_r <= sum_{c of r} (v_c + 1)
 <= Phi + |Sigma|``, and the minimal |z| has ``t_r < need_r0 + 2`` for all r (or is at most ``1 + w + Delta``) and
 ``t_r >= t_r' - 1 >= need_r' - 1 >= Phi - 1`` for the r' attaining Phi, so ``1 + w + Delta (Phi - 1) <= |z| < 1 + w + Delta (Phi + |Sigma| + 2)``.  For s = 1, (F4) gives
-``Phi <= |Sigma| lambda theta^{-k}`` and ``|z| <= N_1``.  If then ``|z| < H``, Phi(s) is continuous and
-non-decreasing in s, ``Phi(1) < Phi* = (H - 1 - w)/Delta + 1``, and Phi(s) tends to ``max_r S_r(x) >= L_0/Delta >=
-Phi*`` (as |x| > N_H); :mod:`bounds.compression` bisects to an s with ``Phi* <= Phi(s) <= Phi* + 1/2``, so
+``Phi <= |Sigma| lambda theta^{-k}`` and ``|z| <= N_1``.  If then ``|z| < H``, ``Phi(1) < Phi* = (H - 1 - w)/Delta +
+1``.  *Stretch.*  For ``t >= 1``, ``F_s(v) <= F_{ts}(v) <= t F_s(v)`` for every v (induction over the rules defining
+F: each is built from its earlier values, constants, L, max, min and positive scalings), so ``Phi(s) <= Phi(ts) <= t
+Phi(s)``; once ``lambda s`` exceeds every count, F is the identity and ``Phi(s) = max_r S_r(x) >= L_0/Delta >= Phi*``
+(as |x| > N_H).  On the grid ``s_j = 1 + j/(2 Phi*)`` the ratio of neighbours is at most ``1 + 1/(2 Phi*)``, so the
+first grid point with ``Phi >= Phi*`` (there is one among finitely many) has ``Phi <= (1 + 1/(2 Phi*)) Phi* =
+Phi* + 1/2`` (:mod:`bounds.compression` bisects instead: any s with ``Phi* <= Phi(s) <= Phi* + 1/2`` serves), so
 ``H <= |z| < H + Delta (|Sigma| + 3.5) <= N_H``.  (The D_m = 1 contradiction above: a residue whose classes are all
 attended then has ``Phi(s) >= S_r(x) >= (L_0 - Delta + 1)/Delta``, so ``|x| <= H + 3 Delta < N_H``.)  Every larger
 L only shrinks the bounds on each set, so the error bound holds for the stretched z too.  []

@@ -111,11 +111,14 @@ def test_declared_strengths_are_backed_by_tests_and_the_check_can_fail(report_ro
 
 def test_steps_cited_claims_name_their_cited_steps(report_rows):
     """A steps-cited claim is not as-stated because of the steps it cites: the report names them."""
-    rows = {r["claim"]: r for r in report_rows}
-    note = scope_note(rows["izzo2025:thm4.1.corrected"])
-    assert note.startswith("cited, not discharged: ")
-    assert "intermediate value" in note and "hardmax" not in note  # the hardmax regime is discharged
+    for row in report_rows:
+        if row["strength"] == "steps-cited":
+            assert scope_note(row) == "cited, not discharged: " + row["cited"], row["claim"]
+    note = scope_note({"strength": "steps-cited", "cited": "Bolzano's theorem", "leaves_out": ""})
+    assert note == "cited, not discharged: Bolzano's theorem"
     assert scope_note({"strength": "steps-cited", "cited": "", "leaves_out": ""}) == ""
+    corrected = {r["claim"]: r for r in report_rows}["izzo2025:thm4.1.corrected"]  # no step of its proof is cited
+    assert corrected["strength"] == "as-stated" and "cited" not in scope_note(corrected)
 
 
 def test_as_stated_share_counts_only_verifying_claims_whose_checks_pass():

@@ -3,9 +3,9 @@
 Every step is a z3 or sympy obligation over symbolic parameters (all k, |Sigma|, Delta, w, lambda, theta, eps, counts),
 each with a negative control the same method rejects.  Statements about sums over any number of items (the
 normalization lemma, Lemma M's split over items, heads and ReLU units, the l1 error of a set) are proved by
-induction: the base case and the inductive step are both obligations, so they hold for every number of terms.  One
-step is cited, not discharged: the intermediate value theorem for the stretch (Bolzano; :mod:`bounds.compression`
-finds the s by exact bisection on every input it builds).
+induction: the base case and the inductive step are both obligations, so they hold for every number of terms.  No
+step is cited: the stretch, which an intermediate value argument would give, is a discrete search whose success is
+proved (below).
 
 * the hardmax regime: at length >= H = ceil(2^{p/gamma}) a sub-maximal term (gap >= gamma, the completed margin) is
   flushed, a maximal one survives, and the surviving weights average V y over the argmax items (the monotonicity of
@@ -24,6 +24,10 @@ finds the s by exact bisection on every input it builds).
   fewer in every residue (integer arithmetic);
 * the length: residue counts between Phi - 1 and Phi + |Sigma| + 2, N_1 at s = 1, N_H after the stretch, the stretch
   target reachable, |z| >= H;
+* the stretch: F at ``t L`` lies between F and t F (``t >= 1``; induction over the rules defining F, then summed over
+  classes and maximized over residues), F is the identity once L passes every count, and on the grid
+  ``s_j = 1 + j/(2 Phi*)`` the first point with ``Phi >= Phi*`` has ``Phi <= Phi* + 1/2`` (an induction over the
+  finitely many grid points);
 * the output: the triangle ``|f(x) - g(x)| <= delta + eps``.
 """
 
@@ -32,7 +36,7 @@ from __future__ import annotations
 import sympy
 import z3
 
-from verify.kernel import CitedLemma, Proof, SympyStep, Z3Step, sympy_with_control, z3_with_control
+from verify.kernel import Proof, SympyStep, Z3Step, sympy_with_control, z3_with_control
 
 CLAIM = "izzo2025:thm4.1.corrected"
 
@@ -298,15 +302,83 @@ def _hardmax():
     )
 
 
+def _stretch():
+    """The stretch without the intermediate value theorem: a discrete search whose success is proved.
+
+    Write ``F_L`` for the map F at ``L = lambda s``.  For ``L' = t L`` with ``t >= 1``, ``F_L(v) <= F_L'(v) <=
+    t F_L(v)`` for every v (property P), by induction over the definition of F: the base ``F(1) = 1``, then each rule
+    (the component start, a component, a gap, above b_m) keeps P given P for the values it reads.  Summed over the
+    classes of a residue (induction step) and maximized over residues, ``Phi(L) <= Phi(L') <= t Phi(L)``.  Once L is
+    at least every count, F is the identity (base and the same four rules, given F(b') = b'), so Phi = max_r S_r(x)
+    >= Phi*.  On the grid ``s_j = 1 + j/(2 Phi*)`` (``t = s_j/s_(j-1) <= 1 + 1/(2 Phi*)``), which passes every
+    count / lambda after finitely many steps, the invariant "Phi(s_j) < Phi* or some earlier grid point has Phi in
+    [Phi*, Phi* + 1/2]" holds at j = 0 (Phi(1) < Phi*) and is kept by every step; at the last grid point Phi >=
+    Phi*, so some grid point has ``Phi* <= Phi(s) <= Phi* + 1/2``."""
+    t, L, a, v, bp, r = z3.Reals("t L a v bp r")
+    Fp, Fp2, Fa, Fa2 = z3.Reals("Fp Fp' Fa Fa'")
+
+    def P(x, x2):
+        return z3.And(x <= x2, x2 <= t * x)
+
+    scal = [t >= 1, L >= 1]
+    a_rule = scal + [a >= 1, Fp >= 0, P(Fp, Fp2)]
+    comp = scal + [a >= 1, v >= a, Fa >= 0, P(Fa, Fa2)]
+    gap = scal + [bp >= 1, v > bp, Fp >= 0, Fa >= 0, P(Fp, Fp2), P(Fa, Fa2)]
+    above = scal + [v >= 1, Fp >= 0, P(Fp, Fp2)]
+    S, S2, X, X2 = z3.Reals("S S' X X'")
+    summed = [t >= 1, S >= 0, X >= 0, P(S, S2), P(X, X2)]
+    ident = [L >= 1, bp >= 1, a >= bp, a <= L, Fp == bp, Fa == a]
+    phi0, phi1, star, sj = z3.Reals("Phi_prev Phi Phi_star s")
+    found0, found1 = z3.Bools("found_prev found")
+    inside = z3.And(star <= phi1, phi1 <= star + z3.RealVal("1/2"))
+    grid = [star > 0, sj >= 1, t == (sj + 1 / (2 * star)) / sj, z3.Or(found0, phi0 < star), phi0 >= 0,
+            phi0 <= phi1, phi1 <= t * phi0, found1 == z3.Or(found0, inside)]
+    j, M, lam = z3.Int("J"), z3.Real("max_count"), z3.Real("lambda")
+    zl, H, w, Dl = z3.Reals("z H w Delta")
+    return (
+        _z3("stretch, F at L and t L (base): F(1) = 1 has P: 1 <= 1 <= t", [t >= 1], P(z3.RealVal(1), z3.RealVal(1)),
+            neg_hypotheses=[t >= 0]),
+        _z3("stretch, P kept at a component start: F(a) = max(F(b'), min(a, L))", a_rule,
+            P(_max(Fp, _min(a, L)), _max(Fp2, _min(a, t * L))), neg_hypotheses=_drop(a_rule, t >= 1)),
+        _z3("stretch, P kept on a component: F(v) = F(a) v/a", comp, P(Fa * v / a, Fa2 * v / a),
+            neg_goal=P(Fa * v / a, Fa2 * v / (2 * a))),
+        _z3("stretch, P kept on a gap: F(v) = min(F(b') v/b', F(a))", gap,
+            P(_min(Fp * v / bp, Fa), _min(Fp2 * v / bp, Fa2)),
+            neg_goal=P(_min(Fp * v / bp, Fa), _max(Fp2 * v / bp, Fa2))),
+        _z3("stretch, P kept above b_m: F(v) = max(F(b_m), min(v, L))", above,
+            P(_max(Fp, _min(v, L)), _max(Fp2, _min(v, t * L))), neg_hypotheses=_drop(above, t >= 1)),
+        _z3("stretch, Phi: a sum of terms with P has P (induction step over the classes of a residue)", summed,
+            P(S + X, S2 + X2), neg_goal=S2 + X2 <= t * S + X),
+        _z3("stretch, Phi: the max of two values with P has P (induction step over the residues)", summed,
+            P(_max(S, X), _max(S2, X2)), neg_goal=P(_max(S, X), _min(S2, X2))),
+        _z3("stretch, L >= every count: F is the identity at a component start (F(b') = b' <= a <= L)", ident,
+            _max(Fp, _min(a, L)) == a, neg_hypotheses=_drop(ident, a <= L)),
+        _z3("stretch, L >= every count: F is the identity on a component (F(a) = a)", ident + [v >= a],
+            Fa * v / a == v, neg_goal=Fa * v / a == a),
+        _z3("stretch, L >= every count: F is the identity on a gap (F(b') = b' < v <= a = F(a))",
+            ident + [v > bp, v <= a], _min(Fp * v / bp, Fa) == v, neg_hypotheses=_drop(ident, Fa == a) + [v > bp]),
+        _z3("stretch, L >= every count: F is the identity above b_m (F(b_m) = b_m < v <= L)", ident + [v > bp, v <= L],
+            _max(Fp, _min(v, L)) == v, neg_hypotheses=_drop(ident, a <= L) + [v > bp]),
+        _z3("stretch, the start: |z| >= 1 + w + Delta (Phi(1) - 1) and |z| < H give Phi(1) < Phi* = (H - 1 - w)/Delta "
+            "+ 1", [w >= 1, Dl >= 1, zl >= 1 + w + Dl * (phi0 - 1), zl < H], phi0 < (H - 1 - w) / Dl + 1,
+            neg_goal=phi0 < (H - 1 - w) / Dl),
+        _z3("stretch, grid step (induction): s -> s + 1/(2 Phi*) keeps 'Phi < Phi* or some grid point has Phi in "
+            "[Phi*, Phi* + 1/2]'", grid, z3.Or(found1, phi1 < star),
+            neg_hypotheses=_drop(grid, grid[2]) + [t == (sj + 1 / star) / sj]),
+        _z3("stretch, the grid ends: s_J = 1 + J/(2 Phi*) >= max count / lambda for J = ceil(2 Phi* (max count/lambda "
+            "- 1)), where Phi >= Phi* forces 'found'",
+            [star > 0, lam >= 1, M >= 1, z3.ToReal(j) >= 2 * star * (M / lam - 1),
+             z3.ToReal(j) < 2 * star * (M / lam - 1) + 1, z3.Or(found1, phi1 < star), phi1 >= star],
+            z3.And(1 + z3.ToReal(j) / (2 * star) >= M / lam, found1),
+            neg_goal=z3.And(1 + z3.ToReal(j) / (2 * star) >= 2 * M / lam, found1)),
+    )
+
+
 def _output():
     eps, K, Kf, Kg, eta, d, fx, fz, gx, gz, dl = z3.Reals("eps K Kf Kg eta d fx fz gx gz delta")
     hyp = [eps > 0, Kf >= 0, Kg >= 0, K >= Kf + Kg, K > 0, eta == eps / K, d >= 0, d <= eta,
            z3.Abs(fx - fz) <= Kf * d, z3.Abs(gx - gz) <= Kg * d, z3.Abs(fz - gz) <= dl]
     return (
-        CitedLemma(CLAIM, "intermediate value theorem for the stretch",
-                   statement="Phi(s) = max_r sum_c F_s(n_c) is continuous and non-decreasing in s, Phi(1) < Phi* <= "
-                   "lim Phi(s), so Phi(s) in [Phi*, Phi* + 1/2] for some s", source="Bolzano; found by exact "
-                   "bisection in bounds.compression on every input it builds"),
         _z3("triangle with Lemma M: |f(x) - g(x)| <= (K_f + K_g) eta + delta <= delta + eps", hyp,
             z3.Abs(fx - gx) <= dl + eps, neg_goal=z3.Abs(fx - gx) <= dl + eps / 2),
     )
@@ -316,4 +388,4 @@ def proof() -> Proof:
     """Every step of the corrected bound's proof, in the order of the docstring of bounds/corrected.py."""
     return Proof(CLAIM, "corrected Theorem 4.1 (bounds/corrected.py)",
                  _hardmax() + _lemma_m() + _map() + _one_set() + _padding() + _budget() + _positions() + _length()
-                 + _output())
+                 + _stretch() + _output())

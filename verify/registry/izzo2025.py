@@ -201,22 +201,21 @@ register(
     "(ceil(lambda theta^-k) + 1) + 2), ceil(2^{p/gamma}) + Delta (|Sigma| + 4)) (eta >= 2 or k = 0: max(1 + w + "
     "Delta (|Sigma| + 1), ceil(2^{p/gamma}) + Delta - 1)): |f - g| <= delta on every input of length <= N implies "
     "|f - g| <= delta + eps on every input.",
-    strength="steps-cited", evidence=
-    "proof in the docstring of bounds/corrected.py. verify/izzo/corrected.py discharges every step in general (z3 "
-    "over symbolic reals, sums by induction: base and step; sympy identities reading the code's a and rho*), each "
+    strength="as-stated", evidence=
+    "proof in the docstring of bounds/corrected.py. verify/izzo/corrected.py discharges every step for all parameters "
+    "(z3 over symbolic reals, sums by induction: base and step; sympy identities reading the code's a and rho*), each "
     "with a negative control (the hardmax regime included: at length >= H a sub-maximal term, gap >= the completed "
-    "gamma, is flushed and a maximal one survives, in the log domain with ln and exp increasing), and cites one: "
-    "the intermediate value theorem for the stretch (Bolzano; bounds.compression finds s by exact bisection); "
-    "verify/tests/izzo2025/test_corrected_proof.py. bounds.compression builds the proof's z (argmax sets, "
-    "components, the map F_s, free and padded classes, largest-remainder rounding, the stretch to H) and checks every "
-    "inequality, and Lemma M with each head's actual distance, exactly on random pairs (1-2 heads each) and inputs "
-    "with class counts up to 10^40 beyond N (verify/tests/izzo2025/test_compression.py, Hypothesis); negative "
-    "controls: theta 4 times too large or 1/2 (den < 0) are rejected. Attacked by the z3 and random searches "
-    "(verify/tests/izzo2025/test_z3_search.py, test_estimate_breaks.py) and by the lower-bound pairs of "
-    "bounds/lower.py (never above it).",
-    cited="the intermediate value theorem for the stretch: Phi(s) continuous and non-decreasing with Phi(1) < Phi* "
-    "<= lim Phi gives an s with Phi(s) in [Phi*, Phi* + 1/2] (Bolzano; bounds.compression finds s by exact "
-    "bisection on every input it builds)")
+    "gamma, is flushed and a maximal one survives, in the log domain with ln and exp increasing); no step is cited: "
+    "the stretch to H is a discrete search whose success is proved (F at t L lies between F and t F by induction "
+    "over the rules defining F, F is the identity once L passes every count, and on the grid s_j = 1 + j/(2 Phi*) "
+    "the first point with Phi >= Phi* has Phi <= Phi* + 1/2, by induction over the grid), where an earlier version "
+    "cited the intermediate value theorem; verify/tests/izzo2025/test_corrected_proof.py. bounds.compression builds "
+    "the proof's z (argmax sets, components, the map F_s, free and padded classes, largest-remainder rounding, the "
+    "stretch to H) and checks every inequality, and Lemma M with each head's actual distance, exactly on random "
+    "pairs (1-2 heads each) and inputs with class counts up to 10^40 beyond N (verify/tests/izzo2025/"
+    "test_compression.py, Hypothesis); negative controls: theta 4 times too large or 1/2 (den < 0) are rejected. "
+    "Attacked by the z3 and random searches (verify/tests/izzo2025/test_z3_search.py, test_estimate_breaks.py) and "
+    "by the lower-bound pairs of bounds/lower.py (never above it).")
 
 register(
     "izzo2025:thm4.1.heads", "Theorem 4.1's rate with several heads",

@@ -572,6 +572,9 @@ mutation("izzo-modulus-drops-unembedding", "izzo2025:thm4.1.corrected", "bounds/
 mutation("izzo-corrected-hardmax-half-threshold", "izzo2025:thm4.1.corrected", "verify/izzo/corrected.py",
          "lnn * gamma >= p * ln2]", "2 * lnn * gamma >= p * ln2]",
          "changed constant: the hardmax regime argued from length 2^{p/(2 gamma)} instead of 2^{p/gamma}")
+mutation("izzo-corrected-stretch-grid-coarse", "izzo2025:thm4.1.corrected", "verify/izzo/corrected.py",
+         "grid = [star > 0, sj >= 1, t == (sj + 1 / (2 * star)) / sj,", "grid = [star > 0, sj >= 1, t == (sj + 1 / star) / sj,",
+         "changed constant: the stretch's grid step 1/Phi* instead of 1/(2 Phi*) (a grid point may overshoot by 1)")
 mutation("izzo-lower-bump-off-by-one", "izzo2025:lower.bump", "bounds/lower.py",
          "Length.at_least((Nb + 1) * cls.period + cls.window)", "Length.at_least((Nb + 2) * cls.period + cls.window)",
          "off-by-one: the bump's agreement length one residue period too long")
