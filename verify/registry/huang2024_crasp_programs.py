@@ -67,12 +67,14 @@ register("huang2024:lem11.parity", "Lemma 11 (1) / Lemma 41",
                     "programs, not proved")
 register("huang2024:lem11.aa-star", "Lemma 11 (2) / Lemma 38 / App. C.2.3",
          "(aa)* is not in C-RASP, but it is in C-RASP[periodic].",
-         strength="numerical",
-         evidence="positive: program aa_star (C-RASP[periodic], " + _EX + "); negative: Lemma 37 tool shows every C-RASP[local] "
-    f"program is eventually constant on a^n while (aa)* alternates ({_T}/test_crasp_unary.py).",
-         leaves_out="words up to length 12 (binary) / 8 (3-5 symbols) / 11 (BMI) exhaustively and Hypothesis words "
-                    "up to length 2000; not a proof for all lengths; the negative half via Lemma 37's execution, "
-                    "tested on random programs")
+         strength="as-stated",
+         evidence="positive, for every word: the benchmark program aa_star is exactly C_b := #[j <= i] Q_b(j); L := C_b "
+    "<= 0 and (i mod 2) in {0} (checked structurally), and z3 proves its answer at the last position equals "
+    "membership in (aa)* for every length n >= 1 and number of b's (verify/huang/lemma37.py::mod_star_program; the "
+    "interpreter takes nonempty words; control: residue 1 instead of 0); the reading agrees with the interpreter on "
+    "every word of length <= 6; also " + _EX + ". Negative, for every program: Lemma 38 with m = 2 from Lemma 37, "
+    "both as-stated (huang2024:lem37, huang2024:lem38; a program over {a, b} is run on a^n, where Q_b is constant). "
+    f"Also the Lemma 37 tool's certificate ({_T}/test_crasp_unary.py).")
 register("huang2024:lem11.flipflop", "Lemma 11 (3) / Lemma 36",
          "Sigma* b e* is not in C-RASP[periodic, local].",
          strength="bounded-instances",
@@ -156,25 +158,33 @@ register("huang2024:lem36", "Lemma 36",
 register("huang2024:lem37", "Lemma 37",
          "Over a unary alphabet every C-RASP program eventually accepts all a^n or eventually rejects all (counts are "
     "eventually affine in n, comparisons eventually constant).",
-         strength="numerical",
-         evidence="the inductive proof is executed as an algorithm (constructions/crasp/unary.py: per operation a threshold and an "
-    "eventual constant / affine form, on u a^n v for any prefix u and suffix v; extended to local psi; thresholds "
-    "tested tight) and its output is compared "
-    f"with the interpreter at every position up to threshold + 40 for Hypothesis-generated programs ({_T}/test_crasp_unary.py); "
-    "negative control: Positional phi is rejected, and the C-RASP[periodic] program aa_star does alternate on a^n.",
-         leaves_out="Hypothesis-generated programs, every position up to threshold + 40")
+         strength="as-stated",
+         evidence="for every program, by structural induction (verify/huang/lemma37.py, z3 over the integers): one step "
+    "per operation of Definition 8 (Initial, constants, Not, And, Addition, Subtraction, Conditional, Counting with "
+    "its base and step, and with a local psi, Comparison in its three slope cases) gives the operation's threshold "
+    "and eventual constant / affine form from its operands', for every position, threshold, slope and intercept; the "
+    "test checks that the steps cover exactly the operations of constructions.crasp.ast other than Positional, whose "
+    "step is refuted ([i = 0 mod 2] differs at 2T and 2T + 1: the control), and every step has a rejected control "
+    "(a threshold min instead of max, a wrong slope, the count's threshold without tau, ...). Also the induction "
+    "executed as an algorithm (constructions/crasp/unary.py, on u a^n v for any prefix u and suffix v) and compared "
+    f"with the interpreter at every position up to threshold + 40 for Hypothesis-generated programs ({_T}/"
+    "test_crasp_unary.py); negative control: Positional phi is rejected, and the C-RASP[periodic] program aa_star "
+    "does alternate on a^n.")
 register("huang2024:lem38", "Lemma 38",
          "(aa)* (and 'length = 0 mod m') is not in C-RASP.",
-         strength="numerical",
-         evidence="immediate from Lemma 37: the certificate function constructions.crasp.unary.not_eventually_constant "
-    f"checks that membership of a^n alternates ({_T}/test_crasp_unary.py).",
-         leaves_out="rests on Lemma 37's executed induction (tested on random programs)")
+         strength="as-stated",
+         evidence="for every m >= 2 (verify/huang/lemma37.py, z3): by Lemma 37 (as-stated) a program answers some beta "
+    "on every a^n with n >= T, but a^(mT) is in the language and a^(mT + 1) is not, both beyond T; control: m = 1 "
+    "(every word) gives no contradiction. Also the certificate function constructions.crasp.unary."
+    f"not_eventually_constant checks that membership of a^n alternates ({_T}/test_crasp_unary.py).")
 register("huang2024:prop39", "Proposition 39",
          "#[j <= i - c] P(j) is definable with local relations.",
-         strength="numerical",
-         evidence="constructions.crasp.ast.count_upto_minus builds #P - #[i-j in 0..c-1] P; equals the direct definition "
-    f"(reference interpreter) on Hypothesis-generated predicates and words ({_T}/test_crasp_interpreter.py).",
-         leaves_out="Hypothesis-generated predicates and words")
+         strength="as-stated",
+         evidence="for every c >= 0, predicate P, word and position (verify/huang/prop39.py, z3 over the integers): "
+    "#[j <= i] P - #[j <= i, i - j in 0..c-1] P = #[j <= i - c] P by induction on c (base and step, the count of P "
+    "below position 1 being 0; control: the local count taking P before the word start), and "
+    "constructions.crasp.ast.count_upto_minus builds exactly that difference (checked structurally); also the "
+    f"reference interpreter on Hypothesis-generated predicates and words ({_T}/test_crasp_interpreter.py).")
 register("huang2024:lem40", "Lemma 40",
          "Block encoding turns a C-RASP[periodic,local] program into a C-RASP program "
          "over length-k blocks.",

@@ -72,10 +72,15 @@ register(
 register(
     "izzo2025:app-a1.lip", "Appendix A.1 (Lip(MLP_f) <= ||B_f||_F ||A_f||_F)",
     "The Lipschitz constant of the MLP z -> B psi(A z + b) is at most ||B||_F ||A||_F.",
-    "verified-numerically",
-    "true for ReLU (1-Lipschitz, ||.||_2 <= ||.||_F): exact Hypothesis property over random rational ReLU MLPs "
-    "(verify/tests/izzo2025/test_margin.py::test_lipschitz_relu); fails for Heaviside units, which the Limit Transformer type allows "
-    "(negative control). The proof applies it without the residual y + ... and without U.")
+    strength="as-stated", evidence=
+    "true for ReLU psi in every dimension (verify/izzo/lipschitz.py, z3 and sympy): Cauchy-Schwarz and ||M v||^2 <= "
+    "||M||_F^2 ||v||^2 by induction over the entries and rows (base and step), ReLU 1-Lipschitz per coordinate and "
+    "summed by induction, the bias cancelling (non-commuting symbols), then the chain with square roots as z3 "
+    "variables; controls: the step without the partial sums' bound, a row left out of ||M||_F, the Heaviside unit "
+    "(not Lipschitz: which the Limit Transformer type allows), a doubled bias, the chain without ReLU's contraction. "
+    "Also an exact Hypothesis property over random rational ReLU MLPs (verify/tests/izzo2025/test_margin.py::"
+    "test_lipschitz_relu) and the Heaviside witness. The proof of Theorem 4.1 applies it without the residual y + "
+    "... and without U (izzo2025:thm4.1.residual).")
 
 register(
     "izzo2025:app-a2.modp", "Appendix A.2 (ModPTask construction)",

@@ -450,6 +450,18 @@ mutation("huang-inference-heaviside-at-zero", ("huang2024:cor18.bounded", "huang
          "verify/huang/inference.py",
          "return wa * a + wb * b + w1 + wphi * phi * t + w0 * t >= 0", "return wa * a + wb * b + w1 + wphi * phi * t + w0 * t > 0",
          "swapped tie rule: the units' Heaviside read with H(0) = 0 instead of 1")
+mutation("huang-lem37-proof-comparison-threshold", "huang2024:lem37", "verify/huang/lemma37.py",
+         "cmp + [a1 < a2, i >= _max(Tm, b1 - b2)], le,", "cmp + [a1 < a2, i >= Tm], le,",
+         "dropped term: Lemma 37's comparison step taken from the operands' threshold alone (the intercepts ignored)")
+mutation("huang-lem38-proof-any-modulus", "huang2024:lem38", "verify/huang/lemma37.py",
+         "[m >= 2, T >= 1], z3.Not(both),", "[m >= 1, T >= 1], z3.Not(both),",
+         "off-by-one: Lemma 38 argued for m >= 1, where 'length = 0 mod 1' is every word")
+mutation("huang-aa-star-proof-reads-one-b", "huang2024:lem11.aa-star", "verify/huang/lemma37.py",
+         "hyps, z3.And(nb <= 0, n % k == 0) == member,", "hyps, z3.And(nb <= 1, n % k == 0) == member,",
+         "changed constant: the (a^k)* program read as accepting one b (C_b <= 1)")
+mutation("huang-prop39-proof-unguarded-offset", "huang2024:prop39", "verify/huang/prop39.py",
+         "Ai - (Lc + z3.If(i - c >= 1, p, 0)) == Am1,", "Ai - (Lc + p) == Am1,",
+         "dropped guard: Proposition 39's local count takes P at a position before the word start")
 mutation("huang-certificate-period-off-by-one",
          ("huang2024:tab2.no-crasp", "huang2024:tab2.tomita3", "huang2024:tab3.no-crasp", "huang2024:tab2.tomita5",
           "huang2024:tab2.tomita6", "huang2024:lem38"),
@@ -544,6 +556,9 @@ mutation("izzo-eq1-proof-half-condition-weakened", "izzo2025:eq1", "verify/izzo/
 mutation("izzo-lip-relu-slope-two", "izzo2025:app-a1.lip", "verify/tests/izzo2025/test_margin.py",
          "if heaviside else max(t, Fraction(0)) for t in pre]", "if heaviside else 2 * max(t, Fraction(0)) for t in pre]",
          "changed constant: a unit of slope 2 (2-Lipschitz, not 1): ||B||_F ||A||_F no longer bounds the MLP")
+mutation("izzo-lip-proof-row-dropped", "izzo2025:app-a1.lip", "verify/izzo/lipschitz.py",
+         "R + m * m <= (F + F_row) * V, neg_goal", "R + m * m <= F * V + F_row, neg_goal",
+         "dropped factor: a row's Cauchy-Schwarz bound without ||v||^2 (||M v|| bound no longer homogeneous)")
 mutation("izzo-appb-sampler-no-biases", "izzo2025:app-b.data", "constructions/tasks/modp.py",
          "        q = rng.random((batch, self.period))\n        t = np.arange(1, length + 1)\n"
          "        bits = rng.random((batch, length)) < q[:, t % self.period]\n        return [",

@@ -144,3 +144,21 @@ def test_operations_are_distinct():
     prog = BENCHMARKS["copy_unique"].program()
     ops = iter_nodes([prog.output])
     assert len(ops) == len(set(ops)) == len(prog.operations())
+
+
+@checks("huang2024:prop39")
+def test_prop39_for_every_c_word_and_position_by_z3():
+    """verify/huang/prop39.py: A(i) - L_c(i) = A(i - c) by induction on c (z3 for every i, counts and P), and
+    count_upto_minus builds exactly that difference (Counting minus Counting with the offsets 0..c-1)."""
+    from constructions.crasp.ast import LocalRelation, Sub
+    from verify.huang.prop39 import proof
+    from verify.kernel import assert_universal_proof
+
+    assert_universal_proof(proof(), count=2)
+    p = Q("a")
+    assert count_upto_minus(p, 0) == count(p)
+    for c in (1, 2, 5):
+        node = count_upto_minus(p, c)
+        assert isinstance(node, Sub) and node.left == count(p) and node.right.arg == p
+        assert node.right.psi == LocalRelation(frozenset(range(c)))
+    assert count_upto_minus(p, 3) != Sub(count(p), count(p, range(2)))  # control: one offset short is told apart

@@ -1,5 +1,7 @@
 """Lemma 37 executed: eventual behaviour on u a^n, and the non-expressibility certificates it gives."""
 
+import itertools
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -206,3 +208,47 @@ def test_periodic_certificates(name, member):
 def test_periodic_certificate_negative_control(name, member, alphabet):
     """Languages with a C-RASP[periodic,local] program get no certificate (some k has no such block)."""
     assert periodic_certificate(member, alphabet, 8) is None
+
+
+@checks("huang2024:lem37")
+def test_lemma37_for_every_program_by_structural_induction():
+    """verify/huang/lemma37.py: one z3 step per operation of Definition 8, for every position, threshold, slope and
+    intercept; the steps name exactly the operations of BOOL_NODES and COUNT_NODES other than Positional (a new
+    operation without a step fails here), and Positional's step is refuted (the control)."""
+    from constructions.crasp.ast import BOOL_NODES, COUNT_NODES
+    from verify.huang.lemma37 import CASES, lemma37, positional_control
+    from verify.kernel import assert_universal_proof
+
+    proof = lemma37()
+    assert_universal_proof(proof, count=len(CASES))
+    operations = {cls.__name__ for cls in BOOL_NODES + COUNT_NODES}
+    assert set(CASES) == operations - {"Positional"}
+    assert "Positional" in operations  # the control below is about an operation the grammar has
+    assert_universal_proof(positional_control(), count=1)
+
+
+@checks("huang2024:lem38")
+def test_lemma38_for_every_modulus_by_z3():
+    from verify.huang.lemma37 import lemma38
+    from verify.kernel import assert_universal_proof
+
+    assert_universal_proof(lemma38(), count=2)
+
+
+@checks("huang2024:lem11.aa-star")
+def test_aa_star_both_halves_for_every_word():
+    """Positive: mod_star(k) builds the program verify/huang/lemma37.py reads, which accepts exactly (a^k)* on every
+    word (z3 over every length >= 1 and number of b's; the interpreter takes nonempty words only), its reading agreeing
+    with the interpreter on short words; negative: Lemma 38 for m = k."""
+    from verify.huang.lemma37 import lemma38, mod_star_program, mod_star_reading
+    from verify.kernel import assert_universal_proof
+
+    for name, k in (("aa_star", 2), ("aaaa_star", 4)):
+        prog = BENCHMARKS[name].build()
+        assert (prog.alphabet, prog.defs) == (mod_star_reading(k).alphabet, mod_star_reading(k).defs)
+        assert_universal_proof(mod_star_program(k), count=1)
+        short = ["".join(t) for n in range(1, 7) for t in itertools.product("ab", repeat=n)]
+        # the reading's semantics (C_b = number of b's, phi on the 1-based last position) is the interpreter's
+        assert [bool(v) for v in accepts(prog, short)] == [w.count("b") == 0 and len(w) % k == 0 for w in short]
+    assert mod_star_reading(2).defs != mod_star_reading(4).defs  # control: the reading tells the programs apart
+    assert_universal_proof(lemma38(), count=2)
