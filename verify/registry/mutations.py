@@ -462,6 +462,24 @@ mutation("huang-aa-star-proof-reads-one-b", "huang2024:lem11.aa-star", "verify/h
 mutation("huang-prop39-proof-unguarded-offset", "huang2024:prop39", "verify/huang/prop39.py",
          "Ai - (Lc + z3.If(i - c >= 1, p, 0)) == Am1,", "Ai - (Lc + p) == Am1,",
          "dropped guard: Proposition 39's local count takes P at a position before the word start")
+mutation("huang-piecewise-proof-prev-reads-current", "huang2024:lem11.piecewise", "verify/huang/piecewise.py",
+         "    prev_m = 2 <= ck  #", "    prev_m = 1 <= ck  #",
+         "off-by-one: the subsequence program's Prev_m read as 1 <= #S_(m-1) (S_(m-1)(i), not S_(m-1)(i - 1))")
+mutation("huang-lem41-proof-comparison-threshold", ("huang2024:lem41", "huang2024:lem11.parity"),
+         "verify/huang/lemma41.py", "    big = [m >= z3.If(d >= 0, d, -d) + 1]", "    big = [m >= 1]",
+         "dropped term: Lemma 41's comparison taken as settled after one period (the gap |C_2 - C_1| ignored)")
+mutation("huang-parity-tomita5-witness-two-apart", ("huang2024:tab2.tomita5", "huang2024:lem41"),
+         "verify/huang/lemma41.py", "lang(*block(2 * N)) != lang(*block(2 * N + 1)),",
+         "lang(*block(2 * N)) != lang(*block(2 * N + 2)),",
+         "off-by-one: the witnesses n = 2N and 2N + 2 (the same parity of 1's: no alternation to show)")
+mutation("huang-tomita6-witness-three-apart", "huang2024:tab2.tomita6", "verify/huang/lemma41.py",
+         "z3.If(k % 3 == 2, tomita6(*zeros_k(3 * N)) != tomita6(*zeros_k(3 * N + 1)),",
+         "z3.If(k % 3 == 2, tomita6(*zeros_k(3 * N)) != tomita6(*zeros_k(3 * N + 3)),",
+         "off-by-one: Tomita 6's witnesses n = 3N and 3N + 3 on (0^k)^n (the same residue mod 3)")
+mutation("huang-thm10-proof-dyck-depth-zero-bad", "huang2024:thm10", "verify/huang/counter_languages.py",
+         "dy = [bad0 >= 0, (bad0 <= 0) == ok0, bad1 == bad0 + z3.If(dep < 0, 1, 0),",
+         "dy = [bad0 >= 0, (bad0 <= 0) == ok0, bad1 == bad0 + z3.If(dep <= 0, 1, 0),",
+         "swapped comparison: DYCK-1's Bad read as C_a <= C_b (a balanced prefix flagged)")
 mutation("huang-certificate-period-off-by-one",
          ("huang2024:tab2.no-crasp", "huang2024:tab2.tomita3", "huang2024:tab3.no-crasp", "huang2024:tab2.tomita5",
           "huang2024:tab2.tomita6", "huang2024:lem38"),

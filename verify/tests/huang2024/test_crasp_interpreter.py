@@ -162,3 +162,48 @@ def test_prop39_for_every_c_word_and_position_by_z3():
         assert isinstance(node, Sub) and node.left == count(p) and node.right.arg == p
         assert node.right.psi == LocalRelation(frozenset(range(c)))
     assert count_upto_minus(p, 3) != Sub(count(p), count(p, range(2)))  # control: one offset short is told apart
+
+
+@checks("huang2024:lem11.piecewise")
+def test_piecewise_testable_for_every_pattern_word_and_position_by_z3():
+    """verify/huang/piecewise.py: the subsequence programs decide s_m at every position (z3, induction over positions
+    inside an induction over the pattern), and subsequence_defs builds exactly the program the proof reads."""
+    import itertools
+
+    from constructions.crasp.ast import exists, leq
+    from constructions.crasp.programs import subsequence_defs
+    from verify.huang.piecewise import proof
+    from verify.kernel import assert_universal_proof
+
+    assert_universal_proof(proof(), count=7)
+    for k in range(1, 5):
+        for u in itertools.product("abc", repeat=k):
+            defs = dict(subsequence_defs("".join(u)))
+            s = exists(Q(u[0]))
+            assert defs["S_1"] == s
+            for m in range(2, k + 1):
+                assert defs[f"SPrev_{m}"] == leq(2, count(s))
+                s = exists(Q(u[m - 1]) & leq(2, count(s)))
+                assert defs[f"S_{m}"] == s
+    assert dict(subsequence_defs("ab"))["S_2"] != exists(Q("b") & leq(1, count(exists(Q("a")))))  # control
+
+
+@checks("huang2024:thm10")
+def test_theorem10_programs_for_every_word_by_z3():
+    """verify/huang/counter_languages.py: the four programs decide MAJORITY, DYCK-1, a^n b^n and a^n b^n c^n on every
+    word (z3, induction over positions), and the benchmark programs are exactly the ones the proof reads."""
+    from constructions.crasp.ast import AND, OR, eq, leq, lt
+    from constructions.crasp.programs import BENCHMARKS
+    from verify.huang.counter_languages import proof
+    from verify.kernel import assert_universal_proof
+
+    assert_universal_proof(proof(), count=9)
+    ca, cb, cc = count(Q("a")), count(Q("b")), count(Q("c"))
+    dyck_bad = count(lt(ca, cb))
+    ab_bad = count(Q("a") & leq(1, cb))
+    abc_bad = count((Q("a") & leq(1, count(Q("b") | Q("c")))) | (Q("b") & leq(1, cc)))
+    read = {"majority": leq(cb, ca), "dyck1": AND(leq(dyck_bad, 0), eq(ca, cb)),
+            "anbn": AND(leq(ab_bad, 0), eq(ca, cb)), "anbncn": AND(leq(abc_bad, 0), eq(ca, cb), eq(cb, cc))}
+    for name, output in read.items():
+        assert BENCHMARKS[name].build().output == output, name
+    assert BENCHMARKS["dyck1"].build().output != AND(leq(count(OR(lt(ca, cb))), 1), eq(ca, cb))  # control

@@ -252,3 +252,18 @@ def test_aa_star_both_halves_for_every_word():
         assert [bool(v) for v in accepts(prog, short)] == [w.count("b") == 0 and len(w) % k == 0 for w in short]
     assert mod_star_reading(2).defs != mod_star_reading(4).defs  # control: the reading tells the programs apart
     assert_universal_proof(lemma38(), count=2)
+
+
+@checks("huang2024:lem41", "huang2024:lem11.parity", "huang2024:tab2.tomita5", "huang2024:tab2.tomita6")
+def test_lemma41_for_every_program_and_block_length_by_structural_induction():
+    """verify/huang/lemma41.py: every operation of Definition 8 (Positional included) is eventually L-periodic on u v v
+    v ... (one z3 step each, the steps checked to cover the grammar), so the answer on v^n settles, while PARITY,
+    Tomita 5 and Tomita 6 take both values beyond every threshold for every block length k."""
+    from constructions.crasp.ast import BOOL_NODES, COUNT_NODES
+    from verify.huang.lemma41 import CASES, language, periodic_words
+    from verify.kernel import assert_universal_proof
+
+    assert_universal_proof(periodic_words(), count=len(CASES))
+    assert set(CASES) == {cls.__name__ for cls in BOOL_NODES + COUNT_NODES}
+    for claim in ("huang2024:lem41", "huang2024:tab2.tomita5", "huang2024:tab2.tomita6"):
+        assert_universal_proof(language(claim), count=3)
