@@ -36,7 +36,8 @@ CLAIM41 = "huang2024:lem41"
 
 #: the Definition 8 operation (class name in constructions.crasp.ast) each step of :func:`periodic_words` handles
 CASES = ("Initial", "Positional", "BoolConst", "CountConst", "Not", "And", "Add", "Sub", "Conditional", "Count",
-         "Count", "Count", "Comparison", "Comparison", "Comparison", "Comparison", "Comparison", "Comparison")
+         "Count", "Count", "Comparison", "Comparison", "Comparison", "Comparison", "Comparison", "Comparison",
+         "Comparison")
 
 
 def _max(a, b):
@@ -65,7 +66,7 @@ def periodic_words() -> Proof:
            z3.Implies(i - s >= T, q2 == q1)]
 
     # Comparison: C_k(i0 + m L) = C_k(i0) + m a_k (induction on m), then constancy in m from |d| + 1
-    m, a, x0, xm, xm1, y, ym = z3.Ints("m a C_i0 C_m C_m1 A_i0 A_m")
+    m, x0, xm, xm1, y, ym, yml = z3.Ints("m C_i0 C_m C_m1 A_i0 A_m A_m1")
     itr = [m >= 0, xm == x0 + m * y, ym == y, xm1 == xm + ym]
     d, a1, a2, M, i0 = z3.Ints("d a1 a2 M i0")
 
@@ -112,6 +113,9 @@ def periodic_words() -> Proof:
                         neg_hypotheses=[h for h in loc if not z3.eq(h, loc[4])] + [i >= T, z3.Or(q1 == 0, q1 == 1)]),
         z3_with_control(CLAIM41, "Counting with a local psi (base: no offset yet)", [part == 0, partL == 0],
                         part == partL, neg_goal=part == partL + 1),
+        z3_with_control(CLAIM41, "Comparison, iterate the increment (induction on m): A(i0 + m L) = A(i0) and A "
+                        "periodic at i0 + m L >= T give A(i0 + (m + 1) L) = A(i0)", [m >= 0, ym == y, yml == ym],
+                        yml == y, neg_hypotheses=[m >= 0, ym == y]),
         z3_with_control(CLAIM41, "Comparison, iterate (base m = 0): C(i0 + 0 L) = C(i0) + 0 A(i0)", [xm == x0],
                         xm == x0 + 0 * y, neg_goal=xm == x0 + y),
         z3_with_control(CLAIM41, "Comparison, iterate (step m -> m + 1, A periodic): C(i0 + (m + 1) L) = C(i0) + "

@@ -223,11 +223,14 @@ register("huang2024:lem42", "Lemma 42",
 register("huang2024:eq10", "Equation (10) (induction-head target) and App. C.2.1-C.2.2",
          "f(x)_a = #{k < N : x_k = x_N, x_{k+1} = a} / #{k < N : x_k = x_N}; NEXT_a (a in argmax f, resp. f_a > 0) is in "
     "C-RASP[local] via bigram counts with the predecessor relation.",
-         strength="numerical",
-         evidence="programs induction_next_a (support) and induction_argmax_a (argmax; ties including 0/0 accept every maximiser), "
-    + _EX + ". Copy (unique) uses the same NEXT predicates (program copy_unique).",
-         leaves_out="words up to length 12 (binary) / 8 (3-5 symbols) / 11 (BMI) exhaustively and Hypothesis words "
-                    "up to length 2000; not a proof for all lengths")
+         strength="as-stated",
+         evidence="for every alphabet, word and symbol (verify/huang/induction_head.py, z3): Pre_s = prev(Q_s) holds "
+    "iff x_(j-1) = s, B_st counts the bigrams st before N (induction over positions), the OR over the alphabet "
+    "picks s = x_N (induction over its symbols), so NEXT_a decides n_a > 0 (support) and n_t <= n_a for every t "
+    "(argmax; ties, 0/0 included, accept every maximiser); the benchmark programs induction_next_a and "
+    "induction_argmax_a are checked structurally to be the programs the proof reads; controls: Pre at offset 0, "
+    "the bigram step without the new bigram, Q_s for a symbol other than x_N, the support with 2 <= B. Also "
+    + _EX + ". Copy (unique) uses the same NEXT predicates (program copy_unique).")
 register("huang2024:app-c2.2", "App. C.2.2 (positional relations are necessary for the induction head)",
          "NEXT is in C-RASP[local] but not in C-RASP.",
          strength="numerical",

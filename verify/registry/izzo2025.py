@@ -245,10 +245,14 @@ register(
     "bounded-instances); verify/tests/izzo2025/test_lower.py builds the pair for five classes (delta > 0, Delta = 3 with tau = 1, |Sigma| = 1, gamma < p included), checks membership with "
     "the package's own ingredients, and finds by exhaustive exact enumeration that the first input with |f - g| > "
     "delta has length exactly the claimed length + 1; the witness beyond is evaluated exactly; controls: one length "
-    "more, a doubled q and a halved class K are caught.",
-    leaves_out="every class but the five built in test_lower.py (delta > 0, Delta = 3 with tau = 1, |Sigma| = 1, gamma "
-    "< p among them): the docstring's proof is not discharged mechanically for every class, and the Hypothesis "
-    "comparison with the corrected bound only checks that the claimed length stays below it")
+    "more, a doubled q and a halved class K are caught. The docstring's argument from the pair's output formula on "
+    "(|f - g| <= delta iff t <= t1 iff n_b <= N_b, the length, the witness) is proved for all parameters "
+    "(verify/izzo/lower_bump.py, z3, controls).",
+    leaves_out="that the built pair computes f - g = 4K (t - t0)_+ with t = n_b/(n_b + 1) and lies in the class is "
+    "checked on the five classes built in test_lower.py only (delta > 0, Delta = 3 with tau = 1, |Sigma| = 1, gamma "
+    "< p among them; the tied gamma = +inf variant included there but not in the universal argument); the argument "
+    "from that formula on is proved for all parameters; the Hypothesis comparison with the corrected bound only "
+    "checks that the claimed length stays below it")
 
 register(
     "izzo2025:lower.chain", "Lower bound on the class threshold: the chain family (bounds/lower.py)",
@@ -259,9 +263,13 @@ register(
     "construction and induction proof in the docstring of bounds/lower.py; verify/tests/izzo2025/test_lower.py: "
     "membership by the package's ingredients, agreement up to the claimed length certified by z3 on every pattern "
     "(counts relaxed to reals, which holds every real input) for h = 1, 2, 3, the witness exact, and the control: z3 "
-    "finds the disagreement at the witness's length; 1024 heads in the log domain.",
-    leaves_out="agreement up to the claimed length is certified by z3 for h = 1, 2, 3 heads only; the induction of the "
-    "docstring for every h is not discharged mechanically (1024 heads: only the length is computed, in the log domain)")
+    "finds the disagreement at the witness's length; 1024 heads in the log domain. The docstring's argument from the "
+    "pair's output formula on (the sum bound, each term, the induction over the heads, the integer step, the length "
+    "and the witness) is proved for every h and all parameters (verify/izzo/lower_chain.py, z3, controls).",
+    leaves_out="that the built pair computes f - g = (4K/h)(nu - sum (1 - t_i))_+ (its attention and unit) and lies "
+    "in the class is checked on the built instances only: agreement up to the claimed length certified by z3 for h = "
+    "1, 2, 3 heads (1024 heads: only the length is computed, in the log domain); the argument from that formula on is "
+    "proved for every h")
 
 register(
     "izzo2025:lower.hardmax", "Lower bound on the class threshold: the hardmax-term family (bounds/lower.py)",

@@ -480,6 +480,9 @@ mutation("huang-thm10-proof-dyck-depth-zero-bad", "huang2024:thm10", "verify/hua
          "dy = [bad0 >= 0, (bad0 <= 0) == ok0, bad1 == bad0 + z3.If(dep < 0, 1, 0),",
          "dy = [bad0 >= 0, (bad0 <= 0) == ok0, bad1 == bad0 + z3.If(dep <= 0, 1, 0),",
          "swapped comparison: DYCK-1's Bad read as C_a <= C_b (a balanced prefix flagged)")
+mutation("huang-eq10-proof-support-off-by-one", "huang2024:eq10", "verify/huang/induction_head.py",
+         "(1 <= b1) == (na > 0),", "(1 <= b1) == (na > 1),",
+         "off-by-one: the induction head's support read as two earlier successors (n_a > 1) instead of one")
 mutation("huang-certificate-period-off-by-one",
          ("huang2024:tab2.no-crasp", "huang2024:tab2.tomita3", "huang2024:tab3.no-crasp", "huang2024:tab2.tomita5",
           "huang2024:tab2.tomita6", "huang2024:lem38"),

@@ -207,3 +207,21 @@ def test_theorem10_programs_for_every_word_by_z3():
     for name, output in read.items():
         assert BENCHMARKS[name].build().output == output, name
     assert BENCHMARKS["dyck1"].build().output != AND(leq(count(OR(lt(ca, cb))), 1), eq(ca, cb))  # control
+
+
+@checks("huang2024:eq10")
+def test_induction_head_programs_for_every_word_by_z3():
+    """verify/huang/induction_head.py: NEXT_a by bigram counts with the predecessor relation decides f(x)_a > 0 and
+    'a in argmax f' on every word (z3), and the benchmark programs are exactly the ones the proof reads."""
+    from constructions.crasp.ast import AND, OR, leq, prev
+    from constructions.crasp.programs import BENCHMARKS
+    from verify.huang.induction_head import proof
+    from verify.kernel import assert_universal_proof
+
+    assert_universal_proof(proof(), count=6)
+    big = {(s, t): count(prev(Q(s)) & Q(t)) for s in "abc" for t in "abc"}
+    support = OR(*(Q(s) & leq(1, big[s, "a"]) for s in "abc"))
+    argmax = OR(*(Q(s) & AND(*(leq(big[s, t], big[s, "a"]) for t in "bc")) for s in "abc"))
+    assert BENCHMARKS["induction_next_a"].build().output == support
+    assert BENCHMARKS["induction_argmax_a"].build().output == argmax
+    assert support != OR(*(Q(s) & leq(2, big[s, "a"]) for s in "abc"))  # control

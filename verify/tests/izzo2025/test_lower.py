@@ -73,6 +73,25 @@ def test_bump_controls_are_caught():
     assert not all(in_class(f, g, small).values())
 
 
+@checks("izzo2025:lower.bump")
+def test_bump_argument_for_all_parameters_by_z3():
+    """verify/izzo/lower_bump.py: from the pair's output formula on, for all parameters (controls rejected)."""
+    from verify.izzo.lower_bump import proof
+    from verify.kernel import assert_universal_proof
+
+    assert_universal_proof(proof(), count=4)
+
+
+@checks("izzo2025:lower.chain")
+def test_chain_argument_for_every_number_of_heads_by_z3():
+    """verify/izzo/lower_chain.py: the docstring's inequalities and its induction over the heads, for every h and all
+    parameters (every control rejected, no step vacuous)."""
+    from verify.izzo.lower_chain import proof
+    from verify.kernel import assert_universal_proof
+
+    assert_universal_proof(proof(), count=9)
+
+
 @checks("izzo2025:lower.chain")
 @pytest.mark.parametrize("h", [1, 2, 3])
 def test_chain_agreement_is_certified_by_z3_and_its_witness_differs(h):
