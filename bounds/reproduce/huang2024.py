@@ -102,6 +102,7 @@ class Arch:
     lr: float
     activation: str | None = None  # None: GPT-2's gelu_new (see bounds.training.decoders.ModelSpec)
     steps: int | None = None  # this cell's step budget (None: the preset's max_steps)
+    warmup: int | None = None  # steps of linear learning-rate warm-up (None: none)
 
 
 @dataclass(frozen=True)
@@ -217,7 +218,8 @@ def run_cell(task: str, positions: str, arch: dict, seeds: list[int], config: di
 
     result = train_sequences(lambda: build_model(spec), draw, seeds, config["batch"], arch["lr"],
                              arch.get("steps") or config["max_steps"], config["loss_target"], device,
-                             progress=progress, weight_decay=config.get("weight_decay", 0.0))
+                             progress=progress, weight_decay=config.get("weight_decay", 0.0),
+                             warmup=arch.get("warmup") or 0)
     test_rng = np.random.default_rng([12345, 2])  # the same fixed test sets for every cell and seed
     acc = []
     for lo, hi in bins:
@@ -356,7 +358,7 @@ def specs(preset: Preset, tasks: list[str], seeds: int, device: str, threads: in
     for t in tasks:
         for pe in POSITIONS:
             arch = {k: v for k, v in preset.tasks[t][pe].__dict__.items() if v is not None}
-            extra = "".join(f"/{k}={arch[k]}" for k in ("activation", "steps") if k in arch)
+            extra = "".join(f"/{k}={arch[k]}" for k in ("activation", "steps", "warmup") if k in arch)
             extra += f"/wd={preset.weight_decay}" if preset.weight_decay else ""
             key = f"huang2024-fig1/{preset.name}/{t}/{pe}/L{arch['n_layer']}H{arch['n_head']}d{arch['d_model']}" \
                   f"lr{arch['lr']}/seeds={seeds}/steps={cfg['max_steps']}/batch={cfg['batch']}/test={cfg['test_samples']}" \

@@ -143,6 +143,12 @@ class LanguageTask:
         symbols = (*self.alphabet, EOS)
         self.classes = [frozenset(c) for r in range(len(symbols) + 1) for c in itertools.combinations(symbols, r)]
         self.input_vocab = [SOS, *self.alphabet]
+        # per state: its next-symbol set, and per remaining length r the cumulative completion counts of
+        # its successors (exact integers), so that drawing a word does no per-symbol set or list building
+        n_states = len(self.dfa.delta)
+        self._next = [self.next_set(q) for q in range(n_states)]
+        self._cumulative = [[list(itertools.accumulate(c[self.dfa.delta[q][s]] for s in self.alphabet))
+                             for q in range(n_states)] for c in self.count]
 
     def max_tokens(self, n: int) -> int:
         return n + 1
@@ -159,18 +165,16 @@ class LanguageTask:
         """A uniformly random word of length ``n`` with its next-symbol sets."""
         if not 0 <= n <= self.max_len or self.count[n][self.dfa.start] == 0:
             raise TaskError(f"{self.name} has no word of length {n} (or n > {self.max_len})")
-        q, word = self.dfa.start, []
+        q, word, sets = self.dfa.start, [], [self._next[self.dfa.start]]
+        draws = rng.integers(1 << 62, size=n).tolist()
         for r in range(n, 0, -1):
-            weights = [self.count[r - 1][self.dfa.delta[q][s]] for s in self.alphabet]
-            total = sum(weights)  # exact integers (up to |alphabet|^150): draw with Python ints
-            pick = int(rng.integers(1 << 62)) * total >> 62
-            s = self.alphabet[bisect.bisect_right(list(itertools.accumulate(weights)), pick)]
+            cumulative = self._cumulative[r - 1][q]
+            # exact integers (up to |alphabet|^150): draw with Python ints
+            s = self.alphabet[bisect.bisect_right(cumulative, draws[n - r] * cumulative[-1] >> 62)]
             word.append(s)
             q = self.dfa.delta[q][s]
-        states = [self.dfa.start]
-        for s in word:
-            states.append(self.dfa.delta[states[-1]][s])
-        return Example((SOS, *word), tuple(self.next_set(q) for q in states))
+            sets.append(self._next[q])
+        return Example((SOS, *word), tuple(sets))
 
 
 # --------------------------------------------------------------------------------- algorithmic tasks
