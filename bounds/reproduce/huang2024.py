@@ -76,6 +76,9 @@ def deviations(task: str, positions: str, arch: dict, config: dict, seeds: int) 
     if steps != PAPER_TRAINING["max_steps"]:
         out.append(f"step budget {steps} (App. E.3: up to {PAPER_TRAINING['max_steps']}, early stop at 100% "
                    "in-distribution accuracy)")
+    if arch.get("warmup"):
+        out.append(f"linear learning-rate warm-up over the first {arch['warmup']} steps (App. E.3: warm-up only for "
+                   "the 12-layer configuration, 3k steps)")
     out.append(f"stop when every seed's running training loss is below {config['loss_target']} (App. E.3: "
                "in-distribution accuracy 100%)")
     wd = config.get("weight_decay", 0.0)
@@ -140,12 +143,14 @@ QUICK = Preset(
 _T = "gelu_pytorch_tanh"
 CPU = Preset(
     "cpu", "the quick preset's seven tasks trained until they fit on a 2-core CPU: 2-layer, 2-head, d = 64 "
-    "GPT-2 (1 layer for Majority), per-cell lr and step budgets (<= 3000 steps), batch 32, 2 seeds, AdamW "
-    "(weight decay 0.01) with a cosine schedule, 200 test samples per bin",
+    "GPT-2 by default, 4 layers for Tomita 4 (App. E.3's size), 1 layer d = 128 for Majority; per-cell lr, "
+    "warm-up and step budgets (<= 3000 steps), batch 32, 2 seeds, AdamW (weight decay 0.01) with a cosine "
+    "schedule, 200 test samples per bin",
     {"binary_majority": _same(Arch(2, 2, 64, 1e-3, _T, 1000)),
-     "majority_letters": _same(Arch(1, 2, 64, 3e-3, _T, 3000)),
+     "majority_letters": {"ape": Arch(1, 2, 128, 1e-3, _T, 3000, warmup=100),  # App. E.3: d = 256 (APE), 64 (NoPE)
+                          "nope": Arch(1, 2, 128, 3e-3, _T, 3000, warmup=100)},
      "aa_star": _same(Arch(2, 2, 64, 3e-3, _T, 2000)),
-     "tomita4": _same(Arch(2, 2, 64, 3e-3, _T, 2000)),
+     "tomita4": _same(Arch(4, 2, 64, 1e-3, _T, 3000, warmup=100)),  # App. E.3's APE size (NoPE there: d = 128)
      "d2": _same(Arch(2, 2, 64, 1e-3, _T, 1500)),
      "tomita5": _same(Arch(2, 2, 64, 1e-3, _T, 1500)),
      "parity": _same(Arch(2, 2, 64, 1e-3, _T, 1500))},

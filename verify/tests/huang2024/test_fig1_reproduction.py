@@ -67,6 +67,30 @@ def test_registered_evidence_quotes_the_stored_results():
         assert claim.strength == "unchecked"
 
 
+@checks("huang2024:fig1")
+def test_registered_evidence_quotes_the_stored_cpu_results():
+    """The evidence quotes the committed cpu-preset counts (cells with a trained seed, agreement over the judged
+    cells, which are judged on their trained seeds only); the claim may leave 'unchecked' only when the cpu
+    preset judges at least 10 cells and every judged cell agrees with the prediction."""
+    import re
+
+    from verify.claims import get
+
+    path = RESULTS.replace("-quick.json", "-cpu.json")
+    if not os.path.exists(path):
+        pytest.skip("cpu preset not run")
+    with open(path, encoding="utf-8") as fh:
+        s = json.load(fh)
+    claim = get("huang2024:fig1")
+    m = re.search(r"cpu preset [^:]*: (\d+) of (\d+) cells have a trained seed and (\d+) of the (\d+) judged agree",
+                  claim.evidence)
+    assert m, claim.evidence
+    assert tuple(int(g) for g in m.groups()) == (s["fitted_cells"], s["cells"] + len(s["missing"]), s["agree"],
+                                                 s["judged"])
+    if s["judged"] < 10 or s["agree"] < s["judged"]:
+        assert claim.strength == "unchecked"
+
+
 def test_tiny_run_end_to_end_and_resume(tmp_path):
     """Two steps, one seed, four test examples: the harness writes records, summary, table; a rerun trains nothing."""
     pytest.importorskip("transformers")
