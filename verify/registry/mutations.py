@@ -252,6 +252,18 @@ mutation("golowich-c3-repair-closed-form", "golowich2025:prop-c3.realizability.r
 mutation("golowich-c3-coverage-closed-form", "golowich2025:prop-c3.coverage", "counterexamples/golowich/closed_forms.py",
          '"coverage": lambda L_, l_: _pairs_frac(l_),', '"coverage": lambda L_, l_: _pairs_frac(l_ + 1),',
          "off-by-one: the coverage witness's risk evaluated at l + 1")
+mutation("golowich-c3-relative-proof-key-boundary", "golowich2025:prop-c3.relative", "verify/golowich/prop_c3.py",
+         "return z3.Or(z3.And(x22, b - a == 1), z3.And(b - a == 2, b > L))",
+         "return z3.Or(z3.And(x22, b - a == 1), z3.And(b - a == 2, b >= L))",
+         "off-by-one: C.3(b)'s g01 proved with its extra span-2 sets from max S >= L")
+mutation("golowich-c3-coverage-proof-fallback-doubled", "golowich2025:prop-c3.coverage", "verify/golowich/prop_c3.py",
+         "[L >= 3, l > L, C == lr * (lr - 1) / 2, h * C == 1, risk == 1 - h]",
+         "[L >= 3, l > L, C == lr * (lr - 1) / 2, h * C == 2, risk == 1 - h]",
+         "changed constant: C.3(d)'s fallback output 2/C(l, 2) in the test-risk step")
+mutation("golowich-c3-locality-proof-count-short", "golowich2025:prop-c3.locality", "verify/golowich/prop_c3.py",
+         "[L >= 3, l >= L, N == (lr - Lr) * (lr - Lr + 1) / 2, N1 == N + (lr + 1 - Lr)],",
+         "[L >= 3, l >= L, N == (lr - Lr) * (lr - Lr + 1) / 2, N1 == N + (lr - 1 - Lr)],",
+         "off-by-one: C.3(a)'s count of span >= L pairs adds l - 1 - L new pairs per length")
 mutation("golowich-asm33-locality-off-by-one", "golowich2025:asm3.3", "constructions/golowich/assumptions.py",
          "if span(S) <= L_local:", "if span(S) <= L_local + 1:",
          "off-by-one: Assumption 3.3.1 not checked on sets of span L_local + 1")
