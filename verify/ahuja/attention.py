@@ -83,6 +83,33 @@ def thm13_proof() -> Proof:
     return Proof(key(c), "Theorem 13: relative positions, lags peeled one at a time", tuple(steps))
 
 
+def thm13_general() -> Proof:
+    """Theorem 13 for every T >= T_max >= 2, every lag and every test length, on the values D_k(x, y) = A psi_k(x, y)
+    - B phi_k(x, y) of one output coordinate (after sigma's injectivity and the factor i; Lemma 3 cited).
+
+    Peel, induction on the lag k <= T - 1: the equation at length i = k + 1 <= T is D_0 + ... + D_k = 0 at
+    (x_(k+1), x_(k+1-j)); with D_j = 0 for j < k on the pairwise support (the induction hypothesis, summed by
+    induction on j) it gives D_k = 0.  Any length t: the sum over lags 0..t-1 vanishes term by term, each lag either
+    < T (peeled) or >= T >= T_max (A12: psi_k = phi_k = 0), by induction on the number of lags summed.
+    """
+    c = "thm13"
+    P, P1, Dj, Dk, S, S1, D = z3.Reals("P P1 D_j D_k S S1 D")
+    k, T, Tm = z3.Ints("k T T_max")
+    ih_h = [P == 0, Dj == 0, P1 == P + Dj]                          # Dj == 0: the hypothesis for a lag j < k
+    tail_h = [T >= Tm, Tm >= 2, k >= 0, z3.Implies(k < T, D == 0), z3.Implies(k >= Tm, D == 0), S == 0, S1 == S + D]
+    return Proof(key(c), "Theorem 13 for every T >= T_max and every length", (
+        CitedLemma(key(c), "sigma injective and Lemma 3", statement="h = f on supp(X_{<=i}) for i <= T (Lemma 3) and "
+                   "sigma(a) = sigma(b) => a = b give, coordinate-wise, sum_{j<=i} D_{i-j}(x_i, x_j) = 0 there",
+                   source="ahuja2024 eqs. (54)-(56)"),
+        z3_step(c, "peel, inner induction: the lags j < k identified so far sum to 0", ih_h, P1 == 0,
+                neg_hypotheses=[ih_h[0], ih_h[2]]),
+        z3_step(c, "(57) peel step: the length-(k + 1) equation P + D_k = 0 with P = 0 gives D_k = 0 (k <= T - 1)",
+                [P == 0, P + Dk == 0], Dk == 0, neg_hypotheses=[P + Dk == 0]),
+        z3_step(c, "(58)-(59) any length, induction over the lags: each lag is < T (peeled) or >= T_max (A12), so the "
+                "partial sums stay 0", tail_h, S1 == 0, neg_hypotheses=tail_h[1:]),        # T >= T_max dropped
+    ))
+
+
 def asm12_instance() -> Proof:
     """Assumption 12 is satisfiable: relative-position scores psi_k(x, y) (k = i - j) that are differentiable and
     vanish for every lag k >= T_max = 3, with the perceptron head sigma = sigmoid (a C^1 bijection onto (0, 1))."""

@@ -23,7 +23,7 @@ from __future__ import annotations
 import sympy
 import z3
 
-from verify.ahuja._common import enum_step, key, linalg_step, rank_is, rat_matrix, z3_step
+from verify.ahuja._common import enum_step, key, linalg_step, rank_is, rat_matrix, sympy_step, z3_step
 from verify.ahuja.cauchy import bounded_support_steps
 from verify.kernel import CitedLemma, Proof
 
@@ -130,6 +130,47 @@ def thm20_proof() -> Proof:
         enum_step(c, "[Lambda - Lambda~, B - B~] Z = 0 => equality; (A - A~) H = 0 => A~ = A",
                   lambda: [(Z, 2), (H, 2)], lambda p: _nullity(p[0], p[1]) == 0,
                   neg_instances=lambda: [(H[:, :1], 2)]),
+    ))
+
+
+def thm20_general() -> Proof:
+    """Theorem 20 for every k, n and number of data points (non-commuting symbols for the matrices).
+
+    CoT gives sigma(Lambda~ H + B~ X) = sigma(Lambda H + B X) on the data (H the k x N states h_{t-1}, X the n x N
+    tokens); sigma's injectivity (cited) gives D = (Lambda~ - Lambda) H + (B~ - B) X = 0.  [H; X] of rank k + n has a
+    right inverse [R_H, R_X] (H R_H = I, H R_X = 0, X R_H = 0, X R_X = I; elementary), so D R_H = Lambda~ - Lambda and
+    D R_X = B~ - B vanish.  The labels give (A~ - A) H' = 0 on rank-k states H' (right inverse R': H' R' = I), so
+    A~ = A.  Equal parameters give h~_t = h_t and y~_t = y_t at every length (induction on t; z3 over an abstract
+    sort of states with uninterpreted sigma, products and sums, so every size).
+    """
+    c = "thm20"
+    Lt, L, Bt, B, H, X, RH, RX, At, A, Hp, Rp = sympy.symbols(
+        "Lambda_t Lambda B_t B H X R_H R_X A_t A Hp Rp", commutative=False)
+    D = (Lt - L) * H + (Bt - B) * X
+    inverse = {H * RH: 1, H * RX: 0, X * RH: 0, X * RX: 1}
+    half = {H * RH: 1, H * RX: 0}                  # only H has a right inverse: rank k < k + n
+    V, M = z3.DeclareSort("State"), z3.DeclareSort("Mat")
+    app, add, sig = (z3.Function("app", M, V, V), z3.Function("add", V, V, V), z3.Function("sig", V, V))
+    Lz, Ltz, Bz, Btz, Az, Atz = z3.Consts("L Lt B Bt A At", M)
+    h, ht, x = z3.Consts("h ht x", V)
+    step_h = [Ltz == Lz, Btz == Bz, ht == h]
+    nxt = sig(add(app(Ltz, ht), app(Btz, x))) == sig(add(app(Lz, h), app(Bz, x)))
+    return Proof(key(c), "Theorem 20 for every size", (
+        CitedLemma(key(c), "sigmoid injective", statement="sigma(a) = sigma(b) => a = b entrywise (exp is strictly "
+                   "increasing), so the CoT equality gives D = 0 on the data", source="ahuja2024 Thm 20 proof"),
+        CitedLemma(key(c), "right inverse", statement="a matrix with r rows and rank r has a right inverse",
+                   source="elementary linear algebra"),
+        sympy_step(c, "D R_H = Lambda~ - Lambda ([H; X] of rank k + n, non-commuting)",
+                   sympy.expand(D * RH).subs(inverse), Lt - L, neg_lhs=sympy.expand(D * RH).subs(half)),
+        sympy_step(c, "D R_X = B~ - B", sympy.expand(D * RX).subs(inverse), Bt - B,
+                   neg_lhs=sympy.expand(D * RX).subs(half)),
+        sympy_step(c, "labels: (A~ - A) H' R' = A~ - A for rank-k states H' (H' R' = I)",
+                   sympy.expand((At - A) * Hp * Rp).subs({Hp * Rp: 1}), At - A,
+                   neg_lhs=sympy.expand((At - A) * Hp * Rp)),
+        z3_step(c, "length generalization, induction on t: equal parameters and h~_(t-1) = h_(t-1) give h~_t = h_t",
+                step_h, nxt, neg_hypotheses=step_h[:1] + step_h[2:]),
+        z3_step(c, "... and y~_t = sigma(A~ h~_t) = sigma(A h_t) = y_t", [Atz == Az, ht == h],
+                sig(app(Atz, ht)) == sig(app(Az, h)), neg_hypotheses=[ht == h]),
     ))
 
 

@@ -286,3 +286,67 @@ def locality_universal() -> Proof:
                                                                                   cw1 == cw + 1 - isA]),
         *locality_bound_certificate(),
     ))
+
+
+def repair_g00(a, b, x22, L):
+    return z3.And(x22, b - a == 1)
+
+
+def repair_g01(a, b, x22, L):
+    return z3.And(x22, b - a == 2)
+
+
+RULES["realizability-repaired"] = {"g00": repair_g00, "g01": repair_g01}
+
+
+def _repair_q(l, L, span):
+    """Q_l(S*) in C.3(c) repaired, for a pair of span 1 or 2 (0 otherwise): l = 2 only {1, 2}; from l = 3 mass
+    w_l = 9/10 (l <= L) or 1/10 (l > L) uniform on the l - 1 adjacent pairs, 1 - w_l on the l - 2 span-2 pairs."""
+    lr = z3.ToReal(l)
+    w = z3.If(l <= L, z3.RealVal(9) / 10, z3.RealVal(1) / 10)
+    return z3.If(l == 2, z3.If(span == 1, z3.RealVal(1), z3.RealVal(0)),
+                 z3.If(span == 1, w / (lr - 1), z3.If(span == 2, (1 - w) / (lr - 2), z3.RealVal(0))))
+
+
+def repair_universal() -> Proof:
+    key = f"{KEY}.realizability.repair"
+    a, b, s1, s2, l, L, lp, sp_ = z3.Ints("a b s1 s2 l L lp span")
+    lr = z3.ToReal(l)
+    pair = [1 <= a, a < b, b <= l, z3.Or(a != s1, b != s2)]
+    x22 = is22(a, b, s1, s2)
+    star = [1 <= s1, s2 <= l, z3.Or(s2 - s1 == 1, s2 - s1 == 2)]
+    w, C, KA, KW, r00, r01, S0, S1, T0, T1, u0, u1 = z3.Reals("w C K_A K_W r00 r01 S00 S01 S00n S01n t00 t01")
+    q, qp, eta = _repair_q(l, L, sp_), _repair_q(lp, L, sp_), 10 * (lr - 1)
+    fits = z3.If(sp_ == 1, lp >= 2, lp >= 3)            # a pair of this span fits in [l'] (after a shift)
+    cov_h = [L >= 3, 2 <= lp, lp <= l, z3.Or(sp_ == 1, sp_ == 2), fits]
+    risk_h = [l >= 3, C == lr * (lr - 1) / 2, r00 == (1 - w) * (1 - 1 / C), r01 == w * (1 - 1 / C)]
+    return Proof(key, "C.3(c) repaired, for every L >= 3 and l > L", (
+        *_shared_steps(key),
+        *_key_facts(key, "realizability-repaired", "g00", True),
+        *_key_facts(key, "realizability-repaired", "g01", True),
+        z3_with_control(key, "coverage with eta_l = 10 (l - 1) < 10 l: both ratios for every l' in [2, l] and each "
+                        "span (a shift keeps the span; a pair of Q_l''s support is in Q_l's)", cov_h,
+                        z3.And(q <= eta * qp, qp <= eta * q, eta < 10 * lr, q > 0, qp > 0),
+                        neg_hypotheses=cov_h[:-1]),                               # a span-2 pair in [2]: Q_2 = 0
+        z3_with_control(key, "outputs: g00 scores exactly an adjacent S*, g01 exactly a span-2 S* (no other set)",
+                        star + pair,
+                        z3.And(repair_g00(s1, s2, True, L) == (s2 - s1 == 1), repair_g01(s1, s2, True, L) == (s2 - s1 == 2),
+                               z3.Not(repair_g00(a, b, x22, L)), z3.Not(repair_g01(a, b, x22, L))),
+                        neg_hypotheses=star + [1 <= a, a < b, b <= l]),
+        z3_with_control(key, "risks for l >= 3 (loss 0 where the key scores S*, else footnote 6's 1/C(l, 2)): "
+                        "r00 = (1 - w_l)(1 - 1/C), r01 = w_l (1 - 1/C); not realizable: at l = 3 <= L both > 0",
+                        risk_h + [l == 3, w == z3.RealVal(9) / 10], z3.And(r00 > 0, r01 > 0),
+                        neg_hypotheses=risk_h + [l == 3, w == 1]),
+        z3_with_control(key, "training lengths 3 <= l <= L: r00 <= r01, strictly (w_l = 9/10); at l = 2 both are 0 "
+                        "(C(2, 2) = 1)", risk_h + [w == z3.RealVal(9) / 10], r00 < r01,
+                        neg_hypotheses=risk_h + [w == z3.RealVal(1) / 2]),
+        z3_with_control(key, "objective (3), induction over the training lengths: sums of termwise <= stay <=, and "
+                        "stay < after a strict term (l = L >= 3): g00 is the unique minimiser",
+                        [S0 <= S1, u0 <= u1, T0 == S0 + u0, T1 == S1 + u1],
+                        z3.And(T0 <= T1, z3.Implies(u0 < u1, T0 < T1), z3.Implies(S0 < S1, T0 < T1)),
+                        neg_hypotheses=[S0 <= S1, T0 == S0 + u0, T1 == S1 + u1]),
+        z3_with_control(key, "test lengths l > L >= 3 (w_l = 1/10): r00 = (9/10)(1 - 1/C(l, 2)) >= 3/4 and "
+                        "r00 - r01 >= 2/3 (eq. 16)", risk_h + [L >= 3, l > L, w == z3.RealVal(1) / 10],
+                        z3.And(r00 >= z3.RealVal(3) / 4, r00 - r01 >= z3.RealVal(2) / 3),
+                        neg_hypotheses=risk_h + [L >= 2, l > L, w == z3.RealVal(1) / 10]),
+    ))

@@ -140,9 +140,12 @@ CLAIMS = [
      ""),
     ("thm13", "Theorem 13",
      "Relative PE, perceptron head, T >= T_max >= 2: lags identified, length generalization",
-     "bounded-instances",
-     "lag peel (57)-(59) (verify/ahuja/attention.py)",
-     "T = T_max = 3 and test length 5 only; Lemma 3 cited"),
+     "steps-cited",
+     "for every T >= T_max >= 2, every lag and every test length (verify/ahuja/attention.py::thm13_general, z3): the "
+     "peel (57) by induction on the lag k <= T - 1 (the length-(k + 1) equation minus the lags already identified), "
+     "then at any length each lag is either peeled (< T) or zero by A12 (>= T_max), summed by induction (control: T >= "
+     "T_max dropped); also the lag peel (57)-(59) at T = T_max = 3, length 5 (verify/ahuja/attention.py::thm13_proof)",
+     ""),
     ("thm13.tmax-main-text", "Section 4.2 / A.2.1 text",
      "phi_{i-j} = 0 for i - j > T_max suffices; lags i - j >= T - 1 cannot be learned",
      "gap",
@@ -277,9 +280,14 @@ CLAIMS = [
      "exact nullity on one rational SSM's CoT data (k = 2, n = 1)"),
     ("thm20", "Theorem 20",
      "CoT RNN: logit makes the system linear; rank conditions give equal parameters",
-     "bounded-instances",
-     "exact nullity on rational states (verify/ahuja/cot.py)",
-     "exact nullity on one set of rational states"),
+     "steps-cited",
+     "for every k, n and number of data points (verify/ahuja/cot.py::thm20_general): with sigma's injectivity "
+     "(cited) the CoT equality gives (Lambda~ - Lambda) H + (B~ - B) X = 0; [H; X] of rank k + n has a right inverse "
+     "(elementary), which extracts Lambda~ - Lambda and B~ - B in non-commuting symbols (control: only H invertible "
+     "on the right); the labels give A~ = A the same way with rank-k states; equal parameters give h~_t = h_t and y~_t "
+     "= y_t at every length (induction on t, z3 with uninterpreted sigma); also exact nullity on rational states "
+     "(verify/ahuja/cot.py::thm20_proof)",
+     ""),
     ("sec4.1-cot-relu", "Section 4.1, 'Role of CoT data' (ReLU MLP)",
      "A learner given intermediate outputs ReLU(W_i x + b_i) learns the true W_i, b_i",
      "refuted",
@@ -474,6 +482,11 @@ CLAIMS = [
 
 #: the steps a steps-cited claim cites rather than discharges (the report prints them)
 CITED = {
+    "thm13": "Lemma 3 (h = f a.e. on the regular-closed support extends to the whole support) and sigma's "
+             "injectivity, which turn the zero risk at lengths i <= T into sum_{j<=i} (A psi - B phi)_{i-j} = 0 on the "
+             "support",
+    "thm20": "sigma(a) = sigma(b) => a = b for the sigmoid (exp strictly increasing), used to pass from the CoT "
+             "targets sigma(Lambda h + B x) and the labels sigma(A h) to the linear systems",
     "eq84-85": "(84) => (85): u e^{-(v-1) y} = u e^{-(v-1) y'} with u != 0 gives (v - 1)(y - y') = 0 (injectivity of "
                "exp, verify/ahuja/discrete.py)",
 }

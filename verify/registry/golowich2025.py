@@ -261,8 +261,10 @@ _CLAIMS = [
      "positions i, j and angles theta (sympy, each 2-dimensional block), so RoPE scores satisfy Item 2 of "
      "Assumption 3.3; control: additive absolute embeddings change the score under a common shift; "
      "golowich2025/test_sec5_tables.py",
-     "rotary embeddings only (FIRE and other relative schemes not checked); 'for free' is read as: attention "
-     "scores depend on positions only through j - i"),
+     "rotary embeddings only; FIRE, which the remark also names, is not checked (its published bias normalises "
+     "psi(i - j) by psi(max(L, i)), a function of the query position, so whether Item 2 holds for it beyond L is "
+     "open here), nor are other relative schemes; 'for free' is read as: attention scores depend on positions only "
+     "through j - i"),
     ("rem5.2", "Remark 5.2",
      "position interpolation is outside the framework",
      "unchecked",

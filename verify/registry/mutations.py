@@ -183,6 +183,12 @@ mutation("ahuja-thm10-loss-may-be-negative", "ahuja2024:thm10", "verify/ahuja/co
 mutation("ahuja-sec41-proof-ramp-shifted", "ahuja2024:sec4.1-high-capacity", "verify/ahuja/capacity.py",
          "return _relu(u - T) - _relu(u - T - width)", "return _relu(u - T - 1) - _relu(u - T - 1 - width)",
          "off-by-one: the universal witness's ramp switches on at T + 2")
+mutation("ahuja-thm20-general-tokens-not-inverted", "ahuja2024:thm20", "verify/ahuja/cot.py",
+         "inverse = {H * RH: 1, H * RX: 0, X * RH: 0, X * RX: 1}", "inverse = {H * RH: 1, H * RX: 0, X * RH: 0}",
+         "dropped hypothesis: Theorem 20's right inverse without X R_X = I (tokens not of full rank)")
+mutation("ahuja-thm13-general-tmax-strict", "ahuja2024:thm13", "verify/ahuja/attention.py",
+         "z3.Implies(k >= Tm, D == 0)", "z3.Implies(k > Tm, D == 0)",
+         "off-by-one: A12 read as psi_k = 0 only for k > T_max (the main-text convention) in the general proof")
 mutation("ahuja-thm13-lag-beyond-tmax", "ahuja2024:thm13", "verify/ahuja/attention.py",
          "[lag[0] == 0, lag[1] == 0, lag[2] == 0, lag[3] == 0, lag[4] == 0], z3.Sum(lag) == 0,",
          "[lag[0] == 0, lag[1] == 0, lag[2] == 0, lag[3] == 0], z3.Sum(lag) == 0,",
@@ -264,6 +270,10 @@ mutation("golowich-c3-locality-proof-count-short", "golowich2025:prop-c3.localit
          "[L >= 3, l >= L, N == (lr - Lr) * (lr - Lr + 1) / 2, N1 == N + (lr + 1 - Lr)],",
          "[L >= 3, l >= L, N == (lr - Lr) * (lr - Lr + 1) / 2, N1 == N + (lr - 1 - Lr)],",
          "off-by-one: C.3(a)'s count of span >= L pairs adds l - 1 - L new pairs per length")
+mutation("golowich-c3-repair-proof-training-weight", "golowich2025:prop-c3.realizability.repair",
+         "verify/golowich/prop_c3.py",
+         "w = z3.If(l <= L, z3.RealVal(9) / 10, z3.RealVal(1) / 10)", "w = z3.If(l < L, z3.RealVal(9) / 10, z3.RealVal(1) / 10)",
+         "off-by-one: C.3(c) repaired's planted-set law switches to the test weights at l = L")
 mutation("golowich-asm33-locality-off-by-one", "golowich2025:asm3.3", "constructions/golowich/assumptions.py",
          "if span(S) <= L_local:", "if span(S) <= L_local + 1:",
          "off-by-one: Assumption 3.3.1 not checked on sets of span L_local + 1")

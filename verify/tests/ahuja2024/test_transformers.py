@@ -3,6 +3,7 @@
 from verify.ahuja import attention, jensen
 from verify.ahuja._common import checked
 from verify.claims import checks
+from verify.kernel import assert_universal_proof
 
 
 @checks("ahuja2024:thm6")
@@ -28,6 +29,13 @@ def test_theorem7_origin_and_odd_t_remark():
 @checks("ahuja2024:thm13", "ahuja2024:asm12")
 def test_theorem13_lag_peel():
     checked(attention.thm13_proof())
+
+
+@checks("ahuja2024:thm13")
+def test_theorem13_for_every_T_and_length():
+    """The lag peel for every T >= T_max >= 2 and the sum at every test length (z3); controls: a lag not identified,
+    T >= T_max dropped."""
+    assert_universal_proof(attention.thm13_general(), 4)
 
 
 @checks("ahuja2024:thm13.tmax-main-text")

@@ -142,7 +142,7 @@ def test_uniform_constant_three_quarters():
 
 
 UNIVERSAL = {"locality": prop_c3.locality_universal, "relative": prop_c3.relative_universal,
-             "coverage": prop_c3.coverage_universal}
+             "realizability-repaired": prop_c3.repair_universal, "coverage": prop_c3.coverage_universal}
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=checks(KEYS[n])) for n in UNIVERSAL])
@@ -168,7 +168,23 @@ def test_symbolic_keys_are_the_witness_keys(name):
                     sym = z3.simplify(rule(z3.IntVal(S[0]), z3.IntVal(S[1]), z3.BoolVal(x == (2, 2)), z3.IntVal(L)))
                     assert z3.is_true(sym) == (key(S, x) == 0), (name, L, key.name, S, x)
         for l_ in range(2, 2 * L + 3):
-            spans = {S[1] - S[0] for S, p in w.ens.qpos(l_).items() if p > 0}
-            want = {"relative": {1}, "coverage": {1} if l_ <= L else {2},
-                    "locality": {1} if l_ <= L else {1, L}}[name]
-            assert spans == want, (name, L, l_)
+            law = {S: p for S, p in w.ens.qpos(l_).items() if p > 0}
+            for S, p in law.items():
+                assert p == _planted_mass(name, L, l_, S), (name, L, l_, S)
+            assert sum(law.values()) == 1
+
+
+def _planted_mass(name, L, l_, S):
+    """Q_l(S) as verify.golowich.prop_c3's steps use it."""
+    import z3
+
+    span = S[1] - S[0]
+    if name == "relative":
+        return F(1, l_ - 1) if span == 1 else 0
+    if name == "coverage":
+        return (F(1, l_ - 1) if span == 1 else 0) if l_ <= L else (F(1, l_ - 2) if span == 2 else 0)
+    if name == "locality":
+        n = l_ - 1 if l_ <= L else 2 * l_ - L - 1
+        return F(1, n) if span == 1 or (l_ > L and span == L) else 0
+    q = z3.simplify(prop_c3._repair_q(z3.IntVal(l_), z3.IntVal(L), z3.IntVal(span)))
+    return F(q.numerator_as_long(), q.denominator_as_long())
