@@ -65,3 +65,43 @@ def universal() -> Proof:
                 z3.And(z3.Implies(t <= T, R == 0), z3.Implies(t > T, R > 0)),
                 neg_hypotheses=[d >= 1, R == d * cr * cr * ind]),               # c = 0 is no witness
     ))
+
+
+CLAIM_RNN = "sec4.4-high-capacity"
+
+
+def rnn_universal() -> Proof:
+    """Section 4.4 for the sigmoid RNN (28), for every f = (Lambda, B, rho), every T >= 1 and c != 0.
+
+    The witness (counterexamples.capacity.rnn_witness): f's state plus a counter s_t = sigma(a s_(t-1)), a > 0,
+    s_0 = 0, read by no input (block-diagonal Lambda', B' = [B; 0], so f's coordinates evolve as in f), and
+    rho'(h, s) = rho(h) + c [s > s_T] (rho unconstrained).  sigma strictly increasing is cited (exp is); by z3:
+    s_1 = sigma(0) = 1/2 > s_0; s_t > s_(t-1) and a > 0 give s_(t+1) > s_t (induction on t); hence s_(T+m) > s_T
+    and s_(T-m) < s_T for m >= 1 (induction on m), so [s_t > s_T] = [t > T] and h - f = c [t > T]; the loss and
+    risk steps are those of :func:`universal` (R(h, T) = 0, R~(h, t) = d c^2 beyond T).
+    """
+    sig = z3.Function("sigma", z3.RealSort(), z3.RealSort())
+    seq = z3.Function("s", z3.IntSort(), z3.RealSort())
+    a, s0, s1, s, sn, snn, rho_h, out = z3.Reals("a s0 s1 s s_next s_next2 rho_h out")
+    cr = z3.Real("c")
+    t, T, m = z3.Ints("t T m")
+    mono = z3.Implies(a * sn > a * s, sig(a * sn) > sig(a * s))            # one instance of the cited fact
+    step_h = [a > 0, sn > s, sn == sig(a * s), snn == sig(a * sn), mono]
+    up_h = [m >= 1, seq(T + m) > seq(T), seq(T + m + 1) > seq(T + m)]
+    down_h = [m >= 1, seq(T - m) < seq(T), seq(T - m - 1) < seq(T - m)]
+    order = [z3.Implies(t > T, seq(t) > seq(T)), z3.Implies(t < T, seq(t) < seq(T))]
+    read_h = order + [out == rho_h + cr * z3.If(seq(t) > seq(T), 1, 0)]
+    return Proof(key(CLAIM_RNN), "High capacity RNNs: f + c[t > T] for every f, T, c (sigmoid counter)", (
+        CitedLemma(key(CLAIM_RNN), "sigmoid increasing", statement="u > v => sigma(u) > sigma(v) (exp is strictly "
+                   "increasing)", source="calculus"),
+        z3_step(CLAIM_RNN, "start: s_0 = 0 and s_1 = sigma(0) = 1/2 > s_0", [s0 == 0, s1 == z3.RealVal(1) / 2],
+                s1 > s0, neg_hypotheses=[s0 == 1, s1 == z3.RealVal(1) / 2]),
+        z3_step(CLAIM_RNN, "step: s_t > s_(t-1), a > 0 and sigma increasing give s_(t+1) > s_t", step_h, snn > sn,
+                neg_hypotheses=[a < 0] + step_h[1:]),
+        z3_step(CLAIM_RNN, "above T, induction on m: s_(T+m) > s_T and s_(T+m+1) > s_(T+m) give s_(T+m+1) > s_T",
+                up_h, seq(T + m + 1) > seq(T), neg_hypotheses=[up_h[0], up_h[2]]),
+        z3_step(CLAIM_RNN, "below T, induction on m: s_(T-m-1) < s_T", down_h, seq(T - m - 1) < seq(T),
+                neg_hypotheses=[down_h[0], down_h[2]]),
+        z3_step(CLAIM_RNN, "readout: rho'(h, s_t) - rho(h) = c [s_t > s_T] = c [t > T]", read_h,
+                out - rho_h == cr * z3.If(t > T, 1, 0), neg_hypotheses=read_h[1:]),
+    ))

@@ -189,6 +189,9 @@ mutation("ahuja-thm20-general-tokens-not-inverted", "ahuja2024:thm20", "verify/a
 mutation("ahuja-thm13-general-tmax-strict", "ahuja2024:thm13", "verify/ahuja/attention.py",
          "z3.Implies(k >= Tm, D == 0)", "z3.Implies(k > Tm, D == 0)",
          "off-by-one: A12 read as psi_k = 0 only for k > T_max (the main-text convention) in the general proof")
+mutation("ahuja-sec44-proof-counter-flat", "ahuja2024:sec4.4-high-capacity", "verify/ahuja/capacity.py",
+         "step_h = [a > 0, sn > s,", "step_h = [a >= 0, sn > s,",
+         "weakened hypothesis: the RNN counter's step with a >= 0 (a = 0 keeps the counter at 1/2)")
 mutation("ahuja-thm13-lag-beyond-tmax", "ahuja2024:thm13", "verify/ahuja/attention.py",
          "[lag[0] == 0, lag[1] == 0, lag[2] == 0, lag[3] == 0, lag[4] == 0], z3.Sum(lag) == 0,",
          "[lag[0] == 0, lag[1] == 0, lag[2] == 0, lag[3] == 0], z3.Sum(lag) == 0,",

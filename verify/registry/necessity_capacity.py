@@ -78,11 +78,15 @@ register(
 register(
     "ahuja2024:sec4.4-high-capacity", "Section 4.4, 'High capacity RNNs'",
     "with unconstrained Lambda, B, rho the RNN class contains minimizers that do not length-generalize",
-    evidence=f"{_TC}: exact witness for the hard-sigmoid RNN and interval-certified witness for the sigmoid RNN (sigma(0) "
-    "= 1/2 drives a strictly increasing counter with no input); ReLU RNN needs a constant input coordinate "
-    "(relu(0) = 0); Hypothesis over random f and rational inputs; c = 0 negative control",
-    strength="bounded-instances",
-    leaves_out="exact for the hard-sigmoid RNN and interval-certified for the sigmoid RNN on the lengths checked (slow: longer); random f by Hypothesis; not proved for every length")
+    evidence="for the sigmoid RNN, every f, T >= 1 and c != 0 (verify/ahuja/capacity.py::rnn_universal, z3 with "
+    "uninterpreted sigma): the counter s_t = sigma(a s_(t-1)), a > 0, starts at sigma(0) = 1/2 > 0 and increases "
+    "strictly (induction on t, sigma's monotonicity cited), so s_t > s_T exactly for t > T (induction on the distance "
+    "to T) and rho' = rho + c [s > s_T] gives h = f + c [t > T]; the risk steps as for deep sets "
+    f"(ahuja2024:sec4.1-high-capacity). {_TC}: exact witness for the hard-sigmoid RNN and interval-certified witness "
+    "for the sigmoid RNN (sigma(0) = 1/2 drives a strictly increasing counter with no input); ReLU RNN needs a "
+    "constant input coordinate (relu(0) = 0); Hypothesis over random f and rational inputs; c = 0 negative control",
+    strength="steps-cited",
+    cited="u > v => sigma(u) > sigma(v) for the sigmoid (exp strictly increasing), used for the counter's increase")
 register(
     "ahuja2024:app-b1", "Appendix B.1, 'f is realizable in a high capacity H' (Table 3, Fig. 4)",
     "the offset targets (deep set: c = 0.2, T = 5; transformer: c = 0.1, T = 10) are expressible by the learner "

@@ -123,6 +123,13 @@ def test_witness_is_a_risk_minimizer_that_fails_beyond_T():
     assert exact_risk(h, f, support, T + 1) == exact_risk(h, f, support, T + 2) == 2 * c**2  # m = 2 outputs
 
 
+@checks("ahuja2024:sec4.4-high-capacity")
+def test_sigmoid_rnn_witness_for_every_f_T_and_c():
+    """The sigmoid-counter witness for every f, T and c (z3, sigma's monotonicity cited): the counter increases
+    strictly, so the readout adds c exactly beyond T; controls: s_0 = 1, a < 0, an induction hypothesis dropped."""
+    assert_universal_proof(capacity_proof.rnn_universal(), 6)
+
+
 @checks("ahuja2024:sec4.1-high-capacity")
 def test_deep_set_witness_for_every_f_T_and_c():
     """The witness f + c[t > T] for every phi, rho, m, d, T and c != 0 (z3): counter, ramp at integers, offset per
