@@ -71,8 +71,12 @@ def float_mlp(Y: np.ndarray, mlp: FloatMLP | None, cache=None) -> np.ndarray:
             cache.mlp_pre.append(None)
             cache.mlp_post.append(None)
         return Y
-    X = Y[mlp.A_cols]
-    h = _apply(mlp.A_sub, X)
+    if mlp.A_terms is not None:  # sparse A (compiled programs): term by term, straight from the stream's rows
+        h = np.empty((len(mlp.A_terms),) + Y.shape[1:])
+        for k, terms in enumerate(mlp.A_terms):
+            _term_sum(Y, terms, h[k])
+    else:
+        h = _apply(mlp.A_sub, Y[mlp.A_cols])
     h += mlp.b.reshape((-1,) + (1,) * (h.ndim - 1))
     if cache is not None:
         cache.mlp_pre.append(np.moveaxis(h, 0, -1).copy())
@@ -86,8 +90,39 @@ def float_mlp(Y: np.ndarray, mlp: FloatMLP | None, cache=None) -> np.ndarray:
         np.maximum(h, 0.0, out=h)
     if cache is not None:
         cache.mlp_post.append(np.moveaxis(h, 0, -1).copy())
-    _add_rows(Y, mlp.B_rows, _apply(mlp.B_sub, h))
+    if mlp.B_terms is None:
+        _add_rows(Y, mlp.B_rows, _apply(mlp.B_sub, h))
+        return Y
+    for r, terms in zip(mlp.B_rows, mlp.B_terms, strict=True):
+        if len(terms) == 1 and terms[0][1] == 1.0:
+            Y[r] += h[terms[0][0]]
+        elif terms:
+            Y[r] += _term_sum(h, terms, np.empty(Y.shape[1:]))
     return Y
+
+
+def _term_sum(X: np.ndarray, terms: tuple, out: np.ndarray) -> np.ndarray:
+    """``out = sum c X[j]`` over the terms ``((j, c), ...)`` (:func:`~constructions.limit_transformer.model.sparse_terms`),
+    one numpy pass a term (no product for a coefficient of +-1); zero when there are none."""
+    if not terms:
+        out[...] = 0.0
+        return out
+    (j, c), rest = terms[0], terms[1:]
+    if c == 1.0:
+        out[...] = X[j]
+    else:
+        np.multiply(X[j], c, out=out)
+    tmp = None
+    for j, c in rest:
+        if c == 1.0:
+            out += X[j]
+        elif c == -1.0:
+            out -= X[j]
+        else:
+            if tmp is None:
+                tmp = np.empty_like(out)
+            out += np.multiply(X[j], c, out=tmp)
+    return out
 
 
 def _window(arr: np.ndarray, lo: int, hi: int, fill) -> np.ndarray:
@@ -164,17 +199,33 @@ def positional_head(vals: np.ndarray, base: np.ndarray, start: int, q0: int, q1:
     s, count_far = positional_terms(phi, q0, q1, n, model, memo)
     tau = s.shape[1] - 2
     lo = q0 - tau - 1 - start  # index in vals of the last far key of query q0
-    if q1 - q0 == 1:  # one query: a plain sum instead of a cumulative sum
-        far_sum = (base + vals[:, :, : lo + 1].sum(axis=2))[:, :, None] if lo >= 0 else base[:, :, None]
-    else:
-        cum = np.cumsum(vals, axis=2)
-        cum += base[:, :, None]  # cum[..., k] = sum over positions < start + k + 1
-        far_sum = _window(cum, lo, lo + q1 - q0, base[:, :, None])
-    num = s[:, 0] * far_sum
+    num = None  # sum of the terms' products; a term whose softmax weight is 0 for every query adds nothing
+    if s[:, 0].any():
+        if q1 - q0 == 1:  # one query: a plain sum instead of a cumulative sum
+            far_sum = (base + vals[:, :, : lo + 1].sum(axis=2))[:, :, None] if lo >= 0 else base[:, :, None].copy()
+        else:
+            cum = np.empty(vals.shape[:2] + (vals.shape[2] + 1,))  # cum[..., k] = sum over positions < start + k
+            cum[:, :, 0] = base
+            np.cumsum(vals, axis=2, out=cum[:, :, 1:])
+            cum[:, :, 1:] += base[:, :, None]
+            far_sum = _window(cum, lo + 1, lo + 1 + q1 - q0, base[:, :, None])  # a view unless lo < -1
+        num = far_sum if np.all(s[:, 0] == 1) else s[:, 0] * far_sum  # far_sum is a fresh array
     den = s[:, 0] * count_far
     for off in range(tau + 1):
-        num += s[:, off + 1] * _window(vals, q0 - off - start, q1 - off - start, 0.0)
-        den += s[:, off + 1]
+        w = s[:, off + 1]
+        den += w
+        if not w.any():
+            continue
+        x = _window(vals, q0 - off - start, q1 - off - start, 0.0)
+        one = np.all(w == 1)  # a product by 1 is skipped (the same double)
+        if num is None:
+            num = x.copy() if one else w * x
+        elif one:
+            num += x
+        else:
+            num += w * x
+    if num is None:
+        num = np.zeros(vals.shape[:2] + (q1 - q0,))
     if np.all(den > 0):
         return np.divide(num, den, out=num)
     return np.divide(num, den, out=np.zeros_like(num), where=den > 0)
@@ -386,8 +437,15 @@ def _stream(model, fp, ids, offset, positions, block):
         for l, (_, mlp) in enumerate(fp["layers"]):
             updates = []
             for h, fh in enumerate(heads[l]):
-                vals = np.concatenate([recent[l][h], fh.V_sub @ y[fh.cols]], axis=1)  # positions start .. e-1
-                start = s - recent[l][h].shape[1]
+                kept = recent[l][h].shape[1]
+                vals = np.empty((len(fh.rows), kept + e - s))  # values of positions start .. e-1
+                vals[:, :kept] = recent[l][h]
+                if fh.V_terms is not None:  # sparse V (compiled programs): row by row from the stream
+                    for k, terms in enumerate(fh.V_terms):
+                        _term_sum(y, terms, vals[k, kept:])
+                else:
+                    np.matmul(fh.V_sub, y[fh.cols], out=vals[:, kept:])
+                start = s - kept
                 out = positional_head(vals[:, None, :], bases[l][h], start, s, e, n, fh.phi, model, memos[l][h])
                 leave = max(0, vals.shape[1] - taus[l][h])  # positions that leave the window join the base sum
                 bases[l][h] = bases[l][h] + vals[:, None, :leave].sum(axis=2)

@@ -449,6 +449,12 @@ class FloatHead:
         return cls(to_float(h.query), to_float(h.key), rows, cols, to_float(h.value[np.ix_(rows, cols)]),
                    h.phi.float_offsets() if isinstance(h.phi, LocalPhi) else h.phi, h.positional_only)
 
+    @cached_property
+    def V_terms(self) -> tuple | None:
+        """``V_sub`` as, per written row, its nonzero terms ``((stream row, coefficient), ...)``, or None
+        (:func:`sparse_terms`)."""
+        return sparse_terms(self.V_sub, self.cols)
+
 
 @dataclass(frozen=True, eq=False)
 class FloatMLP:
@@ -465,3 +471,27 @@ class FloatMLP:
     def of(cls, m: MLP) -> FloatMLP:
         cols, rows = _support(m.A, 0), _support(m.B, 1)  # exact support: only those blocks are converted
         return cls(cols, to_float(m.A[:, cols]), to_float(m.b), rows, to_float(m.B[rows]), m.heaviside_mask)
+
+    @cached_property
+    def A_terms(self) -> tuple | None:
+        """``A`` as, per hidden unit, its nonzero terms ``((stream row, coefficient), ...)``, or None when ``A`` is
+        not sparse (:func:`sparse_terms`)."""
+        return sparse_terms(self.A_sub, self.A_cols)
+
+    @cached_property
+    def B_terms(self) -> tuple | None:
+        """``B`` as, per written stream row, its nonzero terms ``((hidden unit, coefficient), ...)``, or None."""
+        return sparse_terms(self.B_sub, np.arange(self.B_sub.shape[1]))
+
+
+_SPARSE_TERMS = 512  # nonzero terms at most for a term-by-term product (one numpy call per term)
+
+
+def sparse_terms(M: np.ndarray, cols: np.ndarray) -> tuple | None:
+    """Rows of ``M`` as their nonzero entries ``((cols[j], M[i, j]), ...)`` when at most half of ``M`` and at most
+    ``_SPARSE_TERMS`` entries are nonzero (compiled C-RASP MLPs: a few terms a unit); else None (a dense product
+    is then cheaper)."""
+    nz = np.count_nonzero(M)
+    if nz > min(M.size // 2, _SPARSE_TERMS):
+        return None
+    return tuple(tuple((int(cols[j]), float(M[i, j])) for j in np.flatnonzero(M[i])) for i in range(M.shape[0]))
