@@ -127,26 +127,80 @@ def _row_values(im, blocks, head, s, i, definition, offset):
 
 def _row_bounds(im, blocks, head, s, i, definition, offset):
     """Certified lower bound of each row's smallest positive gap, or <= 0 where near-ties are possible (+inf for
-    a row with fewer than two finite logits); the first pass of the module docstring."""
+    a row with fewer than two finite logits); the first pass of the module docstring.  Each bound is at most
+    :func:`_sorted_gap_bounds`' of the same row (what the detailed pass needs of it), computed from sorted 32-bit
+    keys where they suffice (:func:`_key_gaps`) and by that function elsewhere."""
     A, B, parts = _row_parts(im, blocks, head, s, i, definition, offset, sources=False)
     C, S, D = len(s), A.mid.shape[1], B.mid.shape[1]
     n_far = S * D if definition == "completed" else 0
     vals = np.empty((C, n_far + sum(m.shape[1] for m, _, _ in parts)))
     radius = np.zeros(C)
+    lo, hi = np.full(C, np.inf), np.full(C, -np.inf)  # the smallest and largest finite value of each row
     if n_far:
         np.add(A.mid[:, :, None], B.mid[:, None, :], out=vals[:, :n_far].reshape(C, S, D))
         rad_sum = np.max(A.rad, axis=1) + np.max(B.rad, axis=1)
         mag = np.max(np.abs(A.mid), axis=1) + np.max(np.abs(B.mid), axis=1)
         radius = (rad_sum + mag * U) * (1 + 4 * U) + TINY  # bounds every far radius (module docstring)
-    col = n_far
+        lo = np.min(A.mid, axis=1) + np.min(B.mid, axis=1)  # rounding is monotone: the extreme far values
+        hi = np.max(A.mid, axis=1) + np.max(B.mid, axis=1)
+    col, inf_cols = n_far, []
     for mid, rad, _ in parts:
+        finite = np.isfinite(mid)
         vals[:, col:col + mid.shape[1]] = mid
-        radius = np.maximum(radius, np.max(np.where(np.isfinite(mid), rad, 0), axis=1))
+        radius = np.maximum(radius, np.max(np.where(finite, rad, 0), axis=1))
+        lo = np.minimum(lo, np.min(mid, axis=1))
+        hi = np.maximum(hi, np.max(np.where(finite, mid, -np.inf), axis=1))
+        if not finite.all():
+            inf_cols += range(col, col + mid.shape[1])
         col += mid.shape[1]
-    vals.sort(axis=1)
+    gap, exact = _key_gaps(vals, lo, hi, inf_cols)
+    out = np.where(np.isfinite(gap), (gap - 2 * radius) * (1 - 2**-50) - 2.0**-1000, np.inf)
+    if exact.any():
+        out[exact] = _sorted_gap_bounds(vals[exact], radius[exact])
+    return out
+
+
+def _sorted_gap_bounds(vals: np.ndarray, radius: np.ndarray) -> np.ndarray:
+    """The first-pass bound of rows of midpoints (+inf for a missing logit) whose radii are at most ``radius``:
+    with m the smallest difference of two sorted neighbours, ``m - 2 radius`` rounded down (+inf for a row with
+    fewer than two finite values)."""
+    vals = np.sort(vals, axis=1)
     with np.errstate(invalid="ignore"):
         gap = np.fmin.reduce(np.diff(vals, axis=1), axis=1, initial=np.inf)  # NaN (inf - inf) ignored
     return np.where(np.isfinite(gap), (gap - 2 * radius) * (1 - 2**-50) - 2.0**-1000, np.inf)
+
+
+_KEY_SPAN = 2.0**31  # finite values are keyed in [0, 2^31]; missing ones (+inf) above, 2^31 / (count + 1) apart
+
+
+def _key_gaps(vals: np.ndarray, lo: np.ndarray, hi: np.ndarray, inf_cols: list) -> tuple[np.ndarray, np.ndarray]:
+    """(g, exact): g a lower bound of the smallest difference of two finite values of each row, no larger than the
+    difference of any two of its doubles, and ``exact`` the rows it cannot bound (g is then NaN).
+
+    Keys ``k = trunc(fl(fl(v - lo) sc))``, ``sc = 2^31 / (hi - lo)``, sorted as uint32 (half the cost of sorting the
+    doubles): both roundings and the truncation are monotone, so sorted keys follow the values, and for v <= v'
+    with keys k, k' (``fl(v - lo) sc`` within relative (1 + u)^2 of ``(v - lo) sc``, both at most 2^31 (1 + 3u))
+    ``v' - v > (k' - k - 1 - 2^-19) / sc``.  With D the smallest difference of sorted neighbour keys,
+    ``g = (D - 1 - 2^-16) / sc`` rounded down bounds every gap when D >= 2.  Rows with D < 2 (equal or nearly equal
+    values, the rows near-ties can come from), with ``hi <= lo`` or an infinite ``sc`` are left to the exact sort.
+    The (at most a few) columns that may hold +inf get keys 2^31 (1 + j / (m + 1)), j = 1..m: apart from each
+    other and from every finite key by at least 2^31 / (m + 1) > 2, they can only lower g, never hide a gap."""
+    C, n = vals.shape
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        sc = _KEY_SPAN / (hi - lo)
+        ok = np.isfinite(sc) & (hi > lo) & (n >= 2)
+        y = vals - lo[:, None]
+        y *= np.where(ok, sc, 0.0)[:, None]
+        for j, c in enumerate(inf_cols, 1):
+            y[:, c] = np.where(np.isinf(vals[:, c]), _KEY_SPAN * (1 + j / (len(inf_cols) + 1)), y[:, c])
+        y[~ok] = 0.0
+        keys = y.astype(np.uint32)  # truncation: the floor of a value >= 0
+    keys.sort(axis=1)
+    least = np.min(np.diff(keys, axis=1), axis=1) if n >= 2 else np.zeros(C, np.uint32)
+    exact = ~ok | (least < 2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g = (least.astype(np.float64) - 1 - 2.0**-16) / sc * (1 - 2**-50)
+    return np.where(exact, np.nan, g), exact
 
 
 def _exact_logit(model, h, s, i, src, offset):

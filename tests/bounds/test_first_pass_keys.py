@@ -1,0 +1,142 @@
+"""The first pass of the interval margin from sorted 32-bit keys (``bounds.interval_margin._key_gaps``).
+
+Each key bound must be at most the smallest difference of two of the row's doubles (exactly, in Fractions), on
+random rows and on adversarial ones (ties, neighbouring doubles, huge and tiny magnitudes, missing logits as +inf);
+rows it cannot bound must be flagged for the exact sort.  The margin computed with the keys must equal the one
+computed with the exact sort of every row (the detailed pass needs only a lower bound of each row's sorted bound).
+Negative control: a key bound inflated by a factor 2 is caught on a row of near-ties.
+"""
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import bounds.interval_margin as im_mod
+from bounds.interval_margin import _key_gaps, _sorted_gap_bounds, interval_margin
+from bounds.interval_model import from_model
+from constructions.strategies import limit_transformers
+
+
+def _smallest_difference(row) -> Fraction | None:
+    vals = sorted(Fraction(float(v)) for v in row if np.isfinite(v))
+    diffs = [b - a for a, b in zip(vals, vals[1:], strict=False)]
+    return min(diffs) if diffs else None
+
+
+def _keyed(rows: np.ndarray, inf_cols=()):
+    finite = np.where(np.isfinite(rows), rows, np.nan)
+    lo, hi = np.nanmin(finite, axis=1), np.nanmax(finite, axis=1)
+    return _key_gaps(rows, lo, hi, list(inf_cols))
+
+
+def _violations(rows, g, exact):
+    bad = []
+    for row, gi, ex in zip(rows, g, exact, strict=True):
+        least = _smallest_difference(row)
+        if not ex and (least is None or Fraction(float(gi)) > least):
+            bad.append((row, gi, least))
+    return bad
+
+
+@st.composite
+def _rows(draw):
+    n = draw(st.integers(2, 40))
+    scale = draw(st.sampled_from([1e-300, 1e-8, 1.0, 3e4, 1e12, 1e300]))
+    base = draw(st.lists(st.floats(-1, 1, allow_nan=False), min_size=n, max_size=n))
+    row = np.array(base) * scale
+    kind = draw(st.sampled_from(["plain", "tie", "neighbour", "cluster"]))
+    j, k = draw(st.integers(0, n - 1)), draw(st.integers(0, n - 1))
+    if kind == "tie":
+        row[k] = row[j]
+    elif kind == "neighbour":
+        row[k] = np.nextafter(row[j], np.inf)
+    elif kind == "cluster":
+        row[: n // 2] = row[0] + np.arange(n // 2) * draw(st.sampled_from([1e-12, 1e-6, 1.0])) * scale
+    cols = draw(st.lists(st.integers(0, n - 1), max_size=3, unique=True))
+    for c in cols:
+        if draw(st.booleans()):
+            row[c] = np.inf
+    return row, cols
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_rows(), min_size=1, max_size=4))
+def test_key_gaps_bound_every_difference_of_doubles(rows):
+    width = max(len(r) for r, _ in rows)
+    mat = np.full((len(rows), width), np.inf)
+    for i, (r, _) in enumerate(rows):
+        mat[i, : len(r)] = r
+    inf_cols = sorted(set().union(*(set(c) for _, c in rows)) | set(range(min(len(r) for r, _ in rows), width)))
+    g, exact = _keyed(mat, inf_cols)
+    assert not _violations(mat, g, exact)
+
+
+def test_key_gaps_bound_spread_and_crowded_rows():
+    rng = np.random.default_rng(0)
+    spread = rng.normal(size=(50, 3000)) * 3e4  # like the logits of a float model: most rows bounded by keys
+    g, exact = _keyed(spread)
+    assert exact.mean() < 0.5 and not _violations(spread, g, exact)
+    crowded = spread.copy()
+    crowded[:, 1] = np.nextafter(crowded[:, 0], np.inf)  # a neighbouring double in every row: all left to the sort
+    g, exact = _keyed(crowded)
+    assert exact.all()
+
+
+def test_an_inflated_key_bound_is_caught():
+    """Negative control: doubling g (an unsound bound) violates the exact smallest difference somewhere."""
+    rng = np.random.default_rng(1)
+    rows = rng.normal(size=(200, 400)) * 100
+    g, exact = _keyed(rows)
+    assert not _violations(rows, g, exact)
+    assert _violations(rows, 2 * g + 1e-3, exact)
+
+
+def _margin_with_exact_sort(im, **kw):
+    def every_row_exact(vals, lo, hi, inf_cols):
+        return np.full(len(vals), np.nan), np.ones(len(vals), dtype=bool)
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(im_mod, "_key_gaps", every_row_exact)
+        return interval_margin(im, **kw)
+
+
+@settings(max_examples=40, deadline=None)
+@given(limit_transformers(depth=(1, 1), params="any"))
+def test_margin_equals_the_exact_sort_first_pass(model):
+    if not model.layers[0].heads or model.positions is not None and not hasattr(model.positions, "table"):
+        return
+    try:
+        model.require_periodic_and_local("t")
+    except ValueError:
+        return
+    for definition in ("completed", "printed"):
+        im = from_model(model)
+        assert interval_margin(im, definition, exact_model=model) == \
+            _margin_with_exact_sort(im, definition=definition, exact_model=model)
+
+
+def test_margin_equals_the_exact_sort_first_pass_on_a_float_model():
+    import json
+    import sys
+    from pathlib import Path
+
+    from bounds.interval_model import interval_model_from_dict
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "docs"))
+    try:
+        from bench_bounds import model_dict
+    finally:
+        sys.path.pop(0)
+    for seed in range(3):
+        im = interval_model_from_dict(json.loads(json.dumps(model_dict(16, 6, 4, 16, seed=seed))))
+        for definition in ("completed", "printed"):
+            assert interval_margin(im, definition) == _margin_with_exact_sort(im, definition=definition)
+
+
+def test_sorted_gap_bounds_ignores_missing_logits():
+    rows = np.array([[0.0, 1.0, np.inf, np.inf], [2.0, np.inf, np.inf, np.inf]])
+    got = _sorted_gap_bounds(rows, np.zeros(2))
+    assert got[0] < 1.0 and got[0] > 1.0 - 1e-12 and got[1] == np.inf
