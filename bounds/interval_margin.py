@@ -21,7 +21,8 @@ result is a lower bound gamma_lo <= gamma (exact rational endpoint), which can o
 sound for the estimate.
 
 Speed (d = 512, |Sigma| = 100, Delta = 64: 6400 rows of 6700 logits): a first pass computes every row's
-midpoints (the same doubles as the detailed pass), sorts them and takes the row's smallest midpoint gap m and an
+midpoints (the same doubles as the detailed pass), a lower bound m of the row's smallest midpoint gap (from sorted
+32-bit keys of the midpoints, :func:`_key_gaps`, or, for rows of near-ties, from the sorted midpoints) and an
 upper bound R of the row's radii that needs no per-logit radius: every far logit is ``fl(A_t + B_r)`` with
 radius ``fl(fl(fl(rad A_t + rad B_r) + fl(|fl(A_t + B_r)| u)) (1 + 4u)) + TINY`` (:func:`bounds.certified.add`),
 non-decreasing in ``rad A_t + rad B_r`` and in the magnitude, and ``|fl(A_t + B_r)| <= fl(|A_t| + |B_r|)``, so the
