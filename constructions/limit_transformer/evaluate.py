@@ -77,7 +77,8 @@ def float_mlp(Y: np.ndarray, mlp: FloatMLP | None, cache=None) -> np.ndarray:
             _term_sum(Y, terms, h[k])
     else:
         h = _apply(mlp.A_sub, Y[mlp.A_cols])
-    h += mlp.b.reshape((-1,) + (1,) * (h.ndim - 1))
+    if mlp.b.any():
+        h += mlp.b.reshape((-1,) + (1,) * (h.ndim - 1))
     if cache is not None:
         cache.mlp_pre.append(np.moveaxis(h, 0, -1).copy())
     if mlp.heaviside.all():
@@ -415,7 +416,13 @@ def _stream(model, fp, ids, offset, positions, block):
     heads = [[h for h in layer_heads if len(h.rows)] for layer_heads, _ in fp["layers"]]
     updated = set().union(*(h.rows for hs in heads for h in hs),
                           *(mlp.B_rows for _, mlp in fp["layers"] if mlp is not None))
-    reset = np.array(sorted(updated - set(in_rows)), dtype=np.intp)  # rows only layers write: zero per block
+    reset = updated - set(in_rows)  # rows only layers write: zeroed in every block before the first layer using them
+    zero_at = []  # (right before its first use, while the row is about to be read or written: it stays in cache)
+    for hs, (_, mlp) in zip(heads, fp["layers"], strict=True):
+        used = set().union(*(set(h.rows) | set(h.cols) for h in hs),
+                           set() if mlp is None else set(mlp.A_cols) | set(mlp.B_rows))
+        zero_at.append(np.array(sorted(reset & used), dtype=np.intp))
+        reset -= used
     taus = [[0 if h.phi is None else len(h.phi) - 1 for h in hs] for hs in heads]
     recent = [[np.zeros((len(h.rows), 0)) for h in hs] for hs in heads]  # values of the last tau positions
     bases = [[np.zeros((len(h.rows), 1)) for h in hs] for hs in heads]  # sum of the values before them
@@ -426,7 +433,6 @@ def _stream(model, fp, ids, offset, positions, block):
     for s in range(0, n, block):
         e = min(n, s + block)
         y = buffer[:, : e - s]
-        y[reset] = 0.0
         where = np.arange(s + 1, e + 1) + offset
         if P_in is not None:
             y[in_rows] = (E_in[ids[s:e]] + P_in[(where - 1) % len(P_in)]).T
@@ -435,6 +441,7 @@ def _stream(model, fp, ids, offset, positions, block):
         else:
             y[in_rows] = E_in[ids[s:e]].T
         for l, (_, mlp) in enumerate(fp["layers"]):
+            y[zero_at[l]] = 0.0
             updates = []
             for h, fh in enumerate(heads[l]):
                 kept = recent[l][h].shape[1]

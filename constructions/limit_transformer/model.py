@@ -488,10 +488,10 @@ _SPARSE_TERMS = 512  # nonzero terms at most for a term-by-term product (one num
 
 
 def sparse_terms(M: np.ndarray, cols: np.ndarray) -> tuple | None:
-    """Rows of ``M`` as their nonzero entries ``((cols[j], M[i, j]), ...)`` when at most half of ``M`` and at most
-    ``_SPARSE_TERMS`` entries are nonzero (compiled C-RASP MLPs: a few terms a unit); else None (a dense product
-    is then cheaper)."""
+    """Rows of ``M`` as their nonzero entries ``((cols[j], M[i, j]), ...)`` when at most ``_SPARSE_TERMS`` entries
+    are nonzero and at most half of them or no more than its rows and columns together (compiled C-RASP MLPs: a few
+    terms a unit); else None (a dense product is then cheaper)."""
     nz = np.count_nonzero(M)
-    if nz > min(M.size // 2, _SPARSE_TERMS):
+    if nz > min(max(M.size // 2, sum(M.shape)), _SPARSE_TERMS):
         return None
     return tuple(tuple((int(cols[j]), float(M[i, j])) for j in np.flatnonzero(M[i])) for i in range(M.shape[0]))
