@@ -27,8 +27,8 @@ def _smallest_difference(row) -> Fraction | None:
 
 
 def _keyed(rows: np.ndarray, inf_cols=()):
-    finite = np.where(np.isfinite(rows), rows, np.nan)
-    lo, hi = np.nanmin(finite, axis=1), np.nanmax(finite, axis=1)
+    finite = np.isfinite(rows)
+    lo, hi = np.min(np.where(finite, rows, np.inf), axis=1), np.max(np.where(finite, rows, -np.inf), axis=1)
     return _key_gaps(rows, lo, hi, list(inf_cols))
 
 
