@@ -62,10 +62,11 @@ def _add_rows(Y: np.ndarray, rows: np.ndarray, upd: np.ndarray) -> None:
         Y[r] += upd[k]
 
 
-def float_mlp(Y: np.ndarray, mlp: FloatMLP | None, cache=None) -> np.ndarray:
+def float_mlp(Y: np.ndarray, mlp: FloatMLP | None, cache=None, zero_rows=frozenset()) -> np.ndarray:
     """``Y + B psi(A Y + b)`` for feature-first ``Y`` (d, ...), updated in place (only the rows B writes)
     and returned; a Heaviside unit fires for ``z >= -HEAVISIDE_ATOL``.  ``cache`` (an ActivationCache)
-    receives the pre-activations ``A Y + b`` and the activations, position-first."""
+    receives the pre-activations ``A Y + b`` and the activations, position-first.  ``zero_rows``: rows of ``Y``
+    known to be 0 (their terms are skipped)."""
     if mlp is None or (len(mlp.B_rows) == 0 and cache is None):
         if cache is not None:
             cache.mlp_pre.append(None)
@@ -74,7 +75,7 @@ def float_mlp(Y: np.ndarray, mlp: FloatMLP | None, cache=None) -> np.ndarray:
     if mlp.A_terms is not None:  # sparse A (compiled programs): term by term, straight from the stream's rows
         h = np.empty((len(mlp.A_terms),) + Y.shape[1:])
         for k, terms in enumerate(mlp.A_terms):
-            _term_sum(Y, terms, h[k])
+            _term_sum(Y, _nonzero_terms(terms, zero_rows), h[k])
     else:
         h = _apply(mlp.A_sub, Y[mlp.A_cols])
     if mlp.b.any():
@@ -102,13 +103,20 @@ def float_mlp(Y: np.ndarray, mlp: FloatMLP | None, cache=None) -> np.ndarray:
     return Y
 
 
+def _nonzero_terms(terms: tuple, zero_rows) -> tuple:
+    """The terms ``((j, c), ...)`` whose row j is not known to be 0 (a term c * 0 adds nothing)."""
+    return tuple(t for t in terms if t[0] not in zero_rows) if zero_rows else terms
+
+
 def _term_sum(X: np.ndarray, terms: tuple, out: np.ndarray) -> np.ndarray:
     """``out = sum c X[j]`` over the terms ``((j, c), ...)`` (:func:`~constructions.limit_transformer.model.sparse_terms`),
-    one numpy pass a term (no product for a coefficient of +-1); zero when there are none."""
+    one numpy pass a term (no product for a coefficient of +-1; a term with another coefficient, if any, first:
+    its product is written straight to ``out``); zero when there are none."""
     if not terms:
         out[...] = 0.0
         return out
-    (j, c), rest = terms[0], terms[1:]
+    lead = next((k for k, (_, c) in enumerate(terms) if abs(c) != 1.0), 0)
+    (j, c), rest = terms[lead], terms[:lead] + terms[lead + 1:]
     if c == 1.0:
         out[...] = X[j]
     else:
@@ -416,6 +424,7 @@ def _stream(model, fp, ids, offset, positions, block):
     heads = [[h for h in layer_heads if len(h.rows)] for layer_heads, _ in fp["layers"]]
     updated = set().union(*(h.rows for hs in heads for h in hs),
                           *(mlp.B_rows for _, mlp in fp["layers"] if mlp is not None))
+    constant_in = np.array(sorted(set(in_rows.tolist()) - updated), dtype=np.intp)  # input rows no layer writes
     reset = updated - set(in_rows)  # rows only layers write: zeroed in every block before the first layer using them
     zero_at = []  # (right before its first use, while the row is about to be read or written: it stays in cache)
     for hs, (_, mlp) in zip(heads, fp["layers"], strict=True):
@@ -440,6 +449,9 @@ def _stream(model, fp, ids, offset, positions, block):
             y[in_rows] = (E_in[ids[s:e]] + _position_vectors(model, where)[:, in_rows]).T
         else:
             y[in_rows] = E_in[ids[s:e]].T
+        # input rows that no layer writes and that are 0 in this whole block (the $ coordinate after the first
+        # block, a token's indicator where it does not occur): terms reading them are skipped
+        zero = frozenset(constant_in[~np.any(y[constant_in] != 0, axis=1)].tolist())
         for l, (_, mlp) in enumerate(fp["layers"]):
             y[zero_at[l]] = 0.0
             updates = []
@@ -449,7 +461,7 @@ def _stream(model, fp, ids, offset, positions, block):
                 vals[:, :kept] = recent[l][h]
                 if fh.V_terms is not None:  # sparse V (compiled programs): row by row from the stream
                     for k, terms in enumerate(fh.V_terms):
-                        _term_sum(y, terms, vals[k, kept:])
+                        _term_sum(y, _nonzero_terms(terms, zero), vals[k, kept:])
                 else:
                     np.matmul(fh.V_sub, y[fh.cols], out=vals[:, kept:])
                 start = s - kept
@@ -460,7 +472,7 @@ def _stream(model, fp, ids, offset, positions, block):
                 updates.append((fh.rows, out[:, 0, :]))
             for rows, upd in updates:  # every head read the stream before any writes it
                 _add_rows(y, rows, upd)
-            float_mlp(y, mlp)
+            float_mlp(y, mlp, zero_rows=zero)
         last = y[u_cols, -1:] if positions == "last" else y[u_cols]
         outs.append(U[:, u_cols] @ last)
     out = np.concatenate(outs, axis=1).T
