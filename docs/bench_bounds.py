@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -81,6 +82,7 @@ def main():
                     help="d:|Sigma|:Delta[:heads],...")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp())
+    load = os.getloadavg()[0]
     rows = []
     for spec in args.sizes.split(","):
         d, sigma, delta, *h = map(int, spec.split(":"))
@@ -115,6 +117,7 @@ def main():
         rows.append((f"true threshold, 12 classes, tau = 2, every input up to length {L} "
                      f"({configs} configurations, {'f vs f' if which == 'self' else 'f vs g'})", "exact", t, base,
                      f"true = {exact}"))
+    print(f"load average {load:.2f} at the start, {os.getloadavg()[0]:.2f} at the end of the table's runs\n")
     print(f"| model | mode | estimate wall / CPU (s, best of {args.repeat}) | baseline python + numpy + json.load "
           "wall / CPU (s) | CPU ratio | N |")
     print("|---|---|---|---|---|---|")
@@ -127,7 +130,6 @@ def startup(repeat: int) -> None:
     """``--task modp`` against ``import numpy``, each a fresh interpreter, best CPU of ``repeat``: first with the
     project's bytecode compiled (what every run after the first sees), then without it (bytecode neither read
     nor written for the project: what an environment with ``PYTHONDONTWRITEBYTECODE`` sees on every run)."""
-    import os
     import shutil
 
     numpy_ = [sys.executable, "-c", "import numpy"]
