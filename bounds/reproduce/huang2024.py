@@ -144,10 +144,10 @@ _T = "gelu_pytorch_tanh"
 CPU = Preset(
     "cpu", "the quick preset's seven tasks trained until they fit on a 2-core CPU: 2-layer, 2-head, d = 64 "
     "GPT-2 by default, 4 layers for Tomita 4 (App. E.3's size), 1 layer d = 128 for Majority; per-cell lr, "
-    "warm-up and step budgets (<= 3000 steps), batch 32, 2 seeds, AdamW (weight decay 0.01) with a cosine "
+    "warm-up and step budgets (<= 5000 steps), batch 32, 2 seeds, AdamW (weight decay 0.01) with a cosine "
     "schedule, 200 test samples per bin",
     {"binary_majority": _same(Arch(2, 2, 64, 1e-3, _T, 1000)),
-     "majority_letters": {"ape": Arch(1, 2, 128, 1e-3, _T, 3000, warmup=100),  # App. E.3: d = 256 (APE), 64 (NoPE)
+     "majority_letters": {"ape": Arch(1, 2, 128, 1e-3, _T, 5000, warmup=100),  # App. E.3: d = 256 (APE), 64 (NoPE)
                           "nope": Arch(1, 2, 128, 3e-3, _T, 3000, warmup=100)},
      "aa_star": _same(Arch(2, 2, 64, 3e-3, _T, 2000)),
      "tomita4": _same(Arch(4, 2, 64, 1e-3, _T, 3000, warmup=100)),  # App. E.3's APE size (NoPE there: d = 128)
