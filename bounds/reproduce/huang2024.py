@@ -148,7 +148,7 @@ CPU = Preset(
     "schedule, 200 test samples per bin",
     {"binary_majority": _same(Arch(2, 2, 64, 1e-3, _T, 1000)),
      "majority_letters": {"ape": Arch(1, 2, 128, 1e-3, _T, 5000, warmup=100),  # App. E.3: d = 256 (APE), 64 (NoPE)
-                          "nope": Arch(1, 2, 128, 3e-3, _T, 3000, warmup=100)},
+                          "nope": Arch(1, 2, 128, 1e-3, _T, 4000, warmup=100)},
      "aa_star": _same(Arch(2, 2, 64, 3e-3, _T, 2000)),
      "tomita4": _same(Arch(4, 2, 64, 1e-3, _T, 3000, warmup=100)),  # App. E.3's APE size (NoPE there: d = 128)
      "d2": _same(Arch(2, 2, 64, 1e-3, _T, 1500)),

@@ -328,9 +328,9 @@ register("huang2024:fig1", "Figure 1 (reported accuracies)",
     "generalize as predicted; (aa)* NoPE never fits), the other 11 cells never fit in distribution; with lr 1e-3 "
     "2 of 4 agree (D_2 fits but drops to 36-50% on [101,150] against a predicted success); too small to support "
     "or refute the figure. The cpu preset (2-layer d = 64 by default, 4 layers for Tomita 4, 1 layer d = 128 for "
-    "Majority, 1000-5000 steps per cell, 2 seeds; docs/results/huang2024-fig1-cpu.json): 8 of 14 cells have a trained "
-    "seed and 5 of the 8 judged agree, judged on trained seeds only (Binary Majority APE/NoPE, Majority APE and D_2 "
+    "Majority, 1000-5000 steps per cell, 2 seeds; docs/results/huang2024-fig1-cpu.json): 9 of 14 cells have a trained "
+    "seed and 6 of the 9 judged agree, judged on trained seeds only (Binary Majority APE/NoPE, Majority APE/NoPE and D_2 "
     "NoPE generalize as predicted, Tomita 4 NoPE fits and fails beyond 50 as predicted; D_2 APE, (aa)* APE and Tomita 4 APE fail on "
-    "[101,150] against a predicted success); Majority NoPE (84% in distribution), (aa)* NoPE, Tomita 5 and "
+    "[101,150] against a predicted success); (aa)* NoPE, Tomita 5 and "
     "Parity never fit, so the figure is still not tested "
     "(huang2024/test_fig1_reproduction.py, docs/reproduce_trained.md)")
