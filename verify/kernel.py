@@ -244,6 +244,20 @@ def assert_universal_proof(proof: Proof, count: int | None = None) -> list[StepR
     return results
 
 
+def z3_max(a, b):
+    """``max(a, b)`` as a z3 term (an ``If``), for the hypotheses and goals of :class:`Z3Step`."""
+    import z3
+
+    return z3.If(a >= b, a, b)
+
+
+def z3_min(a, b):
+    """``min(a, b)`` as a z3 term (an ``If``)."""
+    import z3
+
+    return z3.If(a <= b, a, b)
+
+
 def negated(step, **changes):
     """A copy of ``step`` with fields replaced (e.g. a mutated goal) and no negative of its own."""
     return replace(step, negative=None, **changes)

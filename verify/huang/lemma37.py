@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import z3
 
-from verify.kernel import Proof, z3_with_control
+from verify.kernel import Proof, z3_max, z3_min, z3_with_control
 
 CLAIM37 = "huang2024:lem37"
 CLAIM38 = "huang2024:lem38"
@@ -43,14 +43,6 @@ def _step(name, hyps, goal, **control):
     return z3_with_control(CLAIM37, name, hyps, goal, **control)
 
 
-def _max(a, b):
-    return z3.If(a >= b, a, b)
-
-
-def _min(a, b):
-    return z3.If(a <= b, a, b)
-
-
 def lemma37() -> Proof:
     i, T, T1, T2, Tc = z3.Ints("i T T1 T2 Tc")
     a1, b1, a2, b2, c, v1, v2, w = z3.Ints("a1 b1 a2 b2 c v1 v2 w")
@@ -60,7 +52,7 @@ def lemma37() -> Proof:
     aff1 = z3.Implies(i >= T1, v1 == a1 * i + b1)  # operand 1 (Count) eventually affine
     aff2 = z3.Implies(i >= T2, v2 == a2 * i + b2)
     pos = [T1 >= 1, T2 >= 1, i >= 1]
-    Tm = _max(T1, T2)
+    Tm = z3_max(T1, T2)
 
     # Counting #[j <= i] P(j): C(i) = C(i - 1) + [P(i)], with P(j) = beta for j >= T.
     Cprev, Ci, p = z3.Ints("C_prev C_i P_i")
@@ -86,7 +78,7 @@ def lemma37() -> Proof:
               neg_goal=z3.Implies(i >= T1, z3.Not(B1) == beta1)),
         _step("And: eventually beta1 and beta2 from max(T1, T2)", pos + [ev1, ev2],
               z3.Implies(i >= Tm, z3.And(B1, B2) == z3.And(beta1, beta2)),
-              neg_goal=z3.Implies(i >= _min(T1, T2), z3.And(B1, B2) == z3.And(beta1, beta2))),
+              neg_goal=z3.Implies(i >= z3_min(T1, T2), z3.And(B1, B2) == z3.And(beta1, beta2))),
         _step("Constant count: c = 0 i + c (T = 1)", [i >= 1, v1 == c], v1 == 0 * i + c, neg_goal=v1 == i + c),
         _step("Addition: (a1 + a2) i + (b1 + b2) from max(T1, T2)", pos + [aff1, aff2],
               z3.Implies(i >= Tm, v1 + v2 == (a1 + a2) * i + b1 + b2),
@@ -96,7 +88,7 @@ def lemma37() -> Proof:
               neg_goal=z3.Implies(i >= T1, v1 - v2 == (a1 - a2) * i + b1 - b2)),
         _step("Conditional: the branch beta picks, from max(T_cond, T1, T2)",
               pos + [Tc >= 1, z3.Implies(i >= Tc, B1 == beta1), aff1, aff2, w == z3.If(B1, v1, v2)],
-              z3.Implies(i >= _max(Tc, Tm), w == z3.If(beta1, a1 * i + b1, a2 * i + b2)),
+              z3.Implies(i >= z3_max(Tc, Tm), w == z3.If(beta1, a1 * i + b1, a2 * i + b2)),
               neg_goal=z3.Implies(i >= Tm, w == z3.If(beta1, a1 * i + b1, a2 * i + b2))),
         _step("Counting (base i = T): C(T) = C(T - 1) + [beta] = beta T + (C(T - 1) - beta (T - 1))",
               [T >= 1, i == T, z3.Or(p == 0, p == 1), (p == 1) == beta, Cprev == CT1, Ci == Cprev + p],
@@ -113,10 +105,10 @@ def lemma37() -> Proof:
         _step("Counting with a local psi (base: no offset counted yet)", [k == 0, part == 0], part == pv * k,
               neg_goal=part == pv * (k + 1)),
         _step("Comparison, a1 < a2: true from max(T1, T2, b1 - b2) (integer slopes)",
-              cmp + [a1 < a2, i >= _max(Tm, b1 - b2)], le,
+              cmp + [a1 < a2, i >= z3_max(Tm, b1 - b2)], le,
               neg_hypotheses=cmp + [a1 < a2, i >= Tm]),
         _step("Comparison, a1 > a2: false from max(T1, T2, b2 - b1 + 1) (integer slopes)",
-              cmp + [a1 > a2, i >= _max(Tm, b2 - b1 + 1)], z3.Not(le),
+              cmp + [a1 > a2, i >= z3_max(Tm, b2 - b1 + 1)], z3.Not(le),
               neg_hypotheses=cmp + [a1 > a2, i >= Tm]),
         _step("Comparison, a1 = a2: the constant [b1 <= b2] from max(T1, T2)",
               cmp + [a1 == a2, i >= Tm], le == (b1 <= b2), neg_goal=le == (b1 < b2)),

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import z3
 
-from verify.kernel import Proof, z3_with_control
+from verify.kernel import Proof, z3_max, z3_with_control
 
 CLAIM41 = "huang2024:lem41"
 
@@ -40,16 +40,12 @@ CASES = ("Initial", "Positional", "BoolConst", "CountConst", "Not", "And", "Add"
          "Comparison")
 
 
-def _max(a, b):
-    return z3.If(a >= b, a, b)
-
-
 def periodic_words() -> Proof:
     i, T, T1, T2, L, D, c, u, q, r = z3.Ints("i T T1 T2 L Delta c len_u q r")
     sym_i, sym_iL = z3.Ints("w_i w_i_plus_L")
     B1, B1L, B2, B2L = z3.Bools("B1 B1_L B2 B2_L")  # operands at i and i + L
     X1, X1L, Y1, Y1L, X2, X2L, Y2, Y2L = z3.Ints("C1 C1_L A1 A1_L C2 C2_L A2 A2_L")
-    Tm = _max(T1, T2)
+    Tm = z3_max(T1, T2)
     at = lambda t: z3.And(i >= t, L >= 1)  # noqa: E731
     per1 = z3.Implies(i >= T1, B1L == B1)
     per2 = z3.Implies(i >= T2, B2L == B2)

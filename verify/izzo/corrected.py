@@ -36,7 +36,7 @@ from __future__ import annotations
 import sympy
 import z3
 
-from verify.kernel import Proof, SympyStep, Z3Step, sympy_with_control, z3_with_control
+from verify.kernel import Proof, SympyStep, Z3Step, sympy_with_control, z3_max, z3_min, z3_with_control
 
 CLAIM = "izzo2025:thm4.1.corrected"
 
@@ -51,14 +51,6 @@ def _sympy(name: str, lhs, rhs, neg_rhs) -> SympyStep:
 
 def _relu(u):
     return z3.If(u > 0, u, 0)
-
-
-def _max(a, b):
-    return z3.If(a >= b, a, b)
-
-
-def _min(a, b):
-    return z3.If(a <= b, a, b)
 
 
 def _drop(hyps, bad):
@@ -84,7 +76,7 @@ def _lemma_m():
             [S - T == mid * P], (S + d * s) - (T + d * (s - mid)) == mid * (P + d),
             neg_goal=(S + d * s) - (T + d * s) == mid * (P + d)),
         _z3("sums (induction step): |X| <= Y and |x| <= y => |X + x| <= Y + y", tri, z3.Abs(X + x) <= Y + y,
-            neg_goal=z3.Abs(X + x) <= _max(Y, y)),
+            neg_goal=z3.Abs(X + x) <= z3_max(Y, y)),
         _z3("ReLU is 1-Lipschitz", [], z3.Abs(_relu(u) - _relu(u2)) <= z3.Abs(u - u2),
             neg_goal=z3.Abs(_relu(u) - _relu(u2)) <= z3.Abs(u - u2) / 2),
         _z3("a unit moves by |c| |A_i . Delta a|: |c (relu(u) - relu(u'))| <= |c| |u - u'|", [],
@@ -102,27 +94,27 @@ def _map():
     comp = [1 <= a, a <= v, v <= v2, v2 <= b, 1 <= Fa, Fa <= a]
     Fv, Fv2 = Fa * v / a, Fa * v2 / a
     gap = [1 <= bp, bp < v, v <= v2, v2 <= a, 1 <= Fp, Fp <= bp, Fp <= Fa, Fa <= a]
-    Gv, Gv2 = _min(Fp * v / bp, Fa), _min(Fp * v2 / bp, Fa)
+    Gv, Gv2 = z3_min(Fp * v / bp, Fa), z3_min(Fp * v2 / bp, Fa)
     inv = z3.Or(Fp == bp, Fp >= L)
-    start = [1 <= bp, bp < a, L >= 1, 1 <= Fp, Fp <= bp, inv, Fa == _max(Fp, _min(a, L))]
+    start = [1 <= bp, bp < a, L >= 1, 1 <= Fp, Fp <= bp, inv, Fa == z3_max(Fp, z3_min(a, L))]
     Fb = Fa * b / a
     prop = start + [a <= b]
     P, r = z3.Reals("P r")
-    grow = [L >= 1, P >= 1, r >= 1, Fp <= L * P, Fa == _max(Fp, _min(a, L)), Fa <= _max(Fp, L)]
+    grow = [L >= 1, P >= 1, r >= 1, Fp <= L * P, Fa == z3_max(Fp, z3_min(a, L)), Fa <= z3_max(Fp, L)]
     a1, b1, a2, b2, T, th = z3.Reals("a1 b1 a2 b2 T theta")
     merge = [a1 >= 1, a1 <= a2, a2 <= b1, b1 <= b2]
     nested = [a1 >= 1, a1 <= a2, a2 <= b2, b2 <= b1]
     one = [th > 0, th < 1, T >= 1]
     Dm, am, bm, Fam, Fbm = z3.Reals("Dm am bm Fam Fbm")
     f5 = [am >= 1, am <= bm, Fam >= 1, Fam < am, Fam >= L, Fbm == Fam * bm / am, v > bm, L >= 1]
-    f6 = [th > 0, T >= 1, am == _max(1, th * T), T <= bm, Fam >= 1, Fam < am, Fam >= L, Fbm == Fam * bm / am]
+    f6 = [th > 0, T >= 1, am == z3_max(1, th * T), T <= bm, Fam >= 1, Fam < am, Fam >= L, Fbm == Fam * bm / am]
     return (
         _z3("on a component: F(v) = F(a) v/a keeps F(v) <= v, F monotone and F(v)/v constant", comp,
             z3.And(Fv <= v, Fv <= Fv2, Fv * v2 == Fv2 * v), neg_hypotheses=_drop(comp, Fa <= a)),
         _z3("on a gap: F(v) = min(F(b') v/b', F(a)) keeps F(v) <= v, F monotone and F(v)/v non-increasing", gap,
             z3.And(Gv <= v, Gv <= Gv2, Gv * v2 >= Gv2 * v), neg_hypotheses=_drop(gap, Fp <= bp)),
         _z3("continuity at a component start: the gap's formula reaches F(a) at v = a (given F(b') = b' or "
-            "F(b') >= L)", start, _min(Fp * a / bp, Fa) == Fa, neg_hypotheses=_drop(start, inv)),
+            "F(b') >= L)", start, z3_min(Fp * a / bp, Fa) == Fa, neg_hypotheses=_drop(start, inv)),
         _z3("(F3) D > 1 forces F(a) >= L, and D = 1 keeps the identity: F(b) = b or F(b) >= L", prop,
             z3.And(z3.Implies(Fa < a, Fa >= L), z3.Or(Fb == b, Fb >= L)), neg_goal=z3.Or(Fb == b, Fb >= 2 * L)),
         _z3("(F4) induction step: F(b') <= L P => F(b) = F(a) r <= L P r", grow, Fa * r <= L * P * r,
@@ -131,10 +123,10 @@ def _map():
             b2 / a1 <= (b1 / a1) * (b2 / a2), neg_goal=b2 / a1 <= b2 / a2),
         _z3("(F4) a nested interval adds a factor >= 1", nested, b1 / a1 <= (b1 / a1) * (b2 / a2),
             neg_goal=b1 / a1 <= b2 / a2),
-        _z3("(F4) one interval [max(1, theta T), T] has ratio <= 1/theta", one, T / _max(1, th * T) <= 1 / th,
-            neg_goal=T / _max(1, th * T) <= 1 / (2 * th)),
+        _z3("(F4) one interval [max(1, theta T), T] has ratio <= 1/theta", one, T / z3_max(1, th * T) <= 1 / th,
+            neg_goal=T / z3_max(1, th * T) <= 1 / (2 * th)),
         _z3("(F5) above b_m with D_m > 1: F(v) = max(F(b_m), min(v, L)) = F(b_m) <= v/D_m", f5,
-            z3.And(_max(Fbm, _min(v, L)) == Fbm, Fbm <= v * Fam / am),
+            z3.And(z3_max(Fbm, z3_min(v, L)) == Fbm, Fbm <= v * Fam / am),
             neg_hypotheses=_drop(f5, Fam >= L)),
         _z3("(F6) D_m > 1: a_m <= theta b_m, F(a_m) <= theta F(b_m) and F(b_m) >= L/theta", f6,
             z3.And(am <= th * bm, Fam <= th * Fbm, Fbm >= L / th), neg_hypotheses=_drop(f6, Fam < am)),
@@ -339,26 +331,26 @@ def _stretch():
         _z3("stretch, F at L and t L (base): F(1) = 1 has P: 1 <= 1 <= t", [t >= 1], P(z3.RealVal(1), z3.RealVal(1)),
             neg_hypotheses=[t >= 0]),
         _z3("stretch, P kept at a component start: F(a) = max(F(b'), min(a, L))", a_rule,
-            P(_max(Fp, _min(a, L)), _max(Fp2, _min(a, t * L))), neg_hypotheses=_drop(a_rule, t >= 1)),
+            P(z3_max(Fp, z3_min(a, L)), z3_max(Fp2, z3_min(a, t * L))), neg_hypotheses=_drop(a_rule, t >= 1)),
         _z3("stretch, P kept on a component: F(v) = F(a) v/a", comp, P(Fa * v / a, Fa2 * v / a),
             neg_goal=P(Fa * v / a, Fa2 * v / (2 * a))),
         _z3("stretch, P kept on a gap: F(v) = min(F(b') v/b', F(a))", gap,
-            P(_min(Fp * v / bp, Fa), _min(Fp2 * v / bp, Fa2)),
-            neg_goal=P(_min(Fp * v / bp, Fa), _max(Fp2 * v / bp, Fa2))),
+            P(z3_min(Fp * v / bp, Fa), z3_min(Fp2 * v / bp, Fa2)),
+            neg_goal=P(z3_min(Fp * v / bp, Fa), z3_max(Fp2 * v / bp, Fa2))),
         _z3("stretch, P kept above b_m: F(v) = max(F(b_m), min(v, L))", above,
-            P(_max(Fp, _min(v, L)), _max(Fp2, _min(v, t * L))), neg_hypotheses=_drop(above, t >= 1)),
+            P(z3_max(Fp, z3_min(v, L)), z3_max(Fp2, z3_min(v, t * L))), neg_hypotheses=_drop(above, t >= 1)),
         _z3("stretch, Phi: a sum of terms with P has P (induction step over the classes of a residue)", summed,
             P(S + X, S2 + X2), neg_goal=S2 + X2 <= t * S + X),
         _z3("stretch, Phi: the max of two values with P has P (induction step over the residues)", summed,
-            P(_max(S, X), _max(S2, X2)), neg_goal=P(_max(S, X), _min(S2, X2))),
+            P(z3_max(S, X), z3_max(S2, X2)), neg_goal=P(z3_max(S, X), z3_min(S2, X2))),
         _z3("stretch, L >= every count: F is the identity at a component start (F(b') = b' <= a <= L)", ident,
-            _max(Fp, _min(a, L)) == a, neg_hypotheses=_drop(ident, a <= L)),
+            z3_max(Fp, z3_min(a, L)) == a, neg_hypotheses=_drop(ident, a <= L)),
         _z3("stretch, L >= every count: F is the identity on a component (F(a) = a)", ident + [v >= a],
             Fa * v / a == v, neg_goal=Fa * v / a == a),
         _z3("stretch, L >= every count: F is the identity on a gap (F(b') = b' < v <= a = F(a))",
-            ident + [v > bp, v <= a], _min(Fp * v / bp, Fa) == v, neg_hypotheses=_drop(ident, Fa == a) + [v > bp]),
+            ident + [v > bp, v <= a], z3_min(Fp * v / bp, Fa) == v, neg_hypotheses=_drop(ident, Fa == a) + [v > bp]),
         _z3("stretch, L >= every count: F is the identity above b_m (F(b_m) = b_m < v <= L)", ident + [v > bp, v <= L],
-            _max(Fp, _min(v, L)) == v, neg_hypotheses=_drop(ident, a <= L) + [v > bp]),
+            z3_max(Fp, z3_min(v, L)) == v, neg_hypotheses=_drop(ident, a <= L) + [v > bp]),
         _z3("stretch, the start: |z| >= 1 + w + Delta (Phi(1) - 1) and |z| < H give Phi(1) < Phi* = (H - 1 - w)/Delta "
             "+ 1", [w >= 1, Dl >= 1, zl >= 1 + w + Dl * (phi0 - 1), zl < H], phi0 < (H - 1 - w) / Dl + 1,
             neg_goal=phi0 < (H - 1 - w) / Dl),

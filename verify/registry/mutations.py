@@ -476,7 +476,7 @@ mutation("huang-inference-heaviside-at-zero", ("huang2024:cor18.bounded", "huang
          "return wa * a + wb * b + w1 + wphi * phi * t + w0 * t >= 0", "return wa * a + wb * b + w1 + wphi * phi * t + w0 * t > 0",
          "swapped tie rule: the units' Heaviside read with H(0) = 0 instead of 1")
 mutation("huang-lem37-proof-comparison-threshold", "huang2024:lem37", "verify/huang/lemma37.py",
-         "cmp + [a1 < a2, i >= _max(Tm, b1 - b2)], le,", "cmp + [a1 < a2, i >= Tm], le,",
+         "cmp + [a1 < a2, i >= z3_max(Tm, b1 - b2)], le,", "cmp + [a1 < a2, i >= Tm], le,",
          "dropped term: Lemma 37's comparison step taken from the operands' threshold alone (the intercepts ignored)")
 mutation("huang-lem38-proof-any-modulus", "huang2024:lem38", "verify/huang/lemma37.py",
          "[m >= 2, T >= 1], z3.Not(both),", "[m >= 1, T >= 1], z3.Not(both),",
