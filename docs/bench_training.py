@@ -78,7 +78,8 @@ def main() -> None:
 
 
 def sweep(args, widths) -> None:
-    """Per MLP width: CPU seconds of S sequential runs and of one batched run (best of --repeats, interleaved)."""
+    """Per MLP width: CPU and wall seconds of S sequential runs and of one batched run (best of --repeats,
+    interleaved); on a GPU the wall columns are the ones that count (the CPU waits on the device)."""
     import torch
 
     from bounds.training.train import RunConfig, fit, make_task, resolve_device
@@ -90,23 +91,26 @@ def sweep(args, widths) -> None:
     S = len(seeds)
     print(f"device {device}, {args.threads} thread(s), {S} seeds, {args.steps} steps, N = {args.n}, batch "
           f"{args.batch}; load average {os.getloadavg()[0]:.2f}")
-    print("| MLP width | sequential CPU s | batched CPU s | speed-up | implied compute share c/(f+c) |")
-    print("|---|---|---|---|---|")
+    print("| MLP width | sequential CPU s | batched CPU s | speed-up | implied compute share c/(f+c) "
+          "| sequential wall s | batched wall s | wall speed-up |")
+    print("|---|---|---|---|---|---|---|---|")
     for width in widths:
         cfg = RunConfig(max_steps=args.steps, batch=args.batch, train_loss_target=1e-30, width=width)
         fit(task, label, args.n, [0], RunConfig(max_steps=3, batch=args.batch, width=width), device)  # warm-up
-        seq, bat = [], []
+        seq, bat, seq_wall, bat_wall = [], [], [], []
         for _ in range(args.repeats):
-            c = time.process_time()
+            c, t = time.process_time(), time.perf_counter()
             for s in seeds:
                 fit(task, label, args.n, [s], cfg, device)
             seq.append(time.process_time() - c)
-            c = time.process_time()
+            seq_wall.append(time.perf_counter() - t)
+            c, t = time.process_time(), time.perf_counter()
             fit(task, label, args.n, seeds, cfg, device)
             bat.append(time.process_time() - c)
+            bat_wall.append(time.perf_counter() - t)
         speed = min(seq) / min(bat)
-        print(f"| {width} | {min(seq):.2f} | {min(bat):.2f} | {speed:.2f}x | {(S / speed - 1) / (S - 1):.2f} |",
-              flush=True)
+        print(f"| {width} | {min(seq):.2f} | {min(bat):.2f} | {speed:.2f}x | {(S / speed - 1) / (S - 1):.2f} "
+              f"| {min(seq_wall):.2f} | {min(bat_wall):.2f} | {min(seq_wall) / min(bat_wall):.2f}x |", flush=True)
     print(f"3x needs a compute share <= {(S / 3 - 1) / (S - 1):.2f}; load average {os.getloadavg()[0]:.2f}")
 
 

@@ -1,0 +1,133 @@
+"""Short slices of every ``paper`` preset on CUDA: does each run there unchanged, and at what throughput?
+
+    python docs/gpu_slices.py --out DIR [--runs DIR] [--steps 100] [--budget 300]
+
+Each slice is the preset's own command line (``python -m bounds.reproduce ...`` / ``python -m bounds.measure``)
+with the step budget, seeds and test samples cut down, run in a subprocess on the visible GPU; nothing else
+is changed, so a CUDA-only failure of the preset shows up as a failed slice (its return code and the last
+lines of its stderr are recorded).  Per run record the throughput is ``steps / train_seconds`` (all seeds of a
+record train as one batched model, so the sequences per second are that times seeds x batch).  The first steps
+include CUDA's start-up (kernel loading, allocator warm-up); at 100 steps that is part of what is measured.
+
+Everything is written to ``DIR/slices.json`` after each slice (a cut-off run keeps what finished).  The
+slices run one after another, so no two share the GPU.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+
+def slices(steps: int, runs: str) -> list[tuple[str, list[str]]]:
+    """(name, argv) of each slice; ``runs`` is the folder under which each slice keeps its records."""
+    py = [sys.executable, "-m"]
+    huang_tasks = "binary_majority,majority_letters,aa_star,tomita4,d2,tomita5,parity"  # Figure 1's seven
+    return [
+        ("huang2024-fig1-paper", py + ["bounds.reproduce", "huang2024", "--figure", "1", "--preset", "paper",
+                                       "--tasks", huang_tasks, "--steps", str(steps), "--test-samples", "200",
+                                       "--device", "cuda", "--no-plot", "--runs", f"{runs}/huang",
+                                       "--results-dir", f"{runs}/huang-results"]),
+        ("golowich2025-sparse-parity-paper", py + ["bounds.reproduce", "golowich2025", "--experiment",
+                                                   "sparse-parity", "--preset", "paper", "--cells", "4",
+                                                   "--seeds", "1", "--steps", str(steps), "--test-samples", "64",
+                                                   "--device", "cuda", "--no-plot", "--runs", f"{runs}/gsp",
+                                                   "--results-dir", f"{runs}/gsp-results"]),
+        ("golowich2025-scratchpad-paper", py + ["bounds.reproduce", "golowich2025", "--experiment", "scratchpad",
+                                                "--preset", "paper", "--cells", "1:coupled,1:shifted-ape",
+                                                "--seeds", "1", "--steps", str(steps), "--test-samples", "64",
+                                                "--device", "cuda", "--no-plot", "--runs", f"{runs}/gsc",
+                                                "--results-dir", f"{runs}/gsc-results"]),
+        # Ahuja & Mansouri's engine has no --device: bounds.training.loop.default_device picks CUDA when visible
+        ("ahuja2024-table1-paper", py + ["bounds.reproduce", "ahuja2024", "--table", "1", "--preset", "paper",
+                                         "--seeds", "1", "--steps", str(steps), "--out", f"{runs}/ahuja",
+                                         "--results", f"{runs}/ahuja-results/table1.json"]),
+        # Izzo et al. App. B's configuration (the paper preset's) on one ModP cell pair
+        ("izzo2025-modp-paper-config", py + ["bounds.measure", "--task", "modp", "--period", "7", "--train-lengths",
+                                             "14,28", "--seeds", "8", "--steps", str(steps), "--batch", "1024",
+                                             "--schedule", "constant", "--train-loss-target", "1e-5",
+                                             "--test-multiples", "2,4,8,16", "--plateau-from", "8",
+                                             "--test-batch", "512", "--device", "cuda", "--out", f"{runs}/izzo",
+                                             "--results-dir", f"{runs}/izzo-results"]),
+    ]
+
+
+def _steps(rec: dict) -> int | None:
+    s = rec.get("steps")
+    if isinstance(s, list) and s:
+        return max(s)
+    if isinstance(s, int):
+        return s
+    runs = rec.get("runs")
+    if isinstance(runs, list) and runs and "steps" in runs[0]:
+        return max(r["steps"] for r in runs)
+    cfg = rec.get("config")
+    if isinstance(cfg, dict):
+        return cfg.get("steps") or cfg.get("max_steps")
+    return None
+
+
+def records(folder: str) -> list[dict]:
+    """One row per run record under ``folder``: key, device, seeds, steps, train seconds, steps per second."""
+    rows = []
+    for root, _, files in os.walk(folder):
+        for f in sorted(files):
+            if not f.endswith(".json"):
+                continue
+            try:
+                with open(os.path.join(root, f)) as fh:
+                    doc = json.load(fh)
+            except (OSError, ValueError):
+                continue
+            rec = doc.get("record") if isinstance(doc, dict) else None
+            if not isinstance(rec, dict) or "train_seconds" not in rec:
+                continue
+            kw = doc.get("kwargs", {})
+            steps, secs = _steps(rec), rec["train_seconds"]
+            rows.append({"key": doc.get("key"), "device": rec.get("device", kw.get("device")),
+                         "seeds": len(rec.get("seeds", [])) or None, "steps": steps, "train_seconds": secs,
+                         "steps_per_second": round(steps / secs, 2) if steps and secs else None,
+                         "wall_seconds": doc.get("wall_seconds")})
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", required=True, help="folder for slices.json")
+    ap.add_argument("--runs", default=None, help="folder for the slices' run folders (default OUT/runs)")
+    ap.add_argument("--steps", type=int, default=100)
+    ap.add_argument("--budget", type=float, default=300.0, help="seconds; a slice not started by then is skipped")
+    ap.add_argument("--only", default="", help="comma-separated slice names (default: all)")
+    a = ap.parse_args()
+    runs = a.runs or os.path.join(a.out, "runs")
+    for d in (a.out, os.path.join(runs, "ahuja-results")):
+        os.makedirs(d, exist_ok=True)
+    import torch
+
+    env = {"torch": torch.__version__, "cuda_available": torch.cuda.is_available(),
+           "gpu": torch.cuda.get_device_name(0) if torch.cuda.is_available() else None}
+    out = {"environment": env, "steps": a.steps, "slices": []}
+    t_start = time.perf_counter()
+    chosen = [s for s in slices(a.steps, runs)
+              if not a.only or s[0] in a.only.split(",")]
+    for name, argv in chosen:
+        if time.perf_counter() - t_start > a.budget:
+            out["slices"].append({"name": name, "skipped": "budget spent"})
+            continue
+        t0 = time.perf_counter()
+        proc = subprocess.run(argv, capture_output=True, text=True)
+        runs_dir = next(argv[i + 1] for i, v in enumerate(argv) if v in ("--runs", "--out"))
+        out["slices"].append({"name": name, "argv": argv[2:], "returncode": proc.returncode,
+                              "wall_seconds": round(time.perf_counter() - t0, 1),
+                              "stderr_tail": proc.stderr.strip().splitlines()[-8:],
+                              "stdout_tail": proc.stdout.strip().splitlines()[-12:],
+                              "records": records(runs_dir)})
+        with open(os.path.join(a.out, "slices.json"), "w") as fh:
+            json.dump(out, fh, indent=1)
+        print(f"{name}: rc {proc.returncode}, {out['slices'][-1]['wall_seconds']} s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
