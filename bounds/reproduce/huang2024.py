@@ -29,6 +29,7 @@ from lengthgen_cli import command
 BINS = ((None, 50), (51, 100), (101, 150))  # None: the task's minimal length
 TRAIN_MAX = 50
 POSITIONS = ("ape", "nope")
+EVAL_EVERY = 250  # steps between the in-distribution evaluations of the accuracy stop (Arch.stop_accuracy)
 
 
 
@@ -79,8 +80,13 @@ def deviations(task: str, positions: str, arch: dict, config: dict, seeds: int) 
     if arch.get("warmup"):
         out.append(f"linear learning-rate warm-up over the first {arch['warmup']} steps (App. E.3: warm-up only for "
                    "the 12-layer configuration, 3k steps)")
-    out.append(f"stop when every seed's running training loss is below {config['loss_target']} (App. E.3: "
-               "in-distribution accuracy 100%)")
+    if arch.get("stop_accuracy") is None:
+        out.append(f"stop when every seed's running training loss is below {config['loss_target']} (App. E.3: "
+                   "in-distribution accuracy 100%)")
+    else:
+        out.append(f"each seed stops when its exact-match accuracy on {config['test_samples']} fixed in-distribution "
+                   f"validation words, measured every {EVAL_EVERY} steps, reaches {arch['stop_accuracy']} (App. E.3: "
+                   "100% in-distribution accuracy, evaluated every 3k steps)")
     wd = config.get("weight_decay", 0.0)
     out.append(f"{'AdamW, weight decay ' + str(wd) if wd else 'Adam (no weight decay)'}, cosine schedule "
                "(App. E.3: AdamW, weight decay 0.01, linear schedule)" if wd != 0.01 else
@@ -106,6 +112,7 @@ class Arch:
     activation: str | None = None  # None: GPT-2's gelu_new (see bounds.training.decoders.ModelSpec)
     steps: int | None = None  # this cell's step budget (None: the preset's max_steps)
     warmup: int | None = None  # steps of linear learning-rate warm-up (None: none)
+    stop_accuracy: float | None = None  # stop each seed at this in-distribution accuracy (None: at the loss target)
 
 
 @dataclass(frozen=True)
@@ -221,27 +228,36 @@ def run_cell(task: str, positions: str, arch: dict, seeds: list[int], config: di
         offset = int(rng.integers(0, n_positions - len(ex.tokens) + 1)) if positions == "ape" else 0
         return _encode(T, ex, offset)
 
-    result = train_sequences(lambda: build_model(spec), draw, seeds, config["batch"], arch["lr"],
-                             arch.get("steps") or config["max_steps"], config["loss_target"], device,
-                             progress=progress, weight_decay=config.get("weight_decay", 0.0),
-                             warmup=arch.get("warmup") or 0)
-    test_rng = np.random.default_rng([12345, 2])  # the same fixed test sets for every cell and seed
-    acc = []
-    for lo, hi in bins:
+    def fixed_set(rng, lo, hi):
         lengths = T.lengths(lo, hi)
-        examples = [_encode(T, T.sample(int(test_rng.choice(lengths)), test_rng), 0)
-                    for _ in range(config["test_samples"])]
-        examples.sort(key=lambda e: len(e[0]))
+        return sorted((_encode(T, T.sample(int(rng.choice(lengths)), rng), 0) for _ in range(config["test_samples"])),
+                      key=lambda e: len(e[0]))
+
+    def accuracy(res, examples):
         per_seed = np.zeros(len(seeds))
         for i in range(0, len(examples), 64):  # length-sorted chunks: little padding
             part = examples[i:i + 64]
             x, y = collate(part)
-            per_seed += np.array(exact_match(result, x, y)) * len(part)
-        acc.append((per_seed / len(examples)).tolist())
+            per_seed += np.array(exact_match(res, x, y)) * len(part)
+        return (per_seed / len(examples)).tolist()
+
+    stop = {}
+    if arch.get("stop_accuracy") is not None:  # App. E.3's stop, on validation words apart from the test sets
+        validation = fixed_set(np.random.default_rng([12345, 3]), *bins[0])
+        stop = {"accuracy": lambda res: accuracy(res, validation), "accuracy_target": arch["stop_accuracy"],
+                "eval_every": EVAL_EVERY}
+    result = train_sequences(lambda: build_model(spec), draw, seeds, config["batch"], arch["lr"],
+                             arch.get("steps") or config["max_steps"],
+                             None if stop else config["loss_target"], device,
+                             progress=progress, weight_decay=config.get("weight_decay", 0.0),
+                             warmup=arch.get("warmup") or 0, **stop)
+    test_rng = np.random.default_rng([12345, 2])  # the same fixed test sets for every cell and seed
+    acc = [accuracy(result, fixed_set(test_rng, lo, hi)) for lo, hi in bins]
     return {"task": task, "positions": positions, "arch": arch, "seeds": list(seeds), "bins": bins,
             "accuracy": [[acc[b][s] for b in range(len(bins))] for s in range(len(seeds))],
             "steps": result.steps, "final_loss": result.final_loss, "reached_target": result.reached_target,
-            "history": result.history, "train_seconds": round(result.seconds, 2),
+            "history": result.history, **({"evaluations": result.evaluations} if stop else {}),
+            "train_seconds": round(result.seconds, 2),
             "seconds": round(time.perf_counter() - t0, 2), "device": result.device, "n_positions": n_positions,
             "parameters": spec.to_json(), "deviations": deviations(task, positions, arch, config, len(seeds))}
 
@@ -264,7 +280,8 @@ def summarize(records: list[dict], preset: Preset) -> dict:
                "accuracy_trained": acc[trained].mean(axis=0).round(4).tolist() if trained.any() else None,
                "per_seed": acc.round(4).tolist(), "fitted": trained.tolist(), "seconds": rec["seconds"],
                "steps": rec["steps"], "arch": rec.get("arch"), "final_loss": rec.get("final_loss"),
-               "learning_curves": rec.get("history"), "deviations": rec.get("deviations")}
+               "learning_curves": rec.get("history"), "evaluations": rec.get("evaluations"),
+               "deviations": rec.get("deviations")}
         if trained.any():
             row["generalizes"] = bool(min(row["accuracy_trained"][1:]) >= preset.generalizes)
             row["agrees"] = row["generalizes"] == row["predicted"]
@@ -364,6 +381,7 @@ def specs(preset: Preset, tasks: list[str], seeds: int, device: str, threads: in
         for pe in POSITIONS:
             arch = {k: v for k, v in preset.tasks[t][pe].__dict__.items() if v is not None}
             extra = "".join(f"/{k}={arch[k]}" for k in ("activation", "steps", "warmup") if k in arch)
+            extra += f"/stop_accuracy={arch['stop_accuracy']}@{EVAL_EVERY}" if "stop_accuracy" in arch else ""
             extra += f"/wd={preset.weight_decay}" if preset.weight_decay else ""
             key = f"huang2024-fig1/{preset.name}/{t}/{pe}/L{arch['n_layer']}H{arch['n_head']}d{arch['d_model']}" \
                   f"lr{arch['lr']}/seeds={seeds}/steps={cfg['max_steps']}/batch={cfg['batch']}/test={cfg['test_samples']}" \

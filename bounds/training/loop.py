@@ -25,9 +25,12 @@ models do not interact.
 
 Stopping.  Each model keeps an exponential running mean of its loss (``StopRule.ema``); model s stops at the
 first step >= ``min_steps`` where the running mean is below ``loss_target`` (App. B of Izzo et al.: "until the
-training loss crosses below 1e-5"): its parameters are frozen from then on (snapshotted, and restored after
-every later optimizer step), and its record says ``reached_target``.  The loop ends when every model has
-stopped or at ``max_steps``.
+training loss crosses below 1e-5").  With ``StopRule.accuracy`` the loop also measures every model every
+``eval_every`` steps (``accuracy(snapshot)`` returns one score per model, e.g. exact match on a fixed
+in-distribution set) and model s stops when its score reaches ``accuracy_target`` (Huang et al. App. E.3: "early
+stop once in-distribution accuracy reaches 100%"); the scores are kept in ``TrainResult.evaluations``.  A stopped
+model's parameters are frozen from then on (snapshotted, and restored after every later optimizer step), and its
+record says ``reached_target``.  The loop ends when every model has stopped or at ``max_steps``.
 
 Device.  :func:`default_device` is ``"cuda"`` when torch sees a CUDA device, else ``"cpu"``.  torch is imported
 inside the functions, so importing this module is cheap (progress can be shown before torch loads).
@@ -125,16 +128,23 @@ class _PerModelPlateau:
 
 @dataclass(frozen=True)
 class StopRule:
-    """Stop model s when its running-mean loss < ``loss_target`` (after ``min_steps``), all at ``max_steps``."""
+    """Stop model s when its running-mean loss < ``loss_target`` (after ``min_steps``) or, with ``accuracy``, when
+    ``accuracy(snapshot)[s] >= accuracy_target`` at a step that is a multiple of ``eval_every`` (``snapshot`` is a
+    :class:`TrainResult` of the current parameters); all stop at ``max_steps``."""
 
     max_steps: int
     loss_target: float | None = None
     min_steps: int = 50
     ema: float = 0.05  # running mean r <- (1 - ema) r + ema * loss
+    accuracy: Callable[[TrainResult], Sequence[float]] | None = None
+    accuracy_target: float = 1.0
+    eval_every: int = 250
 
     def __post_init__(self):
         if self.max_steps < 1:
             raise ValueError(f"max_steps must be >= 1, got {self.max_steps}")
+        if self.eval_every < 1:
+            raise ValueError(f"eval_every must be >= 1, got {self.eval_every}")
 
 
 @dataclass
@@ -152,6 +162,7 @@ class TrainResult:
     device: str
     seeds: list[int] = field(default_factory=list)
     lr_factor: list[float] = field(default_factory=list)  # plateau schedule: each model's final lr / base lr
+    evaluations: list[list[list[float]]] = field(default_factory=list)  # per model: [step, accuracy] (StopRule.accuracy)
 
     @property
     def n_models(self) -> int:
@@ -215,6 +226,7 @@ def train_models(factory: Callable[[int], object], seeds: Sequence[int], sample:
     done = torch.zeros(S, dtype=torch.bool, device=device)
     steps = [0] * S
     history: list[list[list[float]]] = [[] for _ in range(S)]
+    evaluations: list[list[list[float]]] = [[] for _ in range(S)]
     frozen: dict = {}  # snapshots of the stopped models' parameters (every tensor; rows of running models unused)
     t0 = time.perf_counter()
     step = 0
@@ -247,6 +259,15 @@ def train_models(factory: Callable[[int], object], seeds: Sequence[int], sample:
             newly = torch.zeros_like(done)
             if stop.loss_target is not None and step >= stop.min_steps:
                 newly = ~done & (running < stop.loss_target)
+            if stop.accuracy is not None and step % stop.eval_every == 0:
+                snapshot = TrainResult(base=base, params={k: v.detach() for k, v in params.items()}, buffers=buffers,
+                                       steps=[step] * S, final_loss=running.tolist(), reached_target=done.tolist(),
+                                       history=[], seconds=time.perf_counter() - t0, device=device, seeds=list(seeds))
+                scores = [float(a) for a in stop.accuracy(snapshot)]
+                for s in range(S):
+                    if not bool(done[s]):
+                        evaluations[s].append([step, scores[s]])
+                newly |= ~done & (torch.tensor(scores, device=device) >= stop.accuracy_target)
             if bool(newly.any()):
                 for k, v in params.items():
                     frozen[k] = torch.where(_expand(newly, v), v, frozen.get(k, v)).clone()
@@ -264,7 +285,8 @@ def train_models(factory: Callable[[int], object], seeds: Sequence[int], sample:
     return TrainResult(base=base, params={k: v.detach() for k, v in params.items()}, buffers=buffers,
                        steps=steps, final_loss=running.tolist(), reached_target=done.tolist(), history=history,
                        seconds=time.perf_counter() - t0, device=device, seeds=list(seeds),
-                       lr_factor=plateau.factor.tolist() if plateau is not None else [1.0] * S)
+                       lr_factor=plateau.factor.tolist() if plateau is not None else [1.0] * S,
+                       evaluations=evaluations)
 
 
 def _expand(mask, like):

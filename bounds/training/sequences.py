@@ -46,12 +46,15 @@ def masked_loss(out, x, y):
 
 
 def train_sequences(build: Callable[[], object], draw: Callable, seeds: list[int], batch: int, lr: float,
-                    max_steps: int, loss_target: float, device: str, loss: Callable = masked_loss,
+                    max_steps: int, loss_target: float | None, device: str, loss: Callable = masked_loss,
                     progress: Callable | None = None, schedule: str = "cosine", collate_fn=collate,
-                    weight_decay: float = 0.0, warmup: int = 0):
+                    weight_decay: float = 0.0, warmup: int = 0, accuracy: Callable | None = None,
+                    accuracy_target: float = 1.0, eval_every: int = 250):
     """Train ``len(seeds)`` models (shared loop); model s draws its batches from ``np.random.default_rng``
     seeded by (seed, 1); ``weight_decay`` > 0 makes the optimizer AdamW; ``warmup``
-    steps of linear warm-up.  ``collate_fn`` turns a list of draws into ``(x, y, ...)`` (x as :func:`collate`;
+    steps of linear warm-up; ``loss_target`` None disables the loss stop; ``accuracy`` (per-model scores of a
+    snapshot, e.g. :func:`exact_match` on a fixed set) stops a model at ``accuracy_target``, measured every
+    ``eval_every`` steps (:class:`~bounds.training.loop.StopRule`).  ``collate_fn`` turns a list of draws into ``(x, y, ...)`` (x as :func:`collate`;
     every further array is a target, padded with -1) and ``loss(out, x, y, ...)`` reads them.  Returns the
     loop's :class:`~bounds.training.loop.TrainResult`."""
     from bounds.training.loop import Adam, StopRule, train_models
@@ -68,7 +71,9 @@ def train_sequences(build: Callable[[], object], draw: Callable, seeds: list[int
 
     report = (lambda step, losses, done: progress(step, max_steps)) if progress else None
     return train_models(factory=lambda i: build(), seeds=seeds, sample=sample, loss=loss,
-                        optim=Adam(lr=lr, schedule=schedule, weight_decay=weight_decay, warmup=warmup), stop=StopRule(max_steps=max_steps, loss_target=loss_target),
+                        optim=Adam(lr=lr, schedule=schedule, weight_decay=weight_decay, warmup=warmup),
+                        stop=StopRule(max_steps=max_steps, loss_target=loss_target, accuracy=accuracy,
+                                      accuracy_target=accuracy_target, eval_every=eval_every),
                         device=device, progress=report)
 
 

@@ -73,6 +73,25 @@ def test_huang_deviations_name_every_difference_from_app_e3():
     assert not any(p in " ".join(same) for p in ("n_layer", "d_model", "batch", "seeds", "step budget"))
 
 
+def test_huang_accuracy_stop_is_opt_in_per_cell(monkeypatch):
+    """A cell with ``stop_accuracy`` stops each seed on its in-distribution validation accuracy (App. E.3) and says
+    so in its key, deviations and record; a cell without it keeps the loss stop, its key and its records."""
+    pytest.importorskip("transformers")
+    keys = {(sp.kwargs["task"], sp.kwargs["positions"]): sp.key for sp in H.specs(H.CPU, list(H.CPU.tasks), 2, "cpu", 1)}
+    for (task, pe), key in keys.items():
+        assert ("stop_accuracy" in key) == (H.CPU.tasks[task][pe].stop_accuracy is not None), key
+    config = {"batch": 4, "max_steps": 4, "loss_target": 1e-3, "test_samples": 4}
+    base = {"n_layer": 1, "n_head": 1, "d_model": 16, "lr": 1e-3}
+    plain = H.deviations("tomita1", "ape", base, config, seeds=1)
+    stopped = H.deviations("tomita1", "ape", {**base, "stop_accuracy": 1.0}, config, seeds=1)
+    assert any("running training loss" in d for d in plain) and not any("validation" in d for d in plain)
+    assert any("validation words" in d for d in stopped) and not any("running training loss" in d for d in stopped)
+    monkeypatch.setattr(H, "EVAL_EVERY", 2)
+    rec = H.run_cell("tomita1", "ape", {**base, "stop_accuracy": 1.01}, [0], config, device="cpu")  # unreachable
+    assert rec["steps"] == [4] and [e[0] for e in rec["evaluations"][0]] == [2, 4] and rec["reached_target"] == [False]
+    assert "evaluations" not in H.run_cell("tomita1", "ape", base, [0], config, device="cpu")
+
+
 def test_huang_summary_lists_cells_that_never_fit():
     rec = {"task": "parity", "positions": "ape", "accuracy": [[0.5, 0.5, 0.5], [0.6, 0.5, 0.5]], "bins": [],
            "seconds": 1.0, "steps": [10, 10], "arch": {"n_layer": 1}, "final_loss": [0.7, 0.6]}

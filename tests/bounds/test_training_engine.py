@@ -86,6 +86,31 @@ def test_stop_rule_freezes_each_model_at_its_own_step():
     assert res2.steps == [60] * 3 and res2.reached_target == [False] * 3
 
 
+def test_accuracy_stop_freezes_each_model_when_its_score_reaches_the_target():
+    """StopRule.accuracy (Huang et al. App. E.3's stop at 100% in-distribution accuracy): each model stops at the
+    first evaluation where its own score reaches the target, keeps those weights, and its scores are recorded."""
+    from bounds.training.loop import StopRule, stacked_forward, train_models
+
+    factory, sample, loss, adam, _ = _linear_problem()
+    x = torch.randn(3, 64, 2, generator=torch.Generator().manual_seed(5))
+    y = x @ torch.tensor([[1.0, -2.0]]).T
+
+    def score(snapshot):  # 1 - mean squared error, per model
+        return (1 - ((stacked_forward(snapshot, x) - y) ** 2).mean(dim=(1, 2))).tolist()
+
+    res = train_models(factory, [0, 1, 2], sample, loss, adam,
+                       StopRule(max_steps=400, accuracy=score, accuracy_target=0.999, eval_every=10), device="cpu")
+    assert all(res.reached_target) and max(res.steps) < 400 and all(st % 10 == 0 for st in res.steps)
+    for s in range(3):  # scored every 10 steps until it stopped; the last score is the one that stopped it
+        assert [e[0] for e in res.evaluations[s]] == list(range(10, res.steps[s] + 1, 10))
+        assert res.evaluations[s][-1][1] >= 0.999 > max((e[1] for e in res.evaluations[s][:-1]), default=0.0)
+    assert min(score(res)) >= 0.999  # the frozen weights are the stopping ones
+    # control: an unreachable score runs to max_steps and reports not reached
+    res2 = train_models(factory, [0, 1, 2], sample, loss, adam,
+                        StopRule(max_steps=40, accuracy=score, accuracy_target=2.0, eval_every=10), device="cpu")
+    assert res2.steps == [40] * 3 and res2.reached_target == [False] * 3 and len(res2.evaluations[0]) == 4
+
+
 def test_unstack_gives_an_ordinary_module():
     from bounds.training.loop import StopRule, stacked_forward, train_models, unstack
 
