@@ -17,7 +17,8 @@ S = 8 only when f >= 3.2 c (compute share c / (f + c) <= 0.24).  The sweep print
 speed-up and the compute share it implies, ``(S / speed-up - 1) / (S - 1)``: the default model (d = 16, width
 256) is compute-bound on one CPU thread, so batching saves only f; narrow models are overhead-bound and
 approach S.  On a GPU the per-step arithmetic of these models is far below what one kernel launch costs, so the
-batched step is overhead-bound there at every width of the sweep (not measured: no GPU is lent to this task).
+batched step is overhead-bound there at every width of the sweep: on one H200, 8 seeds batched ran 5.8-6.5x
+faster than sequential at widths 16-4096 (docs/measured_thresholds.md, "Throughput").
 """
 
 import argparse
