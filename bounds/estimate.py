@@ -419,6 +419,9 @@ def construction_prediction(task_kind: str, params: dict, eps_mse: float) -> dic
 
 @command
 def main(argv=None) -> int:
+    from lengthgen_cli.memory import keep_freed_memory
+
+    keep_freed_memory()  # a large model's temporaries reused, not faulted in again (lengthgen_cli/memory.py)
     try:
         r = run(argv)
     except (BoundsError, ValueError) as e:  # UsageError, NoBoundError, ModelFormatError, UnsupportedModelError
