@@ -48,7 +48,7 @@ from constructions.blas import one_blas_thread
 
 _EXACT_TIE_BUDGET = 40_000  # d * r above which near-ties are not decided exactly
 _MAX_EXACT_TIES = 200
-_CHUNK = 64  # query classes per first-pass block (memory: _CHUNK x |Sigma| Delta doubles; cache-sized)
+_CHUNK_VALUES = 2**19  # logits per first-pass block (query classes x logits per class; about 4 MB of doubles)
 _BATCH = 32  # rows per detailed block
 _MAX_THREADS = 8  # first-pass threads at most (one per available core)
 
@@ -375,14 +375,16 @@ def _interval_margin(im, definition, offset, exact_model) -> IntervalMargin:
     S, delta = len(im.alphabet), im.period
     qs = np.array([(s, i) for s in range(1, S + 1) for i in range(delta)])
     blocks = [_blocks(im, head) for head in im.heads]
+    per_row = S * ((delta if definition == "completed" else 0) + im.tau + 1) + im.tau + 2  # at most
+    rows = max(1, _CHUNK_VALUES // per_row)  # 64 query classes for the completed sets at d = 512
 
     def first_pass(job):
         h, start = job
-        chunk = qs[start:start + _CHUNK]
+        chunk = qs[start:start + rows]
         return np.stack([_row_bounds(im, blocks[h], im.heads[h], chunk[:, 0], chunk[:, 1], definition, offset),
                          np.full(len(chunk), h), np.arange(start, start + len(chunk))], axis=1)
 
-    jobs = [(h, start) for h in range(len(im.heads)) for start in range(0, len(qs), _CHUNK)]
+    jobs = [(h, start) for h in range(len(im.heads)) for start in range(0, len(qs), rows)]
     workers = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1,
                   _MAX_THREADS, len(jobs))
     if workers > 1:  # numpy's sort and arithmetic release the GIL: blocks of rows run on every core

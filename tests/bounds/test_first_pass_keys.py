@@ -140,3 +140,35 @@ def test_sorted_gap_bounds_ignores_missing_logits():
     rows = np.array([[0.0, 1.0, np.inf, np.inf], [2.0, np.inf, np.inf, np.inf]])
     got = _sorted_gap_bounds(rows, np.zeros(2))
     assert got[0] < 1.0 and got[0] > 1.0 - 1e-12 and got[1] == np.inf
+
+
+def test_margin_does_not_depend_on_the_block_size(monkeypatch):
+    """First-pass blocks hold about ``_CHUNK_VALUES`` logits (many query classes for the small printed sets): one
+    class per block gives the same margin.  Negative control: a pass that leaves out the class of the smallest
+    gap (its bound +inf, as a block that missed it would) gives another margin."""
+    import json
+    import sys
+    from pathlib import Path
+
+    from bounds.interval_model import interval_model_from_dict
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "docs"))
+    try:
+        from bench_bounds import model_dict
+    finally:
+        sys.path.pop(0)
+    im = interval_model_from_dict(json.loads(json.dumps(model_dict(16, 10, 8, 16, seed=0))))  # 80 classes
+    default = {d: interval_margin(im, d) for d in ("completed", "printed")}
+    monkeypatch.setattr(im_mod, "_CHUNK_VALUES", 1)
+    assert {d: interval_margin(im, d) for d in ("completed", "printed")} == default
+    monkeypatch.undo()
+    real = im_mod._row_bounds
+    best = default["completed"]
+    missed = (im.alphabet.index(best.query_token) + 1, best.query_residue)
+
+    def missing_one(im_, blocks, head, s, i, definition, offset):
+        out = real(im_, blocks, head, s, i, definition, offset)
+        return np.where((s == missed[0]) & (i == missed[1]), np.inf, out)
+
+    monkeypatch.setattr(im_mod, "_row_bounds", missing_one)
+    assert interval_margin(im, "completed") != best
