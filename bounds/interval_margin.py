@@ -20,10 +20,10 @@ construction (a window key with phi = 0 is the same logit as the far key) are re
 result is a lower bound gamma_lo <= gamma (exact rational endpoint), which can only raise the hardmax threshold:
 sound for the estimate.
 
-Speed (d = 512, |Sigma| = 100, Delta = 64: 6400 rows of 6700 logits): a first pass computes every row's
-midpoints (the same doubles as the detailed pass), a lower bound m of the row's smallest midpoint gap (from sorted
-32-bit keys of the midpoints, :func:`_key_gaps`, or, for rows of near-ties, from the sorted midpoints) and an
-upper bound R of the row's radii that needs no per-logit radius: every far logit is ``fl(A_t + B_r)`` with
+Speed (d = 512, |Sigma| = 100, Delta = 64: 6400 rows of 6700 logits): a first pass computes for every row a lower
+bound m of the smallest gap of its midpoints (the same doubles as the detailed pass), from sorted 32-bit keys of the
+midpoints (those of the far logits written straight from the scaled A and B: :func:`_key_gaps`) or, for rows of
+near-ties, from the sorted midpoints, and an upper bound R of the row's radii that needs no per-logit radius: every far logit is ``fl(A_t + B_r)`` with
 radius ``fl(fl(fl(rad A_t + rad B_r) + fl(|fl(A_t + B_r)| u)) (1 + 4u)) + TINY`` (:func:`bounds.certified.add`),
 non-decreasing in ``rad A_t + rad B_r`` and in the magnitude, and ``|fl(A_t + B_r)| <= fl(|A_t| + |B_r|)``, so the
 same expression at ``fl(max rad A + max rad B)`` and ``fl(max |A| + max |B|)`` bounds them all.  ``m - 2R`` is then
@@ -132,32 +132,34 @@ def _row_bounds(im, blocks, head, s, i, definition, offset):
     :func:`_sorted_gap_bounds`' of the same row (what the detailed pass needs of it), computed from sorted 32-bit
     keys where they suffice (:func:`_key_gaps`) and by that function elsewhere."""
     A, B, parts = _row_parts(im, blocks, head, s, i, definition, offset, sources=False)
-    C, S, D = len(s), A.mid.shape[1], B.mid.shape[1]
-    n_far = S * D if definition == "completed" else 0
-    vals = np.empty((C, n_far + sum(m.shape[1] for m, _, _ in parts)))
+    C = len(s)
+    far = (A.mid, B.mid) if definition == "completed" else None
+    other = np.concatenate([m for m, _, _ in parts], axis=1) if parts else np.zeros((C, 0))
     radius = np.zeros(C)
     lo, hi = np.full(C, np.inf), np.full(C, -np.inf)  # the smallest and largest finite value of each row
-    if n_far:
-        np.add(A.mid[:, :, None], B.mid[:, None, :], out=vals[:, :n_far].reshape(C, S, D))
+    if far:
         rad_sum = np.max(A.rad, axis=1) + np.max(B.rad, axis=1)
         mag = np.max(np.abs(A.mid), axis=1) + np.max(np.abs(B.mid), axis=1)
         radius = (rad_sum + mag * U) * (1 + 4 * U) + TINY  # bounds every far radius (module docstring)
         lo = np.min(A.mid, axis=1) + np.min(B.mid, axis=1)  # rounding is monotone: the extreme far values
         hi = np.max(A.mid, axis=1) + np.max(B.mid, axis=1)
-    col, inf_cols = n_far, []
+    col, inf_cols = 0, []
     for mid, rad, _ in parts:
         finite = np.isfinite(mid)
-        vals[:, col:col + mid.shape[1]] = mid
         radius = np.maximum(radius, np.max(np.where(finite, rad, 0), axis=1))
         lo = np.minimum(lo, np.min(mid, axis=1))
         hi = np.maximum(hi, np.max(np.where(finite, mid, -np.inf), axis=1))
         if not finite.all():
             inf_cols += range(col, col + mid.shape[1])
         col += mid.shape[1]
-    gap, exact = _key_gaps(vals, lo, hi, inf_cols)
+    gap, exact = _key_gaps(other, lo, hi, inf_cols, far)
     out = np.where(np.isfinite(gap), (gap - 2 * radius) * (1 - 2**-50) - 2.0**-1000, np.inf)
     if exact.any():
-        out[exact] = _sorted_gap_bounds(vals[exact], radius[exact])
+        rows = np.flatnonzero(exact)
+        vals = [other[rows]]
+        if far:
+            vals.insert(0, (A.mid[rows, :, None] + B.mid[rows, None, :]).reshape(len(rows), -1))
+        out[rows] = _sorted_gap_bounds(np.concatenate(vals, axis=1), radius[rows])
     return out
 
 
@@ -171,36 +173,59 @@ def _sorted_gap_bounds(vals: np.ndarray, radius: np.ndarray) -> np.ndarray:
     return np.where(np.isfinite(gap), (gap - 2 * radius) * (1 - 2**-50) - 2.0**-1000, np.inf)
 
 
-_KEY_SPAN = 2.0**31  # finite values are keyed in [0, 2^31]; missing ones (+inf) above, 2^31 / (count + 1) apart
+_KEY_SPAN = 2.0**31  # finite values are keyed in [0, 2^31 + 1]; missing ones (+inf) above, 2^31 / (count + 1) apart
+_KEY_SLACK = 1 + 2.0**-5  # key units lost to the truncation and the roundings of a key (see _key_gaps)
+_MAX_OFFSET = 2.0**-8  # at most u max(|lo|, |hi|) sc, in key units, else the row is sorted as doubles
 
 
-def _key_gaps(vals: np.ndarray, lo: np.ndarray, hi: np.ndarray, inf_cols: list) -> tuple[np.ndarray, np.ndarray]:
+def _key_gaps(other: np.ndarray, lo, hi, inf_cols: list, far=None) -> tuple[np.ndarray, np.ndarray]:
     """(g, exact): g a lower bound of the smallest difference of two finite values of each row, no larger than the
-    difference of any two of its doubles, and ``exact`` the rows it cannot bound (g is then NaN).
+    difference of any two of its doubles, and ``exact`` the rows it cannot bound (g is then NaN).  A row's values
+    are the columns of ``other`` and, with ``far = (A, B)``, the doubles ``fl(A_t + B_r)`` for every t, r;
+    ``lo <= v <= hi`` for each finite value v.
 
-    Keys ``k = trunc(fl(fl(v - lo) sc))``, ``sc = 2^31 / (hi - lo)``, sorted as uint32 (half the cost of sorting the
-    doubles): both roundings and the truncation are monotone, so sorted keys follow the values, and for v <= v'
-    with keys k, k' (``fl(v - lo) sc`` within relative (1 + u)^2 of ``(v - lo) sc``, both at most 2^31 (1 + 3u))
-    ``v' - v > (k' - k - 1 - 2^-19) / sc``.  With D the smallest difference of sorted neighbour keys,
-    ``g = (D - 1 - 2^-16) / sc`` rounded down bounds every gap when D >= 2.  Rows with D < 2 (equal or nearly equal
-    values, the rows near-ties can come from), with ``hi <= lo`` or an infinite ``sc`` are left to the exact sort.
-    The (at most a few) columns that may hold +inf get keys 2^31 (1 + j / (m + 1)), j = 1..m: apart from each
-    other and from every finite key by at least 2^31 / (m + 1) > 2, they can only lower g, never hide a gap."""
-    C, n = vals.shape
+    Keys, with ``sc = 2^31 / (hi - lo)``: ``trunc(fl(fl(v - lo) sc))`` for a column of ``other``; for (t, r)
+    ``trunc(fl(a_t + b_r))`` with ``b_r = fl(fl(B_r - min B) sc)``, ``a_t = fl(fl(fl(A_t - min A) sc) + c)`` and
+    ``c = fl(fl(fl(min A + min B) - lo) sc)`` -- one pass over the |A| |B| values, writing the uint32 keys, instead
+    of building, shifting, scaling and converting their doubles.  Every term is >= 0 and each rounding has
+    relative error at most u = 2^-53, so with ``x = (w - lo) sc`` for the exact value w (``A_t + B_r``, or v)
+    every key K satisfies ``x (1 - u)^4 - e - 1 < K <= x (1 + u)^4 + e``, where ``e = (1 + u)^4 u M sc``
+    (M = max(|lo|, |hi|)) covers ``min A + min B - fl(min A + min B)``.  With ``e <= 2^-8`` (rows beyond are left
+    to the exact sort) and ``|x| <= 2^31 + 1``, two values with keys K < K' have ``(w' - w) sc > K' - K - 1 -
+    2^-6``, and their doubles, each within ``u M`` of w, differ by more than ``(K' - K - 1 - 2^-5) / sc``.  Sorted
+    as uint32, the smallest difference D of neighbouring keys is at most every |K' - K|, so
+    ``g = (D - 1 - 2^-5) / sc`` rounded down bounds every difference when ``D >= 2``.  Rows with D < 2 (equal or
+    nearly equal values, the rows near-ties can come from), with ``hi <= lo``, an infinite ``sc`` or ``e > 2^-8``
+    are left to the exact sort.  The (at most a few) columns of ``other`` that may hold +inf get keys
+    2^31 (1 + j / (m + 1)), j = 1..m: apart from each other and from every finite key (at most 2^31 + 1) by more
+    than 2, they can only lower g, never hide a gap."""
+    C, m = other.shape
+    n_far = 0 if far is None else far[0].shape[1] * far[1].shape[1]
+    n = n_far + m
+    keys = np.empty((C, n), np.uint32)
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         sc = _KEY_SPAN / (hi - lo)
-        ok = np.isfinite(sc) & (hi > lo) & (n >= 2)
-        y = vals - lo[:, None]
-        y *= np.where(ok, sc, 0.0)[:, None]
-        for j, c in enumerate(inf_cols, 1):
-            y[:, c] = np.where(np.isinf(vals[:, c]), _KEY_SPAN * (1 + j / (len(inf_cols) + 1)), y[:, c])
-        y[~ok] = 0.0
-        keys = y.astype(np.uint32)  # truncation: the floor of a value >= 0
+        ok = np.isfinite(sc) & (hi > lo) & (n >= 2) & (U * np.maximum(np.abs(lo), np.abs(hi)) * sc <= _MAX_OFFSET)
+        scale = np.where(ok, sc, 0.0)[:, None]
+        if n_far:
+            A, B = far
+            low_a, low_b = np.min(A, axis=1)[:, None], np.min(B, axis=1)[:, None]
+            a = (A - low_a) * scale
+            a += ((low_a + low_b) - lo[:, None]) * scale  # c
+            b = (B - low_b) * scale
+            np.add(a[:, :, None], b[:, None, :], out=keys[:, :n_far].reshape(C, A.shape[1], B.shape[1]),
+                   casting="unsafe")  # each sum truncated to uint32 as it is written
+        if m:
+            y = (other - lo[:, None]) * scale
+            for j, c in enumerate(inf_cols, 1):
+                y[:, c] = np.where(np.isinf(other[:, c]), _KEY_SPAN * (1 + j / (len(inf_cols) + 1)), y[:, c])
+            y[~ok] = 0.0
+            keys[:, n_far:] = y  # truncation: the floor of a value >= 0
     keys.sort(axis=1)
     least = np.min(np.diff(keys, axis=1), axis=1) if n >= 2 else np.zeros(C, np.uint32)
     exact = ~ok | (least < 2)
     with np.errstate(divide="ignore", invalid="ignore"):
-        g = (least.astype(np.float64) - 1 - 2.0**-16) / sc * (1 - 2**-50)
+        g = (least.astype(np.float64) - _KEY_SLACK) / sc * (1 - 2**-50)
     return np.where(exact, np.nan, g), exact
 
 

@@ -4,7 +4,8 @@ Each key bound must be at most the smallest difference of two of the row's doubl
 random rows and on adversarial ones (ties, neighbouring doubles, huge and tiny magnitudes, missing logits as +inf);
 rows it cannot bound must be flagged for the exact sort.  The margin computed with the keys must equal the one
 computed with the exact sort of every row (the detailed pass needs only a lower bound of each row's sorted bound).
-Negative control: a key bound inflated by a factor 2 is caught on a row of near-ties.
+Rows with a far part (the doubles ``fl(A_t + B_r)``, keyed from A and B without building them) are checked the
+same way.  Negative control: a key bound inflated by a factor 2 is caught on a row of near-ties.
 """
 
 from fractions import Fraction
@@ -94,8 +95,72 @@ def test_an_inflated_key_bound_is_caught():
     assert _violations(rows, 2 * g + 1e-3, exact)
 
 
+def _far_rows(A, B, other):
+    """The doubles of each row: fl(A_t + B_r) for every t, r, then the columns of ``other``."""
+    return np.concatenate([(A[:, :, None] + B[:, None, :]).reshape(len(A), -1), other], axis=1)
+
+
+def _far_keyed(A, B, other, inf_cols=()):
+    rows = _far_rows(A, B, other)
+    finite = np.isfinite(rows)
+    lo, hi = np.min(np.where(finite, rows, np.inf), axis=1), np.max(np.where(finite, rows, -np.inf), axis=1)
+    return rows, *_key_gaps(other, lo, hi, list(inf_cols), (A, B))
+
+
+@st.composite
+def _far_cases(draw):
+    S, D, m = draw(st.integers(1, 8)), draw(st.integers(1, 8)), draw(st.integers(0, 4))
+    scale = draw(st.sampled_from([1e-300, 1e-8, 1.0, 3e4, 1e12, 1e300]))
+    offset = draw(st.sampled_from([0.0, 1.0, 1e6, -1e9]))  # values far from 0 relative to their spread
+    floats = st.floats(-1, 1, allow_nan=False)
+    A = np.array(draw(st.lists(floats, min_size=S, max_size=S))) * scale + offset
+    B = np.array(draw(st.lists(floats, min_size=D, max_size=D))) * scale
+    other = np.array(draw(st.lists(floats, min_size=m, max_size=m))) * scale + offset
+    kind = draw(st.sampled_from(["plain", "tie", "neighbour", "other-tie"]))
+    if kind == "tie" and S >= 2 and D >= 2:  # A_0 + B_1 = A_1 + B_0 exactly
+        B[1] = B[0] + (A[1] - A[0])
+    elif kind == "neighbour":
+        A[-1] = np.nextafter(A[0], np.inf)
+    elif kind == "other-tie" and m:
+        other[0] = A[0] + B[-1]
+    inf_cols = [c for c in range(m) if draw(st.booleans()) and draw(st.booleans())]
+    other[inf_cols] = np.inf
+    return A[None], B[None], other[None], inf_cols
+
+
+@settings(max_examples=300, deadline=None)
+@given(_far_cases())
+def test_far_key_gaps_bound_every_difference_of_doubles(case):
+    A, B, other, inf_cols = case
+    rows, g, exact = _far_keyed(A, B, other, inf_cols)
+    assert not _violations(rows, g, exact)
+
+
+def test_far_key_gaps_bound_spread_rows_and_leave_crowded_ones():
+    rng = np.random.default_rng(2)
+    A, B, other = rng.normal(size=(40, 100)) * 3e4, rng.normal(size=(40, 64)) * 3e4, rng.normal(size=(40, 300)) * 3e4
+    rows, g, exact = _far_keyed(A, B, other)
+    assert exact.mean() < 0.5 and not _violations(rows, g, exact)
+    B[:, 1] = np.nextafter(B[:, 0], np.inf)  # fl(A_t + B_1) next to fl(A_t + B_0) in every row: left to the sort
+    rows, g, exact = _far_keyed(A, B, other)
+    assert exact.all()
+
+
+def test_an_inflated_far_key_bound_is_caught(monkeypatch):
+    """Negative controls: doubling g, or dropping the slack of the truncated keys (g = D / sc), violates the exact
+    smallest difference somewhere."""
+    rng = np.random.default_rng(3)
+    A, B, other = rng.normal(size=(100, 20)) * 100, rng.normal(size=(100, 20)) * 100, rng.normal(size=(100, 5))
+    rows, g, exact = _far_keyed(A, B, other)
+    assert not _violations(rows, g, exact)
+    assert _violations(rows, 2 * g + 1e-3, exact)
+    monkeypatch.setattr(im_mod, "_KEY_SLACK", 0.0)
+    rows, g, exact = _far_keyed(A, B, other)
+    assert _violations(rows, g, exact)
+
+
 def _margin_with_exact_sort(im, **kw):
-    def every_row_exact(vals, lo, hi, inf_cols):
+    def every_row_exact(vals, lo, hi, inf_cols, far=None):
         return np.full(len(vals), np.nan), np.ones(len(vals), dtype=bool)
 
     with pytest.MonkeyPatch.context() as m:
