@@ -18,6 +18,11 @@ is imported.
 
 from __future__ import annotations
 
+if __name__ == "__main__":  # python -m bounds.estimate: its own process, set up before numpy is imported
+    from lengthgen_cli.process import one_blas_thread_from_start
+
+    one_blas_thread_from_start()
+
 import argparse
 import json
 import math
@@ -419,9 +424,9 @@ def construction_prediction(task_kind: str, params: dict, eps_mse: float) -> dic
 
 @command
 def main(argv=None) -> int:
-    from lengthgen_cli.memory import keep_freed_memory
+    from lengthgen_cli.process import keep_freed_memory
 
-    keep_freed_memory()  # a large model's temporaries reused, not faulted in again (lengthgen_cli/memory.py)
+    keep_freed_memory()  # a large model's temporaries reused, not faulted in again (lengthgen_cli/process.py)
     try:
         r = run(argv)
     except (BoundsError, ValueError) as e:  # UsageError, NoBoundError, ModelFormatError, UnsupportedModelError

@@ -10,7 +10,7 @@
 * :mod:`lengthgen_cli.output`: ``--out FILE [--resume]`` with the same semantics in every tool.
 * :mod:`lengthgen_cli.inputs`: input paths that are not regular files (directories, FIFOs, devices) refused.
 * :mod:`lengthgen_cli.progress`: a tqdm progress bar on stderr (only on a terminal).
-* :mod:`lengthgen_cli.memory`: freed memory kept for reuse in a tool's own process (glibc ``mallopt``).
+* :mod:`lengthgen_cli.process`: settings of a tool's own process (freed memory reused, one BLAS thread).
 
 This package imports nothing else of the project, so definitions (``constructions``) and checks may all use it.
 """
