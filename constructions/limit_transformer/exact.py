@@ -28,7 +28,7 @@ from math import lcm
 import numpy as np
 
 from constructions.limit_transformer.errors import InputError
-from constructions.limit_transformer.model import Head, LimitTransformer, _support
+from constructions.limit_transformer.model import Head, LimitTransformer, _support, _supports
 from constructions.limit_transformer.precision import exact_weights
 from constructions.limit_transformer.rational_rows import RationalRow, int_array, linear_rows
 from constructions.limit_transformer.rationals import exact_dot, zeros
@@ -85,7 +85,7 @@ def _quadratic_head(model: LimitTransformer, head: Head, Yf: np.ndarray, queries
     Returns ({row: RationalRow over the queries}, weights (len(queries), n) of Fractions)."""
     n = Yf.shape[0]
     qc, kc = _support(head.query, 0), _support(head.key, 0)
-    vr, vc = _support(head.value, 1), _support(head.value, 0)
+    vr, vc = _supports(head.value)
     content = len(qc) > 0 and len(kc) > 0
     if content:  # logit matrix [key j, query i] = (K y_j) . (Q y_i)
         qv = exact_dot(Yf[:, qc], head.query[:, qc].T)

@@ -431,6 +431,13 @@ def _support(m: np.ndarray, axis: int) -> np.ndarray:
     return np.nonzero(np.any(m.astype(bool), axis=axis))[0]
 
 
+def _supports(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(rows, columns) of ``m`` that hold a nonzero entry: :func:`_support` of both axes, each entry of an exact
+    (object) matrix tested once."""
+    nonzero = m.astype(bool)
+    return np.nonzero(np.any(nonzero, axis=1))[0], np.nonzero(np.any(nonzero, axis=0))[0]
+
+
 @dataclass(frozen=True, eq=False)
 class FloatHead:
     """float64 view of a head; ``V`` restricted to its nonzero block ``V[rows][:, cols]`` (``V_sub``)."""
@@ -445,7 +452,7 @@ class FloatHead:
 
     @classmethod
     def of(cls, h: Head) -> FloatHead:
-        rows, cols = _support(h.value, 1), _support(h.value, 0)  # exact support: only that block is converted
+        rows, cols = _supports(h.value)  # exact support: only that block is converted
         return cls(to_float(h.query), to_float(h.key), rows, cols, to_float(h.value[np.ix_(rows, cols)]),
                    h.phi.float_offsets() if isinstance(h.phi, LocalPhi) else h.phi, h.positional_only)
 

@@ -35,3 +35,23 @@ def test_exact_dot_negative_control_and_empty():
     wrong[1, 1] = Fraction(1, 4)
     assert not (exact_dot(wrong, b) == a.dot(b)).all()  # the same comparison sees a changed entry
     assert exact_dot(frac_array(np.zeros((2, 0)), 2), frac_array(np.zeros((0, 3)), 2)).shape == (2, 3)
+
+
+def test_supports_of_both_axes_in_one_pass():
+    """``_supports`` (each entry tested once) gives ``_support``'s rows and columns; negative control: the
+    transpose of a non-symmetric support pattern gives other rows."""
+    from fractions import Fraction
+
+    import numpy as np
+
+    from constructions.limit_transformer.model import _support, _supports
+
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        m = np.array([[Fraction(int(v), 3) if rng.random() < 0.2 else Fraction(0) for v in row]
+                      for row in rng.integers(-5, 6, (7, 9))], dtype=object)
+        rows, cols = _supports(m)
+        assert np.array_equal(rows, _support(m, 1)) and np.array_equal(cols, _support(m, 0))
+    m = np.zeros((3, 4), dtype=object)
+    m[0, 3] = Fraction(1, 2)
+    assert not np.array_equal(_supports(m.T)[0], _supports(m)[0])
