@@ -424,9 +424,10 @@ def construction_prediction(task_kind: str, params: dict, eps_mse: float) -> dic
 
 @command
 def main(argv=None) -> int:
-    from lengthgen_cli.process import keep_freed_memory
+    if argv is None:  # the process's own command line: a process of its own (not main([...]) called in-process)
+        from lengthgen_cli.process import keep_freed_memory
 
-    keep_freed_memory()  # a large model's temporaries reused, not faulted in again (lengthgen_cli/process.py)
+        keep_freed_memory()  # a large model's temporaries reused, not faulted in again (lengthgen_cli/process.py)
     try:
         r = run(argv)
     except (BoundsError, ValueError) as e:  # UsageError, NoBoundError, ModelFormatError, UnsupportedModelError

@@ -13,8 +13,9 @@
   (:func:`constructions.blas.one_blas_thread`) sets ``OPENBLAS_NUM_THREADS=1`` (unless the user set it) before
   numpy is imported.
 
-Both change the whole process, so only a tool's own process calls them (``main``, or ``python -m`` before its
-imports), never a library function.
+Both change the whole process, so only a tool's own process calls them (``main`` when it runs the process's own
+command line, ``main()`` rather than ``main([...])`` called in-process, or ``python -m`` before its imports), never
+a library function.
 """
 
 from __future__ import annotations

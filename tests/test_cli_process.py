@@ -44,6 +44,7 @@ def test_one_blas_thread_before_numpy_and_too_late_after():
 
 
 def test_estimate_output_does_not_depend_on_them(tmp_path):
+    """``python -m bounds.estimate`` sets both; ``main([...])`` called in-process sets neither."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "docs"))
     try:
         from bench_bounds import model_dict
@@ -54,6 +55,17 @@ def test_estimate_output_does_not_depend_on_them(tmp_path):
     argv = ["--model", str(path), "--mode", "interval", "--json"]
     with_them = subprocess.run([sys.executable, "-m", "bounds.estimate", *argv], capture_output=True, text=True,
                                check=True).stdout
-    without = _run("import sys; import lengthgen_cli.process as p; p.keep_freed_memory = lambda: False; "
-                   f"from bounds.estimate import main; sys.exit(main({argv!r}))")
+    without = _run(f"import sys; from bounds.estimate import main; sys.exit(main({argv!r}))")  # in-process: no
     assert with_them == without and json.loads(with_them)["mode"] == "interval"
+
+
+def test_main_called_in_process_leaves_the_allocator_alone(monkeypatch, tmp_path, capsys):
+    """``main([...])`` in a test process does not change that process; ``main()`` (the process's own command
+    line) does -- the negative control that the check can fail."""
+    import bounds.estimate as estimate
+
+    calls = []
+    monkeypatch.setattr(process, "keep_freed_memory", lambda: calls.append(1) or True)
+    assert estimate.main(["--task", "modp", "--json"]) == 0 and calls == []
+    monkeypatch.setattr(sys, "argv", ["bounds.estimate", "--task", "modp", "--json"])
+    assert estimate.main() == 0 and calls == [1]
