@@ -150,9 +150,10 @@ QUICK = Preset(
 _T = "gelu_pytorch_tanh"
 CPU = Preset(
     "cpu", "the quick preset's seven tasks trained until they fit on a 2-core CPU: 2-layer, 2-head, d = 64 "
-    "GPT-2 by default, 4 layers for Tomita 4 (App. E.3's size), 1 layer d = 128 for Majority; per-cell lr, "
-    "warm-up and step budgets (<= 5000 steps), batch 32, 2 seeds, AdamW (weight decay 0.01) with a cosine "
-    "schedule, 200 test samples per bin",
+    "GPT-2 by default, 4 layers for Tomita 4 (App. E.3's size), 1 layer d = 128 for Majority, 4 layers, 4 heads, "
+    "d = 128 for Parity NoPE (App. E.3's size and stop at 100% in-distribution accuracy); per-cell lr, warm-up and "
+    "step budgets (<= 7000 steps), batch 32, 2 seeds, AdamW (weight decay 0.01) with a cosine schedule, 200 test "
+    "samples per bin",
     {"binary_majority": _same(Arch(2, 2, 64, 1e-3, _T, 1000)),
      "majority_letters": {"ape": Arch(1, 2, 128, 1e-3, _T, 5000, warmup=100),  # App. E.3: d = 256 (APE), 64 (NoPE)
                           "nope": Arch(1, 2, 128, 1e-3, _T, 4000, warmup=100)},
@@ -160,7 +161,9 @@ CPU = Preset(
      "tomita4": _same(Arch(4, 2, 64, 1e-3, _T, 3000, warmup=100)),  # App. E.3's APE size (NoPE there: d = 128)
      "d2": _same(Arch(2, 2, 64, 1e-3, _T, 1500)),
      "tomita5": _same(Arch(2, 2, 64, 1e-3, _T, 1500)),
-     "parity": _same(Arch(2, 2, 64, 1e-3, _T, 1500))},
+     "parity": {"ape": Arch(2, 2, 64, 1e-3, _T, 1500),
+                # App. E.3's NoPE row that lists Parity (4 layers, 4 heads, d = 128, lr 1e-4), its accuracy stop
+                "nope": Arch(4, 4, 128, 1e-4, _T, 7000, stop_accuracy=1.0)}},
     seeds=2, batch=32, max_steps=3000, loss_target=1e-3, test_samples=200, weight_decay=0.01)
 
 # App. E.3 final configurations (reference §5.5); formal languages whose row names were stripped get the
