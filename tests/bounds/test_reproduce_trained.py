@@ -49,6 +49,19 @@ def test_sparse_parity_judges_fitted_seeds_only():
     assert s["judged"] == 0 and s["never_fit"][0]["cell"] == "1" and s["agreement_rate"] is None
 
 
+def test_golowich_cell_step_budgets_key_only_their_cells():
+    preset = G.PRESETS["sparse-parity"]["cpu"]
+    assert (preset.steps(1), preset.steps(2)) == (4000, 16000)
+    with_budgets = {s.kwargs["K_train"]: s for s in G.specs("sparse-parity", preset, "cpu", 1)}
+    uniform = {s.kwargs["K_train"]: s for s in
+               G.specs("sparse-parity", dataclasses.replace(preset, cell_steps=()), "cpu", 1)}
+    assert with_budgets[2].kwargs["config"]["max_steps"] == 16000
+    assert with_budgets[1].key == uniform[1].key  # a cell at the preset's budget keeps its records
+    assert with_budgets[2].key != uniform[2].key  # control: a changed budget is a new run, never a reused one
+    assert "max_steps = 16000 (App. E: 50000)" in G.deviations("sparse-parity", preset.arch,
+                                                              with_budgets[2].kwargs["config"], 2)
+
+
 def test_scratchpad_disagreement_is_counted():
     preset = dataclasses.replace(G.PRESETS["scratchpad"]["quick"], seeds=1)
     rec = {"jump": 1, "scheme": "shifted-ape", "seeds": [0], "seconds": 1.0, "steps": [5], "final_loss": [0.0],
