@@ -204,10 +204,10 @@ _CLAIMS = [
      "(verify/golowich/sec5.py::sparse_parity_violations; control: a seed at chance beyond the training lengths is "
      "caught); the Theorem 4.3 threshold k <= 6 at L = 50 is printed beside it; "
      "golowich2025/test_sec5_reproduction.py. The quick CPU preset stays at chance. At the cpu preset "
-     "(docs/results/golowich2025-sparse-parity-cpu.json; 2-layer d = 64, 4000 steps) K_train = 1 fits (2 of 2 "
-     "seeds) and K_train = 2 does not (chance for 4000 steps); of the fitted seeds one keeps 100% to 2l = 200, the "
-     "other 100% to 2l = 100 and 58% at 200, so the check reports an expected failure (harness: python -m "
-     "bounds.reproduce golowich2025 --experiment sparse-parity)",
+     "(docs/results/golowich2025-sparse-parity-cpu.json; 2-layer d = 64, 4000 steps, 16000 for K_train = 2) both "
+     "cells fit (2 of 2 seeds each); K_train = 2 holds 96-100% for k_test <= 2 to 2l = 200; of K_train = 1's seeds "
+     "one keeps 100% to 2l = 200, the other 100% to 2l = 100 and 58% at 200, so the check reports an expected "
+     "failure (harness: python -m bounds.reproduce golowich2025 --experiment sparse-parity)",
      "CPU-scale runs only (the paper's 1024-wide 12-layer models at lengths up to 500 are not run here); judged on "
      "fitted seeds: the cpu preset's K_train = 1 seeds do not all hold 90% at 2l = 200, which is not evidence "
      "against the paper's models, so the status stays unconfirmed"),
