@@ -181,6 +181,9 @@ def estimate(ing: Ingredients, eps, delta=0, printed: Ingredients | None = None,
 
 # ------------------------------------------------------------------------------------------- CLI
 FAST_LOAD_BYTES = 1 << 20  # model files larger than this are read straight into interval arithmetic
+# an .npz archive counts as this many times its size against FAST_LOAD_BYTES: a float64 takes 8 bytes there and
+# about 32-40 as the exact "a/2^k" string of a JSON file, so a model takes about the same reader in either format
+NPZ_SIZE_FACTOR = 4
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -191,7 +194,8 @@ def _parser() -> argparse.ArgumentParser:
     src = ap.add_mutually_exclusive_group()
     src.add_argument("--task", help="modp or simple (the App. A.2 construction); default modp")
     src.add_argument("--model", action="append", metavar="FILE.json",
-                     help="a model file (give twice, or use --against, for the pair f, g)")
+                     help="a model file, JSON or the exact binary .npz format (--save-npz) (give twice, or use "
+                          "--against, for the pair f, g)")
     ap.add_argument("--against", metavar="G.json", help="the second model g of the pair (with --model f.json)")
     add_period_option(ap, default=5, help="ModPTask period p")
     ap.add_argument("--index", type=bounded_int(0, MAX_PERIOD - 1, f"MAX_PERIOD - 1 = {MAX_PERIOD - 1}"), default=0,
@@ -222,16 +226,21 @@ def _parser() -> argparse.ArgumentParser:
                     help="pair mode: seconds for the z3 refinement of the true threshold (default 10; the bound is "
                          "printed before it starts)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument("--save-npz", metavar="OUT.npz",
+                    help="write the --model JSON file to OUT.npz, the exact binary model format "
+                         "(constructions/limit_transformer/npz.py; refused unless every weight is a float64 value), "
+                         "and exit; the estimate reads either format")
     return ap
 
 
 def _load(path, mode):
     import os
 
+    from constructions.limit_transformer.npz import is_npz
     from constructions.limit_transformer.serialize import load_model
 
     try:
-        big = os.path.getsize(path) > FAST_LOAD_BYTES
+        big = os.path.getsize(path) * (NPZ_SIZE_FACTOR if is_npz(path) else 1) > FAST_LOAD_BYTES
     except OSError:
         big = False  # the exact loader reports the missing file
     if mode == "interval" or (mode == "auto" and big):
@@ -270,8 +279,38 @@ def _ingredients(m, bits, definition, mode):
     return ingredients(m, bits, definition, mode=mode)
 
 
+def save_npz(args) -> dict:
+    """``--save-npz OUT.npz``: the one --model file converted (:func:`constructions.limit_transformer.npz.json_to_npz`),
+    written to a temporary name beside OUT and renamed, so OUT is never left half written."""
+    import os
+    from pathlib import Path
+
+    from constructions.limit_transformer.npz import json_to_npz
+
+    if not args.model or len(args.model) != 1 or args.against:
+        raise UsageError("--save-npz converts exactly one --model FILE.json")
+    out = Path(args.save_npz)
+    if not args.save_npz.endswith(".npz"):
+        raise UsageError(f"--save-npz {out}: the name must end in .npz")
+    if out.exists() or out.is_symlink():
+        raise UsageError(f"--save-npz {out} already exists; choose another name")
+    if not (out.parent if str(out.parent) else Path(".")).is_dir():
+        raise UsageError(f"--save-npz {out}: the directory {out.parent} does not exist")
+    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+    try:
+        json_to_npz(args.model[0], tmp)
+        os.replace(tmp, out)
+    except OSError as e:
+        raise UsageError(f"--save-npz {out} cannot be written ({e.strerror})") from None
+    finally:
+        tmp.unlink(missing_ok=True)
+    return {"saved": str(out), "source": args.model[0], "_json": args.json}
+
+
 def run(argv=None) -> dict:
     args = _parser().parse_args(argv)
+    if args.save_npz is not None:
+        return save_npz(args)
     if args.measured:
         from bounds.measured import compare
 
@@ -443,6 +482,8 @@ def main(argv=None) -> int:
         r["true_threshold"] = _true(*pair, r)
     if as_json:
         print(json.dumps(r))
+    elif "saved" in r:
+        print(f"wrote {r['saved']} (exact float64 weights of {r['source']})")
     elif "measured" in r:
         from bounds.measured import text
 

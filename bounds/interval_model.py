@@ -279,6 +279,12 @@ def _read_numbers(flat: list) -> tuple[np.ndarray, bool]:
 
 
 def _matrix(data, name: str, ndim: int = 2) -> Ball:
+    if isinstance(data, np.ndarray):  # a float64 array of the binary format (read_npz): exact, finite, of this ndim
+        if data.ndim != ndim or data.dtype != np.float64 or not np.all(np.isfinite(data)):
+            raise ModelFormatError(f"{name} must be a {ndim}-dimensional array of finite float64")
+        if ndim == 2 and data.shape[0] == 0:
+            raise ModelFormatError(f"{name} must be {ndim}-dimensional, got shape {data.shape}")
+        return Ball(data, np.zeros_like(data))
     if not isinstance(data, list):
         raise ModelFormatError(f"{name} must be a list")
     regular = data and all(type(r) is list for r in data) and len(set(map(len, data))) == 1 and data[0]
@@ -346,7 +352,7 @@ def interval_model_from_dict(data: dict) -> IntervalModel:
             raise ModelFormatError(f"layer 1 head {h}: query/key must be r x {d} and value {d} x {d}")
         phi = hd.get("phi")
         vals = [0] if phi is None else _get(phi, "values", f"head {h} phi")
-        if not isinstance(vals, list) or not vals:
+        if not isinstance(vals, list | np.ndarray) or not len(vals):
             raise ModelFormatError(f"head {h} phi: values must be a non-empty list")
         heads.append(IntervalHead(Q, K, V, _matrix(vals, f"head {h} phi", 1), None))
     md = ld.get("mlp")
@@ -372,7 +378,17 @@ def interval_model_from_dict(data: dict) -> IntervalModel:
 
 
 def load_interval_model(path) -> IntervalModel:
+    """The interval view of a model file: JSON, or the binary format of :mod:`constructions.limit_transformer.npz`
+    (every weight a float64, so every ball has radius 0), told apart by the file's first bytes."""
     p = require_regular_file(path, "model file", ModelFormatError, missing_ok=True)  # a FIFO would block
+    from constructions.limit_transformer.npz import is_npz, read_npz
+
+    if is_npz(p):
+        data = read_npz(p)
+        try:
+            return interval_model_from_dict(data)
+        except ModelFormatError as e:
+            raise ModelFormatError(f"{p}: {e}") from e
     try:
         data = json.loads(p.read_text())
     except OSError as e:

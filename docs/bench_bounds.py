@@ -4,7 +4,10 @@ Models: one layer, one head, rng.normal weights (seed 0) written as save_model w
 strings), tau = 2, MLP width = d, at three sizes up to d = 512, |Sigma| = 100, Delta = 64; plus an exact-mode pair
 with |Sigma| Delta = 12 classes and tau = 2.  Each is timed as a fresh subprocess (wall clock, best of
 ``--repeat``), next to the baseline of the same run: a subprocess that only imports numpy and json and reads the
-file.  Targets: < 1 s per float model, < 5 s for the exact pair.  Last rows: the exact true threshold
+file.  Each float model is also converted to the exact binary format (``bounds.estimate --save-npz``,
+constructions/limit_transformer/npz.py; the conversion timed once) and timed in the same run, its printed numbers
+checked identical to the JSON file's (every field of ``--json`` but ``source``); its baseline imports numpy and
+loads the archive's arrays.  Targets: < 1 s per float model, < 5 s for the exact pair.  Last rows: the exact true threshold
 (bounds/true_threshold.py) of an integer pair of the search family with |Sigma| Delta = 3 x 4 = 12 classes, tau = 2,
 p = 1 (hardmax from length 2), every input up to length L enumerated (f against a perturbed copy, delta = 0,
 eps = 1/10 and, as the worst case, f against itself: nothing to stop at, every configuration evaluated).
@@ -92,8 +95,21 @@ def main():
         base, _ = wall([sys.executable, "-c", f"import numpy, json; json.load(open({str(path)!r}))"], args.repeat)
         t, out = wall([sys.executable, "-m", "bounds.estimate", "--model", str(path), "--json"], args.repeat)
         r = json.loads(out)
-        rows.append((f"d={d}, |Sigma|={sigma}, Delta={delta}, {heads} head(s) ({path.stat().st_size / 1e6:.1f} MB)", r["mode"], t,
+        name = f"d={d}, |Sigma|={sigma}, Delta={delta}, {heads} head(s)"
+        rows.append((f"{name}, JSON ({path.stat().st_size / 1e6:.1f} MB)", r["mode"], t,
                      base, r["N"] if isinstance(r["N"], int) else f"2^{r['N']['pow2_exponent_float']:.4g}"))
+        npz = path.with_suffix(".npz")
+        convert, _ = wall([sys.executable, "-m", "bounds.estimate", "--model", str(path), "--save-npz", str(npz)], 1)
+        base, _ = wall([sys.executable, "-c", f"import numpy; z = numpy.load({str(npz)!r}); [z[k] for k in z.files]"],
+                       args.repeat)
+        t, out = wall([sys.executable, "-m", "bounds.estimate", "--model", str(npz), "--json"], args.repeat)
+        r_npz = json.loads(out)
+        same = {k: v for k, v in r_npz.items() if k != "source"} == {k: v for k, v in r.items() if k != "source"}
+        if not same:
+            raise SystemExit(f"{npz}: the estimate differs from the JSON file's")
+        rows.append((f"{name}, .npz ({npz.stat().st_size / 1e6:.1f} MB; converted in {convert[0]:.1f} s; "
+                     "output identical)", r_npz["mode"], t, base,
+                     r_npz["N"] if isinstance(r_npz["N"], int) else f"2^{r_npz['N']['pow2_exponent_float']:.4g}"))
     f, g = tmp / "f.json", tmp / "g.json"
     f.write_text(json.dumps(model_dict(8, 3, 4, 8, seed=1)))
     g.write_text(json.dumps(model_dict(8, 3, 4, 8, seed=2)))
@@ -118,8 +134,8 @@ def main():
                      f"({configs} configurations, {'f vs f' if which == 'self' else 'f vs g'})", "exact", t, base,
                      f"true = {exact}"))
     print(f"load average {load:.2f} at the start, {os.getloadavg()[0]:.2f} at the end of the table's runs\n")
-    print(f"| model | mode | estimate wall / CPU (s, best of {args.repeat}) | baseline python + numpy + json.load "
-          "wall / CPU (s) | CPU ratio | N |")
+    print(f"| model | mode | estimate wall / CPU (s, best of {args.repeat}) | baseline python + numpy + reading the "
+          "file (json.load / numpy.load) wall / CPU (s) | CPU ratio | N |")
     print("|---|---|---|---|---|---|")
     for name, mode, t, b, n in rows:
         print(f"| {name} | {mode} | {t[0]:.2f} / {t[1]:.2f} | {b[0]:.2f} / {b[1]:.2f} | {t[1] / b[1]:.1f} | {n} |")

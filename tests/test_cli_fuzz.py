@@ -5,7 +5,8 @@ this file) and their options from their own parsers (caught as ``main(['--help']
 command line holds the tool's required options (valid values), random other options, and at least one
 ingredient that no tool may accept: an unknown option, two options of one mutually exclusive group, a number
 that is not one (``nan``, ``1/0``, ``1e99999``, ``x``), or a path option or file argument given a directory, a
-FIFO, ``/dev/null``, a missing file, a malformed JSON file or another tool's results file.  The property is the
+FIFO, ``/dev/null``, a missing file, a malformed JSON file or another tool's results file (and a model input a
+model archive, ``.npz``, holding a pickled object).  The property is the
 package's convention (README, "Command-line tools"): exit status 2, exactly one line ``PROG: error: ...`` on
 stderr, no traceback, and within seconds (a FIFO read without a check blocks forever: the alarm turns that into
 a failure).  Tools run in-process through ``main(argv)`` as in ``tests/test_cli.py``.
@@ -25,6 +26,7 @@ import tempfile
 import tomllib
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -48,14 +50,19 @@ def _files() -> dict[str, str]:
     (d / "list.json").write_text("[1, 2, 3]\n")
     (d / "records.jsonl").write_text(json.dumps({"run": 1, "ok": True}) + "\n")
     (d / "results.json").write_text(json.dumps({"version": 1, "tests": {}, "mutations": {}}))
+    with open(d / "pickled.npz", "wb") as f:  # the binary model format's container, with a pickled array
+        np.savez(f, header=np.array("{}"), embedding=np.array([{"x": 1}], dtype=object))
     return {"dir": str(d / "adir"), "fifo": str(d / "fifo"), "devnull": os.devnull, "missing": str(d / "nope.json"),
             "malformed": str(d / "bad.json"), "list": str(d / "list.json"), "jsonl": str(d / "records.jsonl"),
-            "results": str(d / "results.json")}
+            "results": str(d / "results.json"), "pickled_npz": str(d / "pickled.npz")}
 
 
 FILES = _files()
 # inputs that are never readable as anything; a missing path or another tool's results may be a valid output
 BAD_PATHS = ("dir", "fifo", "devnull")
+# model inputs (a JSON file or the binary .npz format) are also given an archive that holds a pickled object
+_MODEL_INPUT = re.compile(r"model|against|^f$|^g$", re.I)
+BAD_MODEL_PATHS = (*BAD_PATHS, "pickled_npz")
 
 
 def _main(target: str):
@@ -149,7 +156,8 @@ def command_lines(draw):
     if paths:
         a = draw(st.sampled_from(paths))
         folder = _wants_folder(a)  # a directory is what it wants
-        bad["path"] = ("path", a, FILES[draw(st.sampled_from(BAD_PATHS[1:] if folder else BAD_PATHS))])
+        kinds = BAD_MODEL_PATHS if _MODEL_INPUT.search(f"{a.metavar or ''} {a.dest}") else BAD_PATHS
+        bad["path"] = ("path", a, FILES[draw(st.sampled_from(kinds[1:] if folder else kinds))])
     kind = draw(st.sampled_from(sorted(bad)))
     chosen_bad = bad[kind]
     # positionals: valid values, or the bad path where it is one

@@ -1,4 +1,5 @@
-"""Specific exceptions of the Limit Transformer core (each message says what to fix)."""
+"""Specific exceptions of the Limit Transformer core (each message says what to fix), and how a message names the
+field of a model file."""
 
 
 class LimitTransformerError(ValueError):
@@ -35,3 +36,15 @@ class ModelFormatError(LimitTransformerError):
 
 class InputError(LimitTransformerError):
     """An input string uses a symbol outside the alphabet, or a batch has ragged lengths."""
+
+
+class NotFloat64Error(ModelFormatError):
+    """A weight is not a float64 value (e.g. 1/3), so the binary model format cannot hold it exactly."""
+
+
+def field_path(parts) -> str:
+    """``["layers", 0, "heads", 1, "query"]`` -> ``layers[0].heads[1].query``."""
+    out = ""
+    for p in parts:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out or "(top level)"

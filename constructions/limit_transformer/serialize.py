@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from constructions.limit_transformer.errors import LimitTransformerError, ModelFormatError
+from constructions.limit_transformer.errors import LimitTransformerError, ModelFormatError, field_path
 from constructions.limit_transformer.model import (
     MLP,
     Head,
@@ -90,14 +90,6 @@ def _validator():
                                                  validator_value=number[kind], instance=x, schema=number, path=[i])
 
     return jsonschema.validators.extend(base, {"items": items})(schema)
-
-
-def field_path(parts) -> str:
-    """``["layers", 0, "heads", 1, "query"]`` -> ``layers[0].heads[1].query``."""
-    out = ""
-    for p in parts:
-        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
-    return out or "(top level)"
 
 
 def _schema_message(error) -> str:
@@ -219,12 +211,28 @@ def model_from_dict(data: dict) -> LimitTransformer:
 
 
 def save_model(model: LimitTransformer, path) -> None:
+    """Write ``model`` to ``path``: the exact binary format of :mod:`constructions.limit_transformer.npz` when the
+    name ends in ``.npz`` (:class:`NotFloat64Error` unless every weight is a float64 value), else this JSON format."""
+    if str(path).endswith(".npz"):
+        from constructions.limit_transformer.npz import write_npz
+
+        write_npz(model_to_dict(model), path)
+        return
     Path(path).write_text(json.dumps(model_to_dict(model), indent=1) + "\n")
 
 
 def load_model(path) -> LimitTransformer:
-    """Read a model file; :class:`ModelFormatError` (with the path) if it is missing, not JSON, or inconsistent."""
+    """Read a model file (JSON, or the binary format of :mod:`constructions.limit_transformer.npz`, told apart by
+    its first bytes); :class:`ModelFormatError` (with the path) if it is missing, malformed, or inconsistent."""
     p = require_regular_file(path, "model file", ModelFormatError, missing_ok=True)  # a FIFO would block
+    from constructions.limit_transformer.npz import exact_dict, is_npz, read_npz
+
+    if is_npz(p):
+        data = exact_dict(read_npz(p))
+        try:
+            return model_from_dict(data)
+        except ModelFormatError as e:
+            raise ModelFormatError(f"{p}: {e}") from e
     try:
         text = p.read_text()
     except OSError as e:
