@@ -320,3 +320,21 @@ def test_artefacts_replace_their_own_format_only(tmp_path):
 
 def test_package_exports():
     assert {"Parser", "rational", "bounded_int", "check_output", "progress", "command"} <= set(lengthgen_cli.__all__)
+
+
+def test_foreign_results_and_uncollectable_tests_are_one_line(tmp_path, capsys):
+    """A results file that is not one (verify.mutate --results) and a --tests file that pytest cannot collect
+    (verify.report, with and without --run) are refused in one line before anything runs."""
+    binary = tmp_path / "results.json"
+    binary.write_bytes(bytes(range(256)))
+    rc, out, err = run("verify.mutate", ["--results", str(binary), "--list"], capsys)
+    assert_one_line_error("verify.mutate", rc, out, err, contains="cannot read results file")
+    broken = tmp_path / "own" / "test_broken.py"
+    broken.parent.mkdir()
+    broken.write_text("import x y\n")
+    for argv in (["--tests", str(broken)], ["--tests", str(broken), "--run", "huang2024:lem37"]):
+        rc, out, err = run("verify.report", argv, capsys)
+        assert_one_line_error("verify.report", rc, out, err, contains="SyntaxError")
+    # control: an empty results file name that does not exist yet is accepted (mutate creates it)
+    rc, out, _ = run("verify.mutate", ["--results", str(tmp_path / "new.json"), "--list"], capsys)
+    assert rc == 0 and "ahuja" in out

@@ -39,6 +39,21 @@ def pytest_base_args() -> list[str]:
     return args + (["-c", str(pyproject)] if pyproject.is_file() else ["-o", "addopts="])
 
 
+class CollectionError(RuntimeError):
+    """pytest could not collect the claims' tests (a test file that does not import, say); the message is one line."""
+
+
+def _reason(output: str) -> str:
+    """The line of pytest's collection output that says why: its last ``E`` line (the exception), else its last
+    ``ERROR`` line, else its last line."""
+    lines = [ln.strip() for ln in output.splitlines() if ln.strip()]
+    for prefix in ("E ", "ERROR"):
+        found = [ln for ln in lines if ln.startswith(prefix)]
+        if found:
+            return found[-1].removeprefix("E").strip()
+    return lines[-1] if lines else "no output"
+
+
 def collect_tests(extra: list[str] | tuple[str, ...] = ()) -> dict[str, dict[str, bool]]:
     """Map claim key -> {node key: is slow}, by pytest's collection (no test is executed).
 
@@ -53,7 +68,7 @@ def collect_tests(extra: list[str] | tuple[str, ...] = ()) -> dict[str, dict[str
     with contextlib.redirect_stdout(out):
         rc = pytest.main(args, plugins=[collector])
     if rc not in (0, 5):
-        raise RuntimeError(f"pytest collection failed with exit code {rc}:\n{out.getvalue()[-2000:]}")
+        raise CollectionError(f"pytest could not collect the tests (exit code {rc}): {_reason(out.getvalue())}")
     return {k: dict(sorted(v.items())) for k, v in collector.by_claim.items()}
 
 

@@ -40,7 +40,8 @@ from pathlib import Path
 from lengthgen_cli import Parser, require_regular_file, usage_errors
 from lengthgen_cli.parser import command
 from lengthgen_cli.types import finite_real
-from verify.results import BASE, merge, results_path
+from verify.results import BASE, ResultsError, merge, results_path
+from verify.results import load as load_results
 
 
 class MutationError(ValueError):
@@ -277,8 +278,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print the list (--list) or the run's rows as JSON")
     args = ap.parse_args(argv)
     if args.results is not None:
-        with usage_errors(ap):
+        with usage_errors(ap, ResultsError):  # before any mutation runs: a file that is not a results file
             require_regular_file(args.results, "--results", missing_ok=True)
+            if Path(args.results).exists():
+                load_results(Path(args.results))
     try:
         muts = all_mutations()
     except Exception as exc:  # registry errors are user-facing configuration errors

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from lengthgen_cli import Parser, require_regular_file, usage_errors
 from verify.claims import PAPERS, STRENGTH_MEANING, STRENGTHS, VERIFYING, ClaimError, load_all
-from verify.collect import BASE, check_locations, collect_tests, pytest_base_args
+from verify.collect import BASE, CollectionError, check_locations, collect_tests, pytest_base_args
 from verify.results import ResultsError, load, results_path
 from verify.status import mutation_state, outcome, status
 
@@ -166,12 +166,14 @@ def main(argv: list[str] | None = None) -> int:
         if unknown:
             ap.error(f"argument --run: unknown claim key(s) {', '.join(unknown)}")
         if args.run is not None:
+            if args.tests:  # your own tests must collect before any check runs (one line if they do not)
+                collect_tests(args.tests)
             run_checks(args.run, args.slow, args.results, args.tests)
         rows = build_report(args.paper, args.results, with_status=not args.markdown, extra=args.tests)
     except (ClaimError, ResultsError) as exc:
         ap.error(str(exc))
-    except RuntimeError as exc:  # pytest could not collect the tests (verify.collect): its first line says why
-        ap.error(str(exc).splitlines()[0])
+    except CollectionError as exc:  # pytest could not collect the tests (verify.collect): one line says why
+        ap.error(str(exc))
     if args.json:
         print(json.dumps(rows, indent=1))
         return 0
