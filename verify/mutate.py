@@ -189,9 +189,7 @@ def _judge(runner: _Pytest, nodes_of: dict[str, list[str]], timeout: float) -> d
     rc = runner.run([str(copy / n) for n in nodes], timeout, record, nodes_of) if nodes else None
     if rc not in (0, 1):
         return dict.fromkeys(nodes_of, "error")
-    from verify.results import load
-
-    outcomes = {n: e["outcome"] for n, e in load(record)["tests"].items()}
+    outcomes = {n: e["outcome"] for n, e in load_results(record)["tests"].items()}
     judged = {}
     for key, ns in nodes_of.items():
         got = [outcomes.get(n) for n in ns]
@@ -208,10 +206,9 @@ def required_nodes(key: str, tests: dict[str, dict[str, bool]]) -> list[str]:
 def run(selected: list[Mutation], results: Path, resume: bool, timeout: float, quiet: bool = False) -> list[dict]:
     """Run ``selected`` mutations; returns one result row per mutation (also merged into ``results``)."""
     from verify.collect import collect_tests
-    from verify.results import load
 
     tests = collect_tests()
-    done = load(results)["mutations"] if resume else {}
+    done = load_results(results)["mutations"] if resume else {}
     todo = [m for m in selected if not (done.get(m.name, {}).get("spec") == m.spec)]
     with tempfile.TemporaryDirectory(prefix="lengthgen-mutate-") as tmp:
         copy = Path(tmp)

@@ -31,6 +31,7 @@ from fractions import Fraction
 import numpy as np
 
 from constructions.limit_transformer.errors import ModelFormatError, NotFloat64Error, field_path
+from constructions.limit_transformer.rationals import to_fraction
 from lengthgen_cli.inputs import require_regular_file
 
 HEADER = "header"
@@ -71,13 +72,12 @@ def array_fields(data):
 
 def _float64(x, where: str) -> float:
     """The float64 equal to the exact number ``x`` (as the JSON format reads it), else :class:`NotFloat64Error`."""
-    if isinstance(x, bool) or not isinstance(x, int | float | str | Fraction):
-        raise ModelFormatError(f"{where}: {x!r} is not a number")
     try:
-        q = Fraction(repr(x)) if isinstance(x, float) else Fraction(x)  # a JSON float means its decimal text
+        q = to_fraction(repr(x) if isinstance(x, float) else x)  # a JSON float means its decimal text
+    except ModelFormatError as e:
+        raise ModelFormatError(f"{where}: {e}") from None
+    try:
         f = float(q)
-    except (ValueError, ZeroDivisionError):
-        raise ModelFormatError(f"{where}: cannot read {x!r} as a rational number") from None
     except OverflowError:
         raise NotFloat64Error(f"{where}: {x} is too large for a float64") from None
     if Fraction(f) != q:
