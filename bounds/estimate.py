@@ -218,7 +218,7 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--mode", choices=("auto", "exact", "interval"), default="auto",
                     help="arithmetic: exact rationals, certified intervals, or auto (exact while small)")
     ap.add_argument("--measured", metavar="RESULTS",
-                    help="a bounds.measure summary: print predicted N, measured N_min and their ratio per task")
+                    help="a bounds.experiments.measure summary: print predicted N, measured N_min and their ratio per task")
     ap.add_argument("--true-max-length", type=bounded_int(1, 1000, "1000"), default=10,
                     help="pair mode: enumerate every input up to this length for the pair's true threshold "
                          f"(default 10; refused above {MAX_CONFIGS} input configurations)")
@@ -444,7 +444,7 @@ def _len(v) -> str:
 
 def construction_prediction(task_kind: str, params: dict, eps_mse: float) -> dict:
     """The estimate for the App. A.2 construction of a task at the error scale sqrt(eps_mse) (a measured mean
-    squared error eps_mse is an error size sqrt(eps_mse)); what ``--measured`` and ``bounds.measure`` report,
+    squared error eps_mse is an error size sqrt(eps_mse)); what ``--measured`` and ``bounds.experiments.measure`` report,
     with the earlier proof-count estimate beside it."""
     pred_eps = Fraction(math.sqrt(eps_mse)).limit_denominator(10**6)
     argv = ["--task", task_kind, "--eps", str(pred_eps), "--json"]

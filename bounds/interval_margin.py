@@ -1,4 +1,4 @@
-"""Certified gamma and norms of a one-layer model in interval mode (:mod:`bounds.certified`).
+"""Certified gamma and norms of a one-layer model in interval mode (:mod:`bounds.float_enclosures`).
 
 Same definitions as :mod:`bounds.margin` (completed / printed logit sets, see its docstring); here every logit
 is an enclosure.  The logit of query class (s, i) and key class (t, r) splits exactly as
@@ -24,7 +24,7 @@ Speed (d = 512, |Sigma| = 100, Delta = 64: 6400 rows of 6700 logits): a first pa
 bound m of the smallest gap of its midpoints (the same doubles as the detailed pass), from sorted 32-bit keys of the
 midpoints (those of the far logits written straight from the scaled A and B: :func:`_key_gaps`) or, for rows of
 near-ties, from the sorted midpoints, and an upper bound R of the row's radii that needs no per-logit radius:
-every far logit is ``fl(A_t + B_r)`` with radius ``fl(fl(fl(rad A_t + rad B_r) + fl(|fl(A_t + B_r)| u)) (1 + 4u)) + TINY`` (:func:`bounds.certified.add`),
+every far logit is ``fl(A_t + B_r)`` with radius ``fl(fl(fl(rad A_t + rad B_r) + fl(|fl(A_t + B_r)| u)) (1 + 4u)) + TINY`` (:func:`bounds.float_enclosures.add`),
 non-decreasing in ``rad A_t + rad B_r`` and in the magnitude, and ``|fl(A_t + B_r)| <= fl(|A_t| + |B_r|)``, so the
 same expression at ``fl(max rad A + max rad B)`` and ``fl(max |A| + max |B|)`` bounds them all.  ``m - 2R`` is then
 a certified bound of the whole row (when positive).  Rows are then taken in increasing order of that bound and
@@ -43,7 +43,7 @@ from itertools import pairwise
 
 import numpy as np
 
-from bounds.certified import TINY, Ball, U, add, matmul, sq_norm_upper
+from bounds.float_enclosures import TINY, Ball, U, add, matmul, sq_norm_upper
 from constructions.blas import one_blas_thread
 
 _EXACT_TIE_BUDGET = 40_000  # d * r above which near-ties are not decided exactly

@@ -1,4 +1,4 @@
-"""A one-layer Periodic and Local Limit Transformer as certified float64 enclosures (:class:`bounds.certified.Ball`).
+"""A one-layer Periodic and Local Limit Transformer as certified float64 enclosures (:class:`bounds.float_enclosures.Ball`).
 
 The interval mode of :mod:`bounds.margin` reads the model through this view: built from an exact
 :class:`~constructions.limit_transformer.model.LimitTransformer` (:func:`from_model`: each ``Fraction`` rounded to
@@ -30,7 +30,7 @@ from itertools import chain
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from bounds.certified import TINY, Ball, U, ball
+from bounds.float_enclosures import TINY, Ball, U, ball
 from constructions.limit_transformer.errors import ModelFormatError
 from constructions.limit_transformer.model import ACTIVATIONS, BOS, PRECISION_MODELS, LocalPhi
 from constructions.limit_transformer.serialize import FORMAT, VERSION

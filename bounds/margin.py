@@ -84,7 +84,7 @@ def require_one_layer(model: LimitTransformer, what: str = "Theorem 4.1") -> tup
 
 
 def choose_mode(model: LimitTransformer, mode: str = "auto") -> str:
-    """'exact' (Fractions) when the exact computation stays small, else 'interval' (:mod:`bounds.certified`)."""
+    """'exact' (Fractions) when the exact computation stays small, else 'interval' (:mod:`bounds.float_enclosures`)."""
     if mode not in MODES:
         raise BoundsError(f"unknown arithmetic mode {mode!r}; use one of {MODES}")
     delta, _ = require_one_layer(model)

@@ -1,11 +1,11 @@
 """``python -m bounds.estimate --task modp --measured RESULTS``: the bracket for the task's class beside measured N_min.
 
-RESULTS is a summary written by ``python -m bounds.measure --preset ...`` (``docs/results/izzo2025-<kind>-
+RESULTS is a summary written by ``python -m bounds.experiments.measure --preset ...`` (``docs/results/izzo2025-<kind>-
 <preset>.json``).  For every task of the requested kind in it, this prints the prediction of ``bounds.estimate``
 for the App. A.2 construction (recomputed now, at the error scale the results file used: sqrt of its MSE eps),
 the certified lower bound of the same class (:mod:`bounds.lower`), the measured ``n_min`` with its spread over
 seeds, and the ratio predicted / measured; and, where the results hold them, the ingredients of a trained model itself
-(its own gamma, L and N, from :mod:`bounds.training.convert`).  The bracket is about the worst pair of the class; a
+(its own gamma, L and N, from :mod:`bounds.certify.trained`).  The bracket is about the worst pair of the class; a
 trained model is one member, so its measured threshold may lie below the class's lower bound without contradiction.
 """
 
@@ -20,7 +20,7 @@ from lengthgen_cli.inputs import require_regular_file
 
 
 class MeasuredResultsError(BoundsError):
-    """The results file is missing, not JSON, or not a bounds.measure summary."""
+    """The results file is missing, not JSON, or not a bounds.experiments.measure summary."""
 
 
 def load(path: str) -> dict:
@@ -33,7 +33,7 @@ def load(path: str) -> dict:
     except json.JSONDecodeError as e:
         raise MeasuredResultsError(f"--measured {path!r} is not JSON (line {e.lineno}: {e.msg})") from None
     if not isinstance(data, dict) or data.get("experiment") != "izzo2025" or "tasks" not in data:
-        raise MeasuredResultsError(f"--measured {path!r} is not a bounds.measure summary (izzo2025-<kind>-<preset>.json)")
+        raise MeasuredResultsError(f"--measured {path!r} is not a bounds.experiments.measure summary (izzo2025-<kind>-<preset>.json)")
     return data
 
 

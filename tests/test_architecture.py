@@ -5,7 +5,10 @@ including those inside functions):
    or ``bounds``;
 2. no import cycle among the modules of one top-level package (e.g. ``constructions.crasp.ast`` <->
    ``constructions.crasp.syntax``);
-3. the command-line convention ``lengthgen_cli`` imports none of the other packages (every layer uses it).
+3. the command-line convention ``lengthgen_cli`` imports none of the other packages (every layer uses it);
+4. inside ``bounds/``, three rooms in one order: the theorem (``bounds.*``), the certificate (``bounds.certify``)
+   and the experiments (``bounds.experiments``).  The experiments may use the theorem and the certificate, the
+   certificate may use the theorem, and never the reverse.
 
 Each rule ships with a negative control: the same checker run on a synthetic tree that violates it.
 """
@@ -69,6 +72,21 @@ def utility_violations(graph: dict[str, set[str]]) -> list[str]:
                   for t in ts if t.split(".")[0] in ours - {m.split(".")[0]})
 
 
+def bounds_room(module: str) -> int | None:
+    """Rank of the room of ``bounds`` that holds ``module``: 0 theorem, 1 certificate, 2 experiments."""
+    for rank, room in ((2, "bounds.experiments"), (1, "bounds.certify"), (0, "bounds")):
+        if module == room or module.startswith(room + "."):
+            return rank
+    return None
+
+
+def bounds_room_violations(graph: dict[str, set[str]]) -> list[str]:
+    """Imports from a room of ``bounds`` into a later one (theorem -> certificate or experiments, certificate ->
+    experiments)."""
+    return sorted(f"{m} imports {t}" for m, ts in graph.items() if bounds_room(m) is not None
+                  for t in ts if bounds_room(t) is not None and bounds_room(t) > bounds_room(m))
+
+
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     """Strongly connected components with more than one module, among modules of the same top-level package
     (an import of a package's ``__init__`` from inside it is not counted: Python runs it first anyway)."""
@@ -116,6 +134,12 @@ def test_cli_convention_imports_nothing_of_ours():
     assert utility_violations(graph) == []
 
 
+def test_bounds_rooms_theorem_certificate_experiments():
+    graph = import_graph(ROOT)
+    assert {"bounds.estimate", "bounds.certify.search", "bounds.experiments.measure"} <= set(graph)
+    assert bounds_room_violations(graph) == []
+
+
 def test_no_import_cycle_inside_a_package():
     assert cycles(import_graph(ROOT)) == []
 
@@ -135,7 +159,12 @@ def test_negative_controls_flag_a_violating_tree(tmp_path):
         "constructions/a.py": "from constructions import b\n",
         "constructions/b.py": "def g():\n    from .a import x\n",
         "bounds/__init__.py": "",
-        "bounds/margin.py": "from constructions import a\n",
+        "bounds/margin.py": "from constructions import a\ndef f():\n    from bounds.certify.search import s\n",
+        "bounds/certify/__init__.py": "",
+        "bounds/certify/search.py": "from bounds.experiments import figures\n",
+        "bounds/experiments/__init__.py": "",
+        "bounds/experiments/figures.py": "import json\n",
+        "bounds/experiments/measure.py": "import bounds.certify.search\n",
         "verify/__init__.py": "",
         "verify/claims.py": "",
         "counterexamples/__init__.py": "",
@@ -145,3 +174,5 @@ def test_negative_controls_flag_a_violating_tree(tmp_path):
     assert layer_violations(graph) == ["constructions.bad imports bounds.margin", "constructions.rel imports verify.claims"]
     assert cycles(graph) == [["constructions.a", "constructions.b"]]
     assert utility_violations(graph) == ["lengthgen_cli imports constructions.a"]
+    assert bounds_room_violations(graph) == ["bounds.certify.search imports bounds.experiments.figures",
+                                             "bounds.margin imports bounds.certify.search"]

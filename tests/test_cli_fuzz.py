@@ -106,7 +106,7 @@ def _pathy(a: argparse.Action) -> bool:
 
 def _wants_folder(a: argparse.Action) -> bool:
     """An option that names a folder (``--results-dir``, ``--runs``, or help saying "folder"/"directory", as
-    ``bounds.measure --out``, a run folder): a directory is a valid value there, never a bad one."""
+    ``bounds.experiments.measure --out``, a run folder): a directory is a valid value there, never a bad one."""
     return bool(re.search(r"dir|runs", f"{a.metavar or ''} {a.dest}", re.I)
                 or re.search(r"\bfolder\b|\bdirectory\b", a.help or "", re.I))
 

@@ -45,7 +45,7 @@ def test_one_blas_thread_before_numpy_and_too_late_after():
 
 def test_estimate_output_does_not_depend_on_them(tmp_path):
     """``python -m bounds.estimate`` sets both; ``main([...])`` called in-process sets neither."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "docs"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
     try:
         from bench_bounds import model_dict
     finally:

@@ -1,7 +1,7 @@
 """Ctrl-C (SIGINT) in the middle of a long run, then the same command with ``--resume``: nothing lost, nothing
 written twice (the ``--out``/``--resume`` convention of ``lengthgen_cli.output``; SIGKILL is tested beside each
-engine, tests/bounds/test_training_engine.py and tests/bounds/test_reproduce_ahuja.py; bounds.certify --runs
-beside its run-folder fixture, tests/bounds/test_certify.py).
+engine, tests/experiments/test_training_engine.py and tests/experiments/test_reproduce_ahuja.py; bounds.certify --runs
+beside its run-folder fixture, tests/certify/test_certify.py).
 
 Each tool runs as a subprocess, the signal is sent once its first record is on disk, and the interrupted run
 must end with exit status 130 and the one line ``PROG: interrupted`` (no traceback).  A run that finished
@@ -74,11 +74,11 @@ def test_search_interrupted_then_resumed_records_every_cell_once(tmp_path, capsy
 
 @pytest.mark.slow
 def test_measure_interrupted_then_resumed_trains_each_run_once(tmp_path):
-    """bounds.measure writes one record file per finished training run: after Ctrl-C those stay byte for byte,
+    """bounds.experiments.measure writes one record file per finished training run: after Ctrl-C those stay byte for byte,
     and --resume trains only the missing runs, each once (torch; ~1 minute)."""
     pytest.importorskip("torch", reason="torch not installed (pip install torch==2.13.0)")
     runs = tmp_path / "runs"
-    argv = ["bounds.measure", "--task", "modp", "--period", "2", "--train-lengths", "3,4,5", "--seeds", "2", "--steps",
+    argv = ["bounds.experiments.measure", "--task", "modp", "--period", "2", "--train-lengths", "3,4,5", "--seeds", "2", "--steps",
             "200", "--batch", "16", "--test-batch", "16", "--test-multiples", "2", "--plateau-from", "1", "--out",
             str(runs), "--json"]
 
@@ -86,7 +86,7 @@ def test_measure_interrupted_then_resumed_trains_each_run_once(tmp_path):
         return sorted(f for f in runs.rglob("*.json") if not f.name.startswith(".tmp-")) if runs.is_dir() else []
 
     code, err = _interrupt(argv, lambda: len(records()) >= 1)
-    assert code == 130 and err.endswith("\nbounds.measure: interrupted\n") and "Traceback" not in err
+    assert code == 130 and err.endswith("\nbounds.experiments.measure: interrupted\n") and "Traceback" not in err
     before = {f: f.read_bytes() for f in records()}
     p = subprocess.run([sys.executable, "-m", *argv, "--resume"], cwd=ROOT, capture_output=True, text=True,
                        env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=600)

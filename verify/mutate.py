@@ -120,7 +120,7 @@ def _copy_tree(dest: Path) -> None:
         if entry.name.startswith(".") and entry.name != ".ci":
             continue
         if entry.is_dir():
-            if (entry / "__init__.py").exists() or entry.name in ("docs", "tests"):
+            if (entry / "__init__.py").exists() or entry.name in ("docs", "scripts", "tests"):
                 shutil.copytree(entry, dest / entry.name, ignore=ignore)
         elif entry.suffix in (".py", ".toml", ".cfg", ".ini"):
             shutil.copy2(entry, dest / entry.name)

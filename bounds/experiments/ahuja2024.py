@@ -1,335 +1,366 @@
-"""The experiments of Ahuja & Mansouri (sec. 4.5, App. B): Tables 1-3, Figures 2-4.
+"""``python -m bounds.experiments.reproduce ahuja2024 --table 1|2|3 --preset quick|paper [--json]`` (Ahuja & Mansouri sec. 4.5,
+App. B): Tables 1-3 and Figures 2-4, printed beside the paper's numbers.
 
-Every run trains S students (one per seed, batched by :func:`bounds.training.loop.train_models`) against S
-teachers of the same class (the realizable case f in H), then measures test losses and identification.
+Protocols, data and measurements are in :mod:`bounds.experiments.ahuja2024_networks`; runs go through the shared engine
+(:mod:`bounds.experiments.training`): one run per (architecture, class), all seeds batched, one JSON record per run written
+atomically into the run folder ``--out`` the moment it finishes, so an interrupted command (even SIGKILL) resumes where it
+stopped when rerun with the same arguments and ``--resume`` (a run folder with records is refused without it);
+a progress bar shows runs and steps.  The summary (one record per
+architecture with its test loss at every length, R^2, the settings and the machine's load) goes to
+``--results`` (default ``docs/results/ahuja2024-table<k>-<preset>.json``) and the plot of test loss against
+length per architecture to the same stem with ``.png`` and ``.svg``.
 
-* ``length`` (sec. 4.5.1, Fig. 2, Table 1): tokens x ~ U[0,1]^n, n = 20; training sequences of length T = 10
-  with the label of every prefix in the loss (all lengths 1..10); the test batch has length 100 and the
-  causal models' output at position t is their output on the length-t prefix, so one batch gives the test
-  loss at every length t = 1..100.  Identification: R^2 of the affine regression of the teacher's hidden
-  representation on the student's (:mod:`bounds.identification`) at t = 20 and t = 100, pooled over the
-  positions i <= t (one map for all positions, what the theorems assert) and averaged per position (the
-  released code's statistic).  Reported with it: the mean-predictor baseline Var(y_t) (the catalog's
-  A-EXP-pit1: labels of saturated sigmoid heads vary little, so small absolute losses mean little alone),
-  the normalised loss MSE/Var(y_t), and the R^2 of the untrained student (A-EXP-pit2).  RNNs: Theorem 9's
-  permutation recovered from the weights and from the states, and the distance to the permuted teacher.
-* ``compositional`` (sec. 4.5.2, Table 2): training sequences of length T = 10 with every coordinate k
-  satisfying |sum_j (x_j^k - 1/2)| <= 1/2 (the paper's formula; it factorises over k, so each coordinate's
-  column is rejection-sampled on its own, acceptance 0.41 instead of 1.9e-8 jointly); test sequences from
-  the "corners": every coordinate violates it (|sum_j (x_j^k - 1/2)| > 1/2).  Loss and R^2 at t = T.
-* ``capacity`` (App. B.1, Table 3, Fig. 4): teacher f + c[t > T0], built EXACTLY inside the class by
-  :mod:`counterexamples.capacity` (1-hidden-layer ReLU MLPs with rational weights N(0, 0.6^2/fan_in) rounded
-  to 1/64: the paper's sigmoid is not exact, and N(0, 0.6^2) ReLU weights give labels of variance ~10^2 that
-  drown the offset); deep sets with c = 0.2, T0 = 5; transformers
-  with sum pooling, c = 0.1, T0 = 10: with the paper's mean pooling the target is not in the class), its torch
-  twin the teacher; T0 is computed by Theorem 10's exact threshold code on the class {f, f + c[t > T0]}.
-  Students of a larger class (2 hidden layers, 3 for the transformer head) are trained once on lengths
-  <= T0 (the offset is never seen: expected failure, loss ~ c^2 beyond T0) and once on lengths <= 2 T0.
+Tables 1 and 2 run two learner classes: ``paper`` (App. B: 2-hidden-layer sigmoid MLP heads, deep-set phi
+too) and ``theorem`` (a single sigmoid layer, the perceptron heads of Assumptions 1, 5 and the RNN of eq. (28):
+the classes the identification theorems are about).
 """
 
 from __future__ import annotations
 
-import math
-from fractions import Fraction
+import json
+import os
+import sys
+import time
 
-import numpy as np
+from lengthgen_cli import Parser, UsageError, bounded_int, command, usage_errors
 
-from bounds.identification import (
-    linear_fit,
-    per_position_r2,
-    permutation_from_states,
-    readout_metric,
-    recover_permutation,
-    weighted_r2,
-)
+PROG = "python -m bounds.experiments.reproduce ahuja2024"
 
-EXPERIMENTS = ("length", "compositional", "capacity")
-ARCHS = ("deepset", "transformer", "ssm", "rnn")
-CAPACITY_ARCHS = ("deepset", "transformer")
-CAPACITY = {"deepset": {"c": Fraction(1, 5), "T": 5}, "transformer": {"c": Fraction(1, 10), "T": 10}}
-
-
-class ExperimentError(ValueError):
-    """An experiment or architecture name that does not exist, or settings that cannot run."""
-
-
-# ------------------------------------------------------------------------------------------------ data
-def compositional_tokens(rng: np.random.Generator, batch: int, T: int, n: int, inside: bool) -> np.ndarray:
-    """``(batch, T, n)`` tokens U[0,1] conditioned, per coordinate k, on |sum_j (x_j^k - 1/2)| <= 1/2
-    (``inside``) or > 1/2 (the corners).  The event is a product over k, so each (sequence, k) column is
-    rejection-sampled independently: exact, acceptance 0.41 (inside) / 0.59 (corners) at T = 10."""
-    out = np.empty((batch, n, T))
-    todo = np.ones((batch, n), dtype=bool)
-    while todo.any():
-        cand = rng.random((int(todo.sum()), T))
-        ok = np.abs((cand - 0.5).sum(axis=1)) <= 0.5
-        ok = ok if inside else ~ok
-        idx = np.argwhere(todo)
-        acc = idx[ok]
-        out[acc[:, 0], acc[:, 1]] = cand[ok]
-        todo[acc[:, 0], acc[:, 1]] = False
-    return out.transpose(0, 2, 1)
-
-
-def tokens(rng, experiment: str, batch: int, T: int, n: int, train: bool) -> np.ndarray:
-    if experiment == "compositional":
-        return compositional_tokens(rng, batch, T, n, inside=train)
-    return rng.random((batch, T, n))
-
-
-# ---------------------------------------------------------------------------------------------- models
-def _teacher_seed(seed: int) -> int:
-    return 10_000 + seed
-
-
-def capacity_teacher(arch: str, seed: int, n: int):
-    """(exact f, exact witness f + c[t > T0], Theorem 10's threshold result) for Table 3 (see module doc)."""
-    from constructions.realizing import MLP, AttentionTransformer, DeepSet
-    from counterexamples.capacity import deep_set_witness, finite_class_threshold, transformer_witness
-
-    rng = np.random.default_rng(_teacher_seed(seed))
-
-    def mlp(dims, last):  # weights N(0, 0.6^2 / fan_in) rounded to 1/64: exact, labels of order 1
-        return MLP(tuple(([[Fraction(round(v * 64), 64) for v in row] for row in rng.normal(0, 0.6 / a**0.5, (b, a))],
-                          [Fraction(round(v * 64), 64) for v in rng.normal(0, 0.6 / a**0.5, b)],
-                          "relu" if k < len(dims) - 2 else last)
-                         for k, (a, b) in enumerate(zip(dims[:-1], dims[1:], strict=True))))
-
-    c, T = CAPACITY[arch]["c"], CAPACITY[arch]["T"]
-    if arch == "deepset":
-        f = DeepSet(mlp([n, n, n], "relu"), mlp([n, n, n], "linear"))
-        h = deep_set_witness(f, T, c)
-    elif arch == "transformer":
-        f = AttentionTransformer(mlp([2 * n, n, n], "relu"), mlp([n, n, n], "linear"), pooling="sum")
-        h = transformer_witness(f, T, c)
-    else:
-        raise ExperimentError(f"capacity experiment has architectures {CAPACITY_ARCHS}, not {arch!r}")
-    support = [tuple(Fraction(int(v * 8), 8) for v in rng.random(n))]  # one token: R~ > 0 iff t > T0
-    thr = finite_class_threshold([f, h], f, support, max_len=T + 2)
-    return f, h, thr
-
-
-def _student(arch: str, experiment: str, n: int, layers: int, score: str):
-    from constructions.realizing.torch_nets import PairAttentionNet, paper_mlp, paper_network
-
-    if experiment == "capacity":
-        if arch == "deepset":
-            from constructions.realizing.torch_nets import DeepSetNet
-
-            return DeepSetNet(paper_mlp(n, 2, out_act="relu", act="relu", std=0.3),
-                              paper_mlp(n, 2, out_act="linear", act="relu", std=0.3), "sum")
-        return PairAttentionNet(paper_mlp(n, 1, out_act="relu", act="relu", std=0.3, in_dim=2 * n),
-                                paper_mlp(n, 3, out_act="linear", act="relu", std=0.3), "sum")
-    return paper_network(arch, n=n, hidden_layers=layers, score=score)
-
-
-def _teachers(arch: str, experiment: str, seeds, n: int, layers: int, score: str):
-    import torch
-
-    out, info = [], []
-    for s in seeds:
-        if experiment == "capacity":
-            from constructions.realizing.torch_nets import from_exact
-
-            _, h, thr = capacity_teacher(arch, s, n)
-            out.append(from_exact(h).float())
-            info.append({"T_star": thr.T_star, "paper_T0": thr.paper_T0, "theorem_holds": thr.theorem_holds})
-        else:
-            torch.manual_seed(_teacher_seed(s))
-            out.append(_student(arch, experiment, n, layers, score))
-    return out, info
-
-
-def readout_jacobians(teacher, x, t: int):
-    """Jacobians ``(batch, t, out, d)`` of the teacher's readout rho at its inputs for the prefixes of length
-    1..t of ``x`` (batch, T, n): the pooled phi for deep sets, the hidden representation otherwise."""
-    import torch
-    from torch.func import jacrev, vmap
-
-    from constructions.realizing.torch_nets import DeepSetNet, _pool
-
-    with torch.no_grad():
-        if isinstance(teacher, DeepSetNet):
-            z = _pool(teacher.phi(x[:, :t]), teacher.pooling, dim=-2)
-        else:
-            z = teacher.hidden(x[:, :t])
-    flat = z.reshape(-1, z.shape[-1])
-    J = vmap(jacrev(teacher.rho))(flat)
-    return J.detach().reshape(*z.shape[:-1], *J.shape[-2:]).numpy()
-
-
-def _stacked_eval(modules, x, method: str = "forward"):
-    """Each module on its own slice x[s] (no gradients)."""
-    import torch
-
-    with torch.no_grad():
-        return torch.stack([getattr(m, method)(x[s]) for s, m in enumerate(modules)])
-
-
-# ------------------------------------------------------------------------------------------- the run
-def run_one(experiment: str, arch: str, seeds: list, config: dict, progress=None) -> dict:
-    """Train ``len(seeds)`` students of ``arch`` against their teachers; returns the run record (module doc)."""
-    import torch
-
-    from bounds.training.loop import Adam, Plateau, StopRule, stacked_forward, train_models
-
-    if experiment not in EXPERIMENTS:
-        raise ExperimentError(f"unknown experiment {experiment!r}; use one of {EXPERIMENTS}")
-    if arch not in (CAPACITY_ARCHS if experiment == "capacity" else ARCHS):
-        raise ExperimentError(f"no architecture {arch!r} in the {experiment} experiment")
-    torch.set_num_threads(int(config.get("threads", 1)))
-    n, layers, score = config["n"], config["layers"], config["score"]
-    S = len(seeds)
-    teachers, tinfo = _teachers(arch, experiment, seeds, n, layers, score)
-    train_len = config["train_len"]
-    if experiment == "capacity":
-        T0 = tinfo[0]["paper_T0"]
-        train_len = T0 if config["capacity_regime"] == "short" else 2 * T0
-    rng = np.random.default_rng(config.get("data_seed", 0))
-
-    def sample(step):
-        x = np.stack([tokens(rng, experiment, config["batch"], train_len, n, True) for _ in range(S)])
-        xt = torch.from_numpy(x).float()
-        return xt, _stacked_eval(teachers, xt)
-
-    def mse(out, x, y):
-        return ((out - y) ** 2).mean(dim=(1, 2, 3))
-
-    optim = Adam(lr=config["lr"], schedule=config["schedule"], weight_decay=config["weight_decay"],
-                 betas=tuple(config["betas"]), plateau=Plateau(**config["plateau"]))
-    factory = lambda i: _student(arch, experiment, n, layers, score)  # noqa: E731
-    test_len = config["test_len"] if experiment != "compositional" else train_len
-    if experiment == "capacity":
-        test_len = 4 * tinfo[0]["paper_T0"]
-    trng = np.random.default_rng(config.get("data_seed", 0) + 1)
-    xtest = torch.from_numpy(np.stack([tokens(trng, experiment, config["test_batch"], test_len, n, False)
-                                       for _ in range(S)])).float()
-    # the untrained students (identification baseline at initialisation)
-    init_students = []
-    for s in seeds:
-        torch.manual_seed(s)
-        init_students.append(factory(0))
-    report = (lambda step, losses, done: progress(step, config["steps"])) if progress else None
-    res = train_models(factory, seeds, sample, mse, optim, StopRule(max_steps=config["steps"]), device="cpu",
-                       progress=report, report_every=max(1, config["steps"] // 50))
-    # fit on the training distribution: a fresh training batch, loss / label variance at every training length
-    frng = np.random.default_rng(config.get("data_seed", 0) + 2)
-    xfit = torch.from_numpy(np.stack([tokens(frng, experiment, config["test_batch"], train_len, n, True)
-                                      for _ in range(S)])).float()
-    yf_true = _stacked_eval(teachers, xfit).numpy()
-    yf_pred = stacked_forward(res, xfit).numpy()
-    fit_loss = ((yf_pred - yf_true) ** 2).mean(axis=(1, 3))  # (S, train_len)
-    fit_var = yf_true.var(axis=1).mean(axis=-1)
-    train_normalised = (fit_loss / np.where(fit_var > 0, fit_var, np.nan)).mean(axis=1)
-    y_true = _stacked_eval(teachers, xtest).numpy()
-    y_pred = stacked_forward(res, xtest).numpy()
-    per_len = ((y_pred - y_true) ** 2).mean(axis=(1, 3))  # (S, test_len)
-    var = y_true.var(axis=1).mean(axis=-1)  # (S, test_len): the mean predictor's loss at each length
-    rec = {"experiment": experiment, "arch": arch, "seeds": list(seeds), "config": config,
-           "deviations": deviations(config, len(seeds)),
-           "train_len": train_len, "test_len": test_len, "train_seconds": res.seconds,
-           "final_train_loss": res.final_loss, "lr_factor": res.lr_factor, "history": res.history,
-           "train_normalised_loss": train_normalised.tolist(), "train_loss_by_length": fit_loss.tolist(),
-           "train_label_var": fit_var.tolist(),
-           "test_loss": per_len.tolist(), "label_var": var.tolist()}
-    if experiment == "capacity":
-        T0 = tinfo[0]["paper_T0"]
-        rec["threshold"] = tinfo
-        rec["loss_le_T0"] = per_len[:, :T0].mean(axis=1).tolist()
-        rec["loss_gt_T0"] = per_len[:, T0:].mean(axis=1).tolist()
-        rec["reference_c2"] = float(CAPACITY[arch]["c"]) ** 2
-        return rec
-    h_true = _stacked_eval(teachers, xtest, "hidden").numpy()
-    h_pred = stacked_forward(res, xtest, method="hidden").numpy()
-    h_init = _stacked_eval(init_students, xtest, "hidden").numpy()
-    lengths = [t for t in config["r2_lengths"] if t <= test_len] if experiment == "length" else [test_len]
-    ident = {}
-    for t in lengths:
-        fits = [linear_fit(h_pred[s, :, :t], h_true[s, :, :t]) for s in range(S)]
-        metrics = [readout_metric(readout_jacobians(teachers[s], xtest[s], t)) for s in range(S)]
-        spectra = [np.linalg.eigvalsh(m)[::-1] for m in metrics]
-        ident[str(t)] = {
-            "r2": [f.r2 for f in fits], "condition": [f.condition for f in fits],
-            "relative_residual": [f.relative_residual for f in fits],
-            "r2_per_position": [per_position_r2(h_pred[s, :, :t], h_true[s, :, :t]) for s in range(S)],
-            "r2_at_init": [linear_fit(h_init[s, :, :t], h_true[s, :, :t]).r2 for s in range(S)],
-            "r2_label_weighted": [weighted_r2(h_pred[s, :, :t], h_true[s, :, :t], metrics[s]) for s in range(S)],
-            "r2_label_weighted_at_init": [weighted_r2(h_init[s, :, :t], h_true[s, :, :t], metrics[s])
-                                          for s in range(S)],
-            "r2_variance_weighted": [weighted_r2(h_pred[s, :, :t], h_true[s, :, :t], np.eye(h_true.shape[-1]))
-                                     for s in range(S)],
-            "readout_spectrum": [(sp / sp[0]).tolist() if sp[0] > 0 else sp.tolist() for sp in spectra],
-        }
-    rec["identification"] = ident
-    if experiment == "length":  # Fig. 3: one test sequence, label coordinate 0, teacher vs student (seed 0)
-        rec["exemplar"] = {"seed": seeds[0], "coordinate": 0, "true": y_true[0, 0, :, 0].tolist(),
-                           "pred": y_pred[0, 0, :, 0].tolist()}
-    if arch == "rnn":
-        rec["permutation"] = _rnn_permutation(res, teachers, h_pred, h_true)
-    return rec
-
-
-def _rnn_permutation(res, teachers, h_pred, h_true) -> list:
-    out = []
-    for s, t in enumerate(teachers):
-        learned = {"A": res.params["rho.layers.0.weight"][s].numpy(), "B": res.params["B"][s].numpy(),
-                   "Lam": res.params["Lam"][s].numpy()}
-        truth = {"A": t.rho.layers[0].weight.detach().numpy(), "B": t.B.detach().numpy(),
-                 "Lam": t.Lam.detach().numpy()}
-        fit = recover_permutation(learned, truth)
-        from_states = permutation_from_states(h_pred[s], h_true[s])
-        out.append({**fit.as_dict(), "perm_from_states": list(from_states),
-                    "weights_and_states_agree": list(fit.perm) == list(from_states)})
-    return out
-
-
-# --------------------------------------------------------------------------------------------- presets
-_PAPER_OPT = {"lr": 1e-3, "weight_decay": 0.01, "betas": [0.9, 0.95], "schedule": "plateau",
-              "plateau": {"every": 100, "factor": 0.8, "patience": 1, "threshold": 1e-6, "cooldown": 1,
-                          "min_lr": 1e-7}}
-PRESETS = {
-    "paper": {"seeds": 5, "config": {**_PAPER_OPT, "n": 20, "layers": 2, "score": "sigmoid", "batch": 256,
-                                     "steps": 10_000, "train_len": 10, "test_len": 100, "test_batch": 256,
-                                     "r2_lengths": [20, 100], "threads": 1}},
-    # quick: App. B's optimizer at lr 1e-2 (at 1e-3 the students barely leave their initialisation within
-    # 2000 steps on this CPU), batch 64, 2000 steps, epochs of 50 steps for the plateau schedule, 3 seeds
-    "quick": {"seeds": 3, "config": {**_PAPER_OPT, "lr": 1e-2, "n": 20, "layers": 2, "score": "sigmoid",
-                                     "batch": 64, "steps": 2000, "train_len": 10, "test_len": 100, "test_batch": 128,
-                                     "r2_lengths": [20, 100], "threads": 1,
-                                     "plateau": {**_PAPER_OPT["plateau"], "every": 50}}},
-    # cpu: trained until the students fit (docs/reproduce_ahuja.md, "cpu preset"): App. B's optimizer at lr 1e-2 with
-    # a cosine schedule instead of App. B's plateau rule (whose absolute threshold 1e-6 stops learning within a few
-    # epochs at these losses), 16000 steps of batch 64, 3 seeds
-    "cpu": {"seeds": 3, "config": {**_PAPER_OPT, "lr": 1e-2, "schedule": "cosine", "n": 20, "layers": 2,
-                                   "score": "sigmoid", "batch": 64, "steps": 16000, "train_len": 10, "test_len": 100,
-                                   "test_batch": 256, "r2_lengths": [20, 100], "threads": 1}},
-    "tiny": {"seeds": 2, "config": {**_PAPER_OPT, "n": 4, "layers": 1, "score": "sigmoid", "batch": 8,
-                                    "steps": 6, "train_len": 4, "test_len": 12, "test_batch": 16,
-                                    "r2_lengths": [6, 12], "threads": 1,
-                                    "plateau": {**_PAPER_OPT["plateau"], "every": 2}}},
+PAPER_NUMBERS = {
+    1: {"deepset": {"r2_20": "0.97 ± 0.01", "r2_100": "0.97 ± 0.01"},
+        "transformer": {"r2_20": "0.99 ± 0.01", "r2_100": "0.99 ± 0.01"},
+        "ssm": {"r2_20": "0.99 ± 0.01", "r2_100": "0.99 ± 0.01"},
+        "rnn": {"r2_20": "0.99 ± 0.01", "r2_100": "0.99 ± 0.01"},
+        "fig2": "test loss 1e-4 .. 1e-7 at every length up to 100"},
+    2: {"deepset": {"loss_x1e6": "0.08 ± 0.02", "r2": "0.96 ± 0.01"},
+        "transformer": {"loss_x1e6": "3.06 ± 1.11", "r2": "1.00 ± 0.00"},
+        "ssm": {"loss_x1e6": "5.92 ± 2.47", "r2": "1.00 ± 0.00"},
+        "rnn": {"loss_x1e6": "0.35 ± 0.17", "r2": "0.96 ± 0.01"}},
+    3: {"deepset": {"long": {"lt": "0.001 ± 1e-4", "ge": "0.002 ± 3e-4"},
+                    "short": {"lt": "0.0007 ± 1e-4", "ge": "0.007 ± 0.001"}},
+        "transformer": {"long": {"lt": "0.0006 ± 1e-4", "ge": "0.006 ± 3e-3"},
+                        "short": {"lt": "1e-5 ± 1e-6", "ge": "0.01 ± 0.003"}}},
 }
+CLASSES = {"paper": 2, "theorem": 0}  # hidden layers of rho (and of the deep set's phi)
+# Theorem 9's permutation counts as recovered in a seed iff the assignment from the weights equals the one read
+# off the hidden states and the learned (A, B, Lambda) lie within this relative distance of the permuted teacher
+PERMUTATION_DISTANCE = 0.1
+# a seed fits its training distribution iff its loss on fresh training sequences, divided by the label variance and
+# averaged over the training lengths, is at most this (the student explains >= 99% of the label variance)
+FIT_NORMALISED = 0.01
+EXPOSED = 1e-3  # a readout direction counts as exposed if its eigenvalue of M = E[J^T J] is >= this x the largest
 
 
-def preset_config(preset: str, experiment: str, arch: str, regime: str | None = None) -> dict:
-    if preset not in PRESETS:
-        raise ExperimentError(f"unknown preset {preset!r}; use one of {tuple(PRESETS)}")
-    cfg = dict(PRESETS[preset]["config"])
-    if experiment == "capacity":
-        cfg["capacity_regime"] = regime
-    return cfg
+def specs(table: int, preset: str, seeds: int | None = None, steps: int | None = None,
+          archs: tuple | None = None, schedule: str | None = None) -> list:
+    """The runs of one table (``RunSpec`` per architecture and class / regime), only ``archs`` if given."""
+    import hashlib
 
+    from bounds.experiments.ahuja2024_networks import ARCHS, CAPACITY_ARCHS, PRESETS, preset_config
+    from bounds.experiments.training.executor import RunSpec
 
-def deviations(config: dict, seeds: int) -> list[str]:
-    """Every way a run's settings differ from App. B (the ``paper`` preset)."""
-    paper = PRESETS["paper"]
-    out = [f"{k} = {config.get(k)!r} (App. B: {v!r})" for k, v in paper["config"].items()
-           if k not in ("layers", "threads") and config.get(k) != v]
-    if seeds != paper["seeds"]:
-        out.append(f"{seeds} seeds (App. B: {paper['seeds']})")
+    S = seeds or PRESETS[preset]["seeds"]
+    out = []
+    if table in (1, 2):
+        experiment = "length" if table == 1 else "compositional"
+        cells = [(a, c, None, None) for c in CLASSES for a in ARCHS]
+        if table == 1:  # Fig. 3: the softmax-attention transformer with the paper's 2-hidden-layer head
+            cells.append(("transformer", "paper", None, "softmax"))
+    else:
+        experiment = "capacity"
+        cells = [(a, None, r, None) for a in CAPACITY_ARCHS for r in ("short", "long")]
+    for arch, cls, regime, score in cells:
+        if archs and arch not in archs:
+            continue
+        cfg = preset_config(preset, experiment, arch, regime)
+        if cls is not None:
+            cfg["layers"], cfg["learner_class"] = CLASSES[cls], cls
+        if score:
+            cfg["score"] = score
+        if steps:
+            cfg["steps"] = steps
+        if schedule:
+            cfg["schedule"] = schedule
+        digest = hashlib.sha256(json.dumps(cfg, sort_keys=True).encode()).hexdigest()[:10]
+        name = "/".join(x for x in (experiment, arch, cls, regime, score) if x)
+        out.append(RunSpec(f"ahuja2024/{name}/seeds={S}/cfg={digest}", "bounds.experiments.ahuja2024_networks:run_one",
+                           {"experiment": experiment, "arch": arch, "seeds": list(range(S)), "config": cfg}))
     return out
 
 
-def mean_sd(xs) -> tuple[float, float]:
-    xs = [float(x) for x in xs]
-    m = sum(xs) / len(xs)
-    return m, (math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1)) if len(xs) > 1 else 0.0)
+# ---------------------------------------------------------------------------------------------- summary
+def _ms(xs):
+    from bounds.experiments.ahuja2024_networks import mean_sd
+
+    m, s = mean_sd(xs)
+    return {"mean": m, "sd": s, "per_seed": [float(x) for x in xs]}
+
+
+def summarize_run(full: dict) -> dict:
+    """One table row (per architecture and class / regime) from an executor record."""
+    import numpy as np
+
+    r = full["record"]
+    loss = np.array(r["test_loss"])  # (S, test_len)
+    var = np.array(r["label_var"])
+    model = r["arch"] + ("-softmax" if r["arch"] == "transformer" and r["config"].get("score") == "softmax" else "")
+    row = {"key": full["key"], "arch": r["arch"], "model": model, "experiment": r["experiment"],
+           "learner_class": r["config"].get("learner_class"), "regime": r["config"].get("capacity_regime"),
+           "seeds": len(r["seeds"]), "train_len": r["train_len"], "test_len": r["test_len"],
+           "train_seconds": r["train_seconds"], "wall_seconds": full["wall_seconds"],
+           "final_train_loss": _ms(r["final_train_loss"]), "lr_factor": r["lr_factor"],
+           "test_loss_by_length": loss.mean(axis=0).tolist(), "test_loss_per_seed": r["test_loss"],
+           "label_var_by_length": var.mean(axis=0).tolist(), "settings": r["config"],
+           "deviations": r.get("deviations")}
+    fitted = None
+    if "train_normalised_loss" in r:
+        fitted = [bool(v <= FIT_NORMALISED) for v in r["train_normalised_loss"]]
+        row["fit"] = {"normalised_loss": _ms(r["train_normalised_loss"]), "fitted": fitted,
+                      "fitted_seeds": sum(fitted),
+                      "criterion": "loss on fresh training sequences / label variance, averaged over the training "
+                                   f"lengths, <= {FIT_NORMALISED}"}
+        row["learning_curves"] = r.get("history")
+    if "identification" in r:
+        row["identification"] = {t: {k: _ms(v) for k, v in d.items() if k != "readout_spectrum"}
+                                 for t, d in r["identification"].items()}
+        if fitted is not None:
+            for t, d in r["identification"].items():
+                kept = [x for x, f in zip(d["r2"], fitted, strict=True) if f]
+                row["identification"][t]["r2_fitted"] = _ms(kept) if kept else None
+        for t, d in r["identification"].items():
+            if "readout_spectrum" in d:
+                spectra = np.array(d["readout_spectrum"])
+                row["identification"][t]["readout_spectrum_mean"] = spectra.mean(axis=0).tolist()
+                row["identification"][t]["exposed_directions"] = [int((sp >= EXPOSED).sum()) for sp in spectra]
+        row["normalised_loss"] = {str(t): _ms(loss[:, t - 1] / var[:, t - 1]) for t in map(int, r["identification"])}
+        last = r["test_len"]
+        row["normalised_loss"].setdefault(str(last), _ms(loss[:, last - 1] / var[:, last - 1]))
+    if "permutation" in r:
+        recovered = [bool(p["weights_and_states_agree"] and p["distance"] <= PERMUTATION_DISTANCE)
+                     for p in r["permutation"]]
+        row["permutation"] = {"distance": _ms([p["distance"] for p in r["permutation"]]),
+                              "distance_identity": _ms([p["distance_identity"] for p in r["permutation"]]),
+                              "weights_and_states_agree": sum(p["weights_and_states_agree"] for p in r["permutation"]),
+                              "recovered": recovered, "recovered_seeds": sum(recovered),
+                              "criterion": "the assignment from the weights equals the one from the hidden states "
+                                           f"and the relative weight distance to the permuted teacher is <= "
+                                           f"{PERMUTATION_DISTANCE}",
+                              "per_seed": r["permutation"]}
+    if "exemplar" in r:
+        row["exemplar"] = r["exemplar"]
+    if "threshold" in r:
+        row["threshold"] = r["threshold"][0]
+        row["loss_le_T0"], row["loss_gt_T0"] = _ms(r["loss_le_T0"]), _ms(r["loss_gt_T0"])
+        if fitted and any(fitted):
+            row["loss_gt_T0_fitted"] = _ms([x for x, f in zip(r["loss_gt_T0"], fitted, strict=True) if f])
+        row["reference_c2"] = r["reference_c2"]
+    return row
+
+
+def _f(d, fmt=".3f"):
+    return f"{d['mean']:{fmt}} ± {d['sd']:{fmt}}"
+
+
+def _fitted(r) -> str:
+    f = r.get("fit")
+    return "-" if f is None else f"{f['fitted_seeds']}/{len(f['fitted'])}"
+
+
+def format_table(table: int, rows: list) -> str:
+    P = PAPER_NUMBERS[table]
+    lines = []
+    if table == 1:
+        lines.append("Table 1 / Fig. 2: R^2 (affine map learned -> true hidden states, pooled over positions <= t), "
+                     "test loss and loss / Var(y_t); mean ± sd over seeds")
+        lines.append(f"{'class':8} {'model':12} {'fit':>4} {'R2 t=20':>15} {'R2 t=100':>15} {'paper':>13} "
+                     f"{'R2 init':>7} {'R2/pos t=100':>12} {'R2_M t=100':>15} {'exposed':>8} {'loss t=20':>10} "
+                     f"{'loss t=100':>10} {'Var t=100':>10} {'loss/Var':>9}")
+        for r in rows:
+            i = r["identification"]
+            lo, hi = sorted(i, key=int)[0], sorted(i, key=int)[-1]
+            lt, v = r["test_loss_by_length"], r["label_var_by_length"]
+            paper = P.get(r["model"], {}).get("r2_20", "(Fig. 3)")
+            weighted = _f(i[hi]["r2_label_weighted"]) if "r2_label_weighted" in i[hi] else "-"
+            exposed = "/".join(map(str, i[hi].get("exposed_directions", []))) or "-"
+            lines.append(f"{r['learner_class']:8} {r['model']:12} {_fitted(r):>4} {_f(i[lo]['r2']):>15} "
+                         f"{_f(i[hi]['r2']):>15} {paper:>13} {i[hi]['r2_at_init']['mean']:7.3f} "
+                         f"{i[hi]['r2_per_position']['mean']:12.3f} {weighted:>15} {exposed:>8} {lt[int(lo) - 1]:10.2e} "
+                         f"{lt[int(hi) - 1]:10.2e} {v[int(hi) - 1]:10.2e} {r['normalised_loss'][hi]['mean']:9.3g}")
+        lines.append("R2_M: the same fit scored in the metric M = E[J^T J] of the teacher's readout (label-relevant "
+                     f"directions); exposed: directions with eigenvalue >= {EXPOSED} x the largest, per seed; fit: seeds "
+                     f"whose loss / label variance on the training lengths is <= {FIT_NORMALISED}")
+        for r in rows:
+            hi = sorted(r["identification"], key=int)[-1]
+            r2f = r["identification"][hi].get("r2_fitted")
+            if r2f:
+                lines.append(f"{r['learner_class']} {r['model']}: R2 t=100 over the fitted seeds {_f(r2f)}")
+        for r in rows:
+            if "permutation" in r:
+                pm = r["permutation"]
+                lines.append(f"{r['learner_class']} {r['model']}: Theorem 9's permutation recovered in "
+                             f"{pm['recovered_seeds']} of {len(pm['recovered'])} seeds ({pm['criterion']}); distance "
+                             f"{_f(pm['distance'])}, without permutation {_f(pm['distance_identity'])}")
+        lines.append(f"paper Fig. 2: {P['fig2']}")
+    elif table == 2:
+        lines.append("Table 2: compositional generalization at t = 10 (corner test support); mean ± sd over seeds")
+        lines.append(f"{'class':8} {'model':12} {'fit':>4} {'loss x1e6':>17} {'paper':>12} {'R2':>15} {'paper':>11} "
+                     f"{'R2 init':>7} {'loss/Var':>9}")
+        for r in rows:
+            t = str(r["test_len"])
+            per_seed = [s[-1] * 1e6 for s in r["test_loss_per_seed"]]
+            lines.append(f"{r['learner_class']:8} {r['arch']:12} {_fitted(r):>4} {_f(_ms(per_seed), '.2f'):>17} "
+                         f"{P[r['arch']]['loss_x1e6']:>12} {_f(r['identification'][t]['r2']):>15} "
+                         f"{P[r['arch']]['r2']:>11} {r['identification'][t]['r2_at_init']['mean']:7.3f} "
+                         f"{r['normalised_loss'][t]['mean']:9.3g}")
+    else:
+        lines.append("Table 3 / Fig. 4: high capacity, teacher f + c[t > T0] (exact, in the class); T0 by "
+                     "Theorem 10's exact threshold; mean ± sd over seeds")
+        lines.append(f"{'model':12} {'fit':>4} {'trained on':>12} {'T0':>3} {'loss t<=T0':>19} {'paper t<T0':>15} "
+                     f"{'loss t>T0':>19} {'paper t>=T0':>15} {'c^2':>6}")
+        for r in rows:
+            reg = r["regime"]
+            p = P[r["arch"]][reg]
+            lines.append(f"{r['arch']:12} {_fitted(r):>4} {'t <= ' + str(r['train_len']):>12} {r['threshold']['paper_T0']:3d} "
+                         f"{_f(r['loss_le_T0'], '.2e'):>19} {p['lt']:>15} {_f(r['loss_gt_T0'], '.2e'):>19} "
+                         f"{p['ge']:>15} {r['reference_c2']:6.3f}")
+    return "\n".join(lines)
+
+
+def figures(table: int, rows: list) -> dict:
+    """Test loss against length per architecture, label variance dashed (the mean predictor), and for Table 1
+    Fig. 3: ``{suffix: Figure}`` ("" and "-fig3"), not saved."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    groups = sorted({r["learner_class"] or r["regime"] for r in rows})
+    fig, axes = plt.subplots(1, len(groups), figsize=(5.5 * len(groups), 4), squeeze=False)
+    for ax, g in zip(axes[0], groups, strict=True):
+        for r in rows:
+            if (r["learner_class"] or r["regime"]) != g:
+                continue
+            t = list(range(1, len(r["test_loss_by_length"]) + 1))
+            (line,) = ax.semilogy(t, r["test_loss_by_length"], label=f"{r['model']} test loss")
+            ax.semilogy(t, r["label_var_by_length"], "--", color=line.get_color(), alpha=0.6,
+                        label=f"{r['model']} Var(y_t)")
+            if "threshold" in r:
+                ax.axvline(r["threshold"]["paper_T0"] + 0.5, color=line.get_color(), ls=":")
+        ax.axvline(rows[0]["train_len"] + 0.5, color="grey", lw=0.8)
+        ax.set_xlabel("sequence length t")
+        ax.set_ylabel("test MSE")
+        ax.set_title(f"ahuja2024 table {table}: {g}")
+        ax.legend(fontsize=7)
+    out = {"": fig}
+    ex = [r for r in rows if r.get("model") == "transformer-softmax" and "exemplar" in r]
+    if ex:  # Fig. 3: the softmax transformer tracking one test sequence up to the longest length
+        e = ex[0]["exemplar"]
+        fig, ax = plt.subplots(figsize=(6, 3.5))
+        t = list(range(1, len(e["true"]) + 1))
+        ax.plot(t, e["true"], label="teacher f (true label)")
+        ax.plot(t, e["pred"], "--", label="student h (softmax transformer)")
+        ax.axvline(ex[0]["train_len"] + 0.5, color="grey", lw=0.8)
+        ax.set_xlabel("position t")
+        ax.set_ylabel(f"label coordinate {e['coordinate']}")
+        ax.set_title(f"ahuja2024 Fig. 3: one test sequence (trained on t <= {ex[0]['train_len']})")
+        ax.legend(fontsize=8)
+        out["-fig3"] = fig
+    return out
+
+
+def plot(table: int, rows: list, json_path: str) -> list:
+    """Draw :func:`figures` beside the results file (its stem, PNG + SVG, arrays embedded)."""
+    from lengthgen_cli.figure_data import save
+
+    stem, source = os.path.splitext(json_path)[0], os.path.basename(json_path)
+    return [p for suffix, fig in figures(table, rows).items() for p in save(fig, stem + suffix, source, dpi=100)]
+
+
+# ------------------------------------------------------------------------------------------------- CLI
+MAX_SEEDS, MAX_STEPS, MAX_WORKERS = 64, 10**6, 256
+
+
+def _parser() -> Parser:
+    p = Parser(module="bounds.experiments.reproduce ahuja2024", description=__doc__.split("\n\n")[0])
+    p.add_argument("--table", type=int, choices=(1, 2, 3), required=True, help="the paper's table (1, 2 or 3)")
+    p.add_argument("--preset", choices=("quick", "cpu", "paper", "tiny"), default="quick",
+                   help="quick: this CPU (minutes); cpu: trained until the students fit (2-core CPU); paper: App. B settings (hours on a CPU); tiny: seconds (tests)")
+    p.add_argument("--seeds", type=bounded_int(1, MAX_SEEDS, "MAX_SEEDS"), help="seeds per run (default: the preset's)")
+    p.add_argument("--steps", type=bounded_int(1, MAX_STEPS, "MAX_STEPS"),
+                   help="optimizer steps per run (default: the preset's)")
+    p.add_argument("--schedule", choices=("plateau", "constant", "cosine"),
+                   help="learning-rate schedule (default: the preset's, App. B's ReduceLROnPlateau)")
+    p.add_argument("--archs", help="comma-separated subset of the architectures (default: all of the table's)")
+    p.add_argument("--out", help="run folder, one JSON record per run (default runs/ahuja2024/<preset>/table<k>)")
+    p.add_argument("--resume", action="store_true", help="continue a run folder that already has records")
+    p.add_argument("--results", help="summary JSON, replaced (default docs/results/ahuja2024-table<k>-<preset>.json); "
+                                     "the plots go beside it")
+    p.add_argument("--workers", type=bounded_int(1, MAX_WORKERS, "MAX_WORKERS"), default=1,
+                   help="local worker processes (default 1)")
+    p.add_argument("--executor", choices=("local", "ray"), default="local", help="local processes or Ray tasks")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON instead of the table")
+    return p
+
+
+def _check_paths(runs: str, resume: bool, results: str) -> None:
+    """Refuse bad paths before any work: the run folder (a file; records without --resume) and --results."""
+    if os.path.exists(runs) and not os.path.isdir(runs):
+        raise UsageError(f"--out {runs!r} is a file, not a run folder")
+    if os.path.isdir(runs) and not resume and any(f.endswith(".json") for f in os.listdir(runs)):
+        raise UsageError(f"the run folder {runs!r} already has records; add --resume to continue it")
+    folder = os.path.dirname(results) or "."
+    if not os.path.isdir(folder):
+        raise UsageError(f"the folder of --results does not exist: {folder}")
+    if os.path.isdir(results):
+        raise UsageError(f"--results {results!r} is a directory")
+
+
+@command
+def main(argv: list[str] | None = None) -> int:
+    p = _parser()
+    a = p.parse_args(argv)
+    from bounds.experiments.ahuja2024_networks import ARCHS, ExperimentError
+
+    with usage_errors(p, ExperimentError):
+        archs = tuple(a.archs.split(",")) if a.archs else None
+        if archs and not set(archs) <= set(ARCHS):
+            raise UsageError(f"--archs must name architectures among {', '.join(ARCHS)}, got {a.archs!r}")
+        runs = a.out or os.path.join("runs", "ahuja2024", a.preset, f"table{a.table}")
+        results = a.results or os.path.join("docs", "results", f"ahuja2024-table{a.table}-{a.preset}.json")
+        _check_paths(runs, a.resume, results)
+        todo = specs(a.table, a.preset, a.seeds, a.steps, archs, a.schedule)
+        if not todo:
+            raise UsageError(f"table {a.table} has none of the architectures {a.archs!r}")
+    from bounds.experiments.training.executor import SweepError, load_records, record_path, run_specs
+    from bounds.experiments.training.progress import SweepProgress
+
+    already = sum(os.path.exists(record_path(runs, s)) for s in todo)
+    progress = SweepProgress(len(todo), already, desc=f"ahuja2024 table {a.table} ({a.preset})")
+    load0, t0 = os.getloadavg(), time.time()
+    try:
+        with usage_errors(p, SweepError):
+            run_specs(todo, runs, executor=a.executor, workers=a.workers, on_record=progress.record_done,
+                      on_steps=progress.steps)
+    finally:
+        progress.close()
+    rows = [summarize_run(r) for r in load_records(runs, todo)]
+    order = {s.key: i for i, s in enumerate(todo)}
+    rows.sort(key=lambda r: order[r["key"]])
+    summary = {"paper": "ahuja2024", "table": a.table, "preset": a.preset, "runs": runs,
+               "command": f"{PROG} --table {a.table} --preset {a.preset}",
+               "machine": {"cpus": os.cpu_count(), "loadavg_start": load0, "loadavg_end": os.getloadavg()},
+               "wall_seconds_this_call": round(time.time() - t0, 1),
+               "wall_seconds_runs": round(sum(r["wall_seconds"] for r in rows), 1),
+               "paper_numbers": PAPER_NUMBERS[a.table], "records": rows,
+               "plots": [os.path.basename(x) for x in plot(a.table, rows, results)]}
+    from lengthgen_cli.output import write_atomic
+
+    write_atomic(results, summary)
+    if a.json:
+        json.dump(summary, sys.stdout)
+        print()
+    else:
+        print(format_table(a.table, rows))
+        print(f"wall time of the runs: {summary['wall_seconds_runs']:.0f} s; results: {results}; "
+              f"plots: {', '.join(summary['plots'])}")
+    return 0

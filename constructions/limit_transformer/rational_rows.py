@@ -8,7 +8,7 @@ again.  Nothing is ever rounded: the results are exactly those of ``fractions.Fr
 
 Why not ``Fraction`` (or gmpy2 ``mpq``) object arrays: one ``Fraction`` operation costs microseconds, and a
 compiled C-RASP model at length 10^4 needs millions of them; the ``int64`` path costs nanoseconds per entry
-(measured in ``docs/bench_exact.py``).
+(measured in ``scripts/bench_exact.py``).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ One module per architecture: :mod:`.deepset`, :mod:`.transformer`, :mod:`.ssm`, 
 (rational vectors and matrices), :mod:`.errors`; :mod:`.attention_heads` (dot-product heads: several heads,
 relative lags).  :mod:`.torch_nets` holds the torch twin of each class, built from the same parameters, and
 the App. B instances the experiments train (it is the only module here that imports torch; it is not
-imported by this package).  Used by ``counterexamples/capacity.py`` and ``bounds/reproduce/ahuja2024.py``.
+imported by this package).  Used by ``counterexamples/capacity.py`` and ``bounds/experiments/ahuja2024.py``.
 """
 
 from constructions.realizing.deepset import DeepSet

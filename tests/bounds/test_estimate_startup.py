@@ -1,6 +1,6 @@
 """Start-up of ``python -m bounds.estimate --task modp``: only what the ModP estimate needs is imported.
 
-The estimate's start-up goal is under twice ``python -c "import numpy"`` (``docs/bench_bounds.py`` measures it);
+The estimate's start-up goal is under twice ``python -c "import numpy"`` (``scripts/bench_bounds.py`` measures it);
 what keeps it there is that a task estimate loads neither the evaluators, the exact arithmetic, the interval
 reader, the true-threshold machinery nor the JSON schema support.  Those are loaded on first use
 (:mod:`constructions.lazy`, imports inside functions).

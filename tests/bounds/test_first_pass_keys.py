@@ -190,7 +190,7 @@ def test_margin_equals_the_exact_sort_first_pass_on_a_float_model():
 
     from bounds.interval_model import interval_model_from_dict
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "docs"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
     try:
         from bench_bounds import model_dict
     finally:
@@ -217,7 +217,7 @@ def test_margin_does_not_depend_on_the_block_size(monkeypatch):
 
     from bounds.interval_model import interval_model_from_dict
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "docs"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
     try:
         from bench_bounds import model_dict
     finally:

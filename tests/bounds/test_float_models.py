@@ -13,7 +13,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from bounds.certified import Ball, add, ball, matmul
+from bounds.float_enclosures import Ball, add, ball, matmul
 from bounds.interval_margin import interval_margin
 from bounds.interval_model import from_model, load_interval_model
 from bounds.margin import choose_mode, logit_margin, norm_L

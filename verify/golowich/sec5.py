@@ -5,7 +5,7 @@ exactly where it can be (the trained-model numbers themselves are results of run
 * Table 1 (:data:`TABLE1`): the text's reading "the perplexity of h_short on a context of 128 is less than on 64"
   holds on the printed numbers (17.59 -> 14.74); the perplexities themselves are not reproducible here.
 * Tables 2 and 3 (:data:`TABLE2`, :data:`TABLE3`) against the ``paper`` presets of
-  :mod:`bounds.reproduce.golowich2025` (:func:`preset_deviations`): every fixed hyperparameter equal, the trained
+  :mod:`bounds.experiments.golowich2025` (:func:`preset_deviations`): every fixed hyperparameter equal, the trained
   and tested lengths inside the table's ranges.
 * Table 4 (:data:`TABLE4`) against the data format of App. E.3 (:mod:`constructions.golowich.experiments`): at
   every input length in the table's ranges and every depth d = 2..5 of Figure 3 the maximal number of chains

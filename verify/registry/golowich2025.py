@@ -169,7 +169,7 @@ _CLAIMS = [
      "510, 1 run, training 2 ell in [20, 50], test lengths in [20, 500]) equals Table 2 (control: L_max 500 is "
      "flagged); golowich2025/test_sec5_tables.py",
      "that the paper's own run used these settings cannot be checked; checked: the paper preset of "
-     "bounds.reproduce.golowich2025 equals the table"),
+     "bounds.experiments.golowich2025 equals the table"),
     ("tab3", "Table 3 (parity with scratchpad hyperparameters)",
      "train 10-40, test 10-200, L_max = 210, 10 runs",
      "bounded-instances",
@@ -207,7 +207,7 @@ _CLAIMS = [
      "(docs/results/golowich2025-sparse-parity-cpu.json; 2-layer d = 64, 4000 steps, 16000 for K_train = 2) both "
      "cells fit (2 of 2 seeds each); K_train = 2 holds 96-100% for k_test <= 2 to 2l = 200; of K_train = 1's seeds "
      "one keeps 100% to 2l = 200, the other 100% to 2l = 100 and 58% at 200, so the check reports an expected "
-     "failure (harness: python -m bounds.reproduce golowich2025 --experiment sparse-parity)",
+     "failure (harness: python -m bounds.experiments.reproduce golowich2025 --experiment sparse-parity)",
      "CPU-scale runs only (the paper's 1024-wide 12-layer models at lengths up to 500 are not run here); judged on "
      "fitted seeds: the cpu preset's K_train = 1 seeds do not all hold 90% at 2l = 200, which is not evidence "
      "against the paper's models, so the status stays unconfirmed"),

@@ -250,7 +250,7 @@ register("huang2024:lem47", "Lemma 47",
          "A Periodic and Local Limit Transformer gives T_n in Theta_n (width d + n + O(Delta)) matching it at every "
          "offset with bounded R.",
          strength="bounded-instances",
-         evidence="verify/tests/huang2024/test_theta_lemma47.py: constructions/huang/lemma47.py compiles Periodic+Local (izzo) Limit Transformers to T_n in Theta_n (width d + n + 3 Delta + 2); exact agreement at every offset on all words <= 3 and sampled longer words for 4 compiled benchmark models and ModP(3,1) (docs/bench_huang.py: all 27 benchmark models at n = 64, sampled words, 24 s; slow test: all 27 at n = 12, words <= 3 / <= 2 at every offset); R(T_n) constant in n; negative controls: a corrupted MLP column is caught, non-local phi / non-periodic encodings make R grow",
+         evidence="verify/tests/huang2024/test_theta_lemma47.py: constructions/huang/lemma47.py compiles Periodic+Local (izzo) Limit Transformers to T_n in Theta_n (width d + n + 3 Delta + 2); exact agreement at every offset on all words <= 3 and sampled longer words for 4 compiled benchmark models and ModP(3,1) (scripts/bench_huang.py: all 27 benchmark models at n = 64, sampled words, 24 s; slow test: all 27 at n = 12, words <= 3 / <= 2 at every offset); R(T_n) constant in n; negative controls: a corrupted MLP column is caught, non-local phi / non-periodic encodings make R grow",
          leaves_out="4 compiled benchmark models and ModP(3,1): every word of length <= 3 at every offset and "
                     "sampled longer words (slow: all 27 compiled models at n = 12)")
 register("huang2024:lem48", "Lemma 48",

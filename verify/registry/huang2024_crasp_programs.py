@@ -322,7 +322,7 @@ register("huang2024:fig1", "Figure 1 (reported accuracies)",
     "exists; they fail otherwise.",
          strength="unchecked",
          evidence="docs/crasp.md puts each task's certificate next to the reported accuracies (reference section 5.6). "
-    "python -m bounds.reproduce huang2024 --figure 1 trains APE/NoPE GPT-2 models with the prediction per cell "
+    "python -m bounds.experiments.reproduce huang2024 --figure 1 trains APE/NoPE GPT-2 models with the prediction per cell "
     "from the certificates; its CPU quick preset (7 tasks, 2-layer d = 64, 300 steps, lr 1e-2, 3 seeds; "
     "docs/results/huang2024-fig1-quick.json): 3 of 3 judged cells agree (Binary Majority APE/NoPE and (aa)* APE "
     "generalize as predicted; (aa)* NoPE never fits), the other 11 cells never fit in distribution; with lr 1e-3 "

@@ -280,7 +280,7 @@ register(
     strength="bounded-instances", evidence=
     "construction and proof (unimodality of (n - 1) n^-gamma, the unflushed end value) in the docstring of "
     "bounds/lower.py; verify/tests/izzo2025/test_lower.py: p = 4, gamma = 1/2 (H = 256): certified enclosures of the "
-    "izzo softmax (bounds.class_softmax) at every length 2..255 put both outputs within 1e-12 of 0 (the proof: "
+    "izzo softmax (bounds.certify.class_softmax) at every length 2..255 put both outputs within 1e-12 of 0 (the proof: "
     "exactly 0), the exact hardmax at 256 differs by 4K t* > eps; controls: t* above the smallest unflushed output "
     "shows a disagreement at length 2 in the same enclosures, a K too small is refused.",
     leaves_out="one class (p = 4, gamma = 1/2, H = 256), every length 2..256 there; the unimodality argument of the "

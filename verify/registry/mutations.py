@@ -659,10 +659,10 @@ mutation("izzo-fig3-mass-class-corrupted", "izzo2025:fig3", "docs/results/izzo20
 mutation("izzo-fig3-doubled-other-weight", "izzo2025:fig3", "docs/results/izzo2025-modp-quick.json",
          '"per_key_other": 0.00014908323211090173,', '"per_key_other": 0.00029816646422180346,',
          "corrupted data record: a trained run's off-class attention doubled (weights no longer sum to 1)")
-mutation("izzo-certify-no-length-power", "izzo2025:sec5.threshold", "bounds/class_softmax.py",
+mutation("izzo-certify-no-length-power", "izzo2025:sec5.threshold", "bounds/certify/class_softmax.py",
          "t_hi = np.where(Gl[None, :] == 0, 0.0, Gl[None, :] * s_lo[:, None])  # smallest G s",
          "t_hi = np.where(Gl[None, :] == 0, 0.0, 0.0 * s_lo[:, None])  # smallest G s",
          "wrong semantics: the upper end of each softmax weight loses its factor n^(-G) (log|x| scaling dropped)")
-mutation("izzo-certify-enumeration-argmin", "izzo2025:thm4.1", "bounds/certify_search.py",
+mutation("izzo-certify-enumeration-argmin", "izzo2025:thm4.1", "bounds/certify/search.py",
          "            i = int(np.argmax(lo))", "            i = int(np.argmin(lo))",
          "wrong search: the per-length witness is the input of smallest certified |f - g| (the break is missed)")

@@ -2,7 +2,7 @@
 learning curve over budgets: what docs/gaps.md ("ahuja2024:table1 at the cpu preset") says about the stored runs.
 
 docs/results/ahuja2024-table1-cpu.json (16000 steps) and ahuja2024-table1-cpu-steps{2000,6000}.json are written by
-``python -m bounds.reproduce ahuja2024 --table 1 --preset cpu [--steps N]``.  Each fact is re-derived from the
+``python -m bounds.experiments.reproduce ahuja2024 --table 1 --preset cpu [--steps N]``.  Each fact is re-derived from the
 per-seed numbers in the files; the negative control feeds a tampered copy and requires an objection."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bounds.reproduce.ahuja2024 import FIT_NORMALISED
+from bounds.experiments.ahuja2024 import FIT_NORMALISED
 from verify.claims import checks
 
 RESULTS = Path(__file__).resolve().parents[3] / "docs" / "results"

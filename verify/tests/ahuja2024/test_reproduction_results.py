@@ -1,6 +1,6 @@
 """The stored quick-preset results of Ahuja & Mansouri's experiments satisfy what their registered statuses say.
 
-docs/results/ahuja2024-table{1,2,3}-quick.json are written by ``python -m bounds.reproduce ahuja2024 --table k
+docs/results/ahuja2024-table{1,2,3}-quick.json are written by ``python -m bounds.experiments.reproduce ahuja2024 --table k
 --preset quick``.  Each ``*_facts`` function lists the statements the registry (verify/registry/ahuja2024.py) and
 docs/gaps.md make about those runs and returns the ones the data contradict; the tests require none, and the
 negative controls feed each checker a tampered copy (a failure that did not happen, a success that did not

@@ -1,4 +1,4 @@
-"""golowich2025:fig1 / fig2 reproduced by training (bounds.reproduce.golowich2025): the Theorem 4.3 threshold,
+"""golowich2025:fig1 / fig2 reproduced by training (bounds.experiments.golowich2025): the Theorem 4.3 threshold,
 the committed quick-preset results, and tiny end-to-end runs of the harness."""
 
 import json
@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from bounds.reproduce.golowich2025 import PRESETS, main, theorem43_max_k
+from bounds.experiments.golowich2025 import PRESETS, main, theorem43_max_k
 from verify.claims import checks
 
 RESULTS = os.path.join(os.path.dirname(__file__), "..", "..", "..", "docs", "results")
@@ -29,7 +29,7 @@ def _stored(name, preset="quick"):
 
 def _resummarized(name, s):
     """The stored summary recomputed from its own per-seed accuracies by the harness's summarize()."""
-    from bounds.reproduce.golowich2025 import summarize
+    from bounds.experiments.golowich2025 import summarize
 
     records = []
     for r in s["rows"]:
@@ -88,7 +88,7 @@ def test_tiny_runs_end_to_end(experiment, cells, tmp_path):
 def test_cli_errors_are_one_line(argv, msg, capsys):
     assert main(argv) == 2
     out, err = capsys.readouterr()
-    assert out == "" and msg in err and err.count("\n") == 1 and err.startswith("bounds.reproduce golowich2025: error:")
+    assert out == "" and msg in err and err.count("\n") == 1 and err.startswith("bounds.experiments.reproduce golowich2025: error:")
 
 
 def _all_stored(name):

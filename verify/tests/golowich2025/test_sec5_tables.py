@@ -3,7 +3,7 @@
 
 import pytest
 
-from bounds.reproduce.golowich2025 import PRESETS
+from bounds.experiments.golowich2025 import PRESETS
 from constructions.golowich.experiments import ExperimentDefinitionError, contexts, variable_assignment
 from verify.claims import checks
 from verify.golowich import sec5

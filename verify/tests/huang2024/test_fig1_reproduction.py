@@ -1,4 +1,4 @@
-"""huang2024:fig1 reproduced by training (bounds.reproduce.huang2024): predictions from the certificates,
+"""huang2024:fig1 reproduced by training (bounds.experiments.huang2024): predictions from the certificates,
 the committed quick-preset results, and a tiny end-to-end run of the harness."""
 
 import json
@@ -7,7 +7,7 @@ import os
 import numpy as np
 import pytest
 
-from bounds.reproduce.huang2024 import CPU, QUICK, UsageError, prediction, summarize
+from bounds.experiments.huang2024 import CPU, QUICK, UsageError, prediction, summarize
 from verify.claims import checks
 
 RESULTS = os.path.join(os.path.dirname(__file__), "..", "..", "..", "docs", "results", "huang2024-fig1-quick.json")
@@ -94,7 +94,7 @@ def test_registered_evidence_quotes_the_stored_cpu_results():
 def test_tiny_run_end_to_end_and_resume(tmp_path):
     """Two steps, one seed, four test examples: the harness writes records, summary, table; a rerun trains nothing."""
     pytest.importorskip("transformers")
-    from bounds.reproduce.huang2024 import main
+    from bounds.experiments.huang2024 import main
 
     argv = ["--figure", "1", "--tasks", "tomita1", "--seeds", "1", "--steps", "2", "--test-samples", "4",
             "--runs", str(tmp_path / "runs"), "--results-dir", str(tmp_path), "--no-plot"]
@@ -115,11 +115,11 @@ def test_tiny_run_end_to_end_and_resume(tmp_path):
     (["--figure", "1", "--preset", "huge"], "invalid choice"),
 ])
 def test_cli_errors_are_one_line(argv, msg, capsys):
-    from bounds.reproduce.huang2024 import main
+    from bounds.experiments.huang2024 import main
 
     assert main(argv) == 2
     out, err = capsys.readouterr()
-    assert out == "" and msg in err and err.count("\n") == 1 and err.startswith("bounds.reproduce huang2024: error:")
+    assert out == "" and msg in err and err.count("\n") == 1 and err.startswith("bounds.experiments.reproduce huang2024: error:")
 
 
 @checks("huang2024:fig1")

@@ -17,7 +17,7 @@ import os
 import numpy as np
 import pytest
 
-from bounds.certify_search import Problem, certify, task_target
+from bounds.certify.search import Problem, certify, task_target
 from constructions.tasks import ModPTask
 from counterexamples.izzo.witnesses import bump_pair
 from verify.claims import checks
@@ -57,8 +57,8 @@ def _witness_run():
 
 @checks("izzo2025:sec5.threshold")
 def test_trained_run_below_plateau_threshold_fails_at_length_129():
-    from bounds.certify_search import Problem as P
-    from bounds.training.convert import from_record
+    from bounds.certify.search import Problem as P
+    from bounds.certify.trained import from_record
     from bounds.true_threshold import witness_string
 
     rec = _witness_run()
@@ -83,7 +83,7 @@ def test_trained_run_below_plateau_threshold_fails_at_length_129():
     cert = certify(P(f, g, ("softmax", "izzo")), 0.1, None, 6, budget_s=2, max_length=6, first=2)
     assert cert.delta[1] + 0.1 < lo[0]
     torch = pytest.importorskip("torch")
-    from bounds.training.train import rebuild
+    from bounds.experiments.training.train import rebuild
 
     with torch.no_grad():
         out = rebuild(rec, 0)(torch.tensor(ids[None, :]))[0, -1].item()

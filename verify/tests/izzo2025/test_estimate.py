@@ -139,7 +139,7 @@ def test_bad_model_files_exit_2(tmp_path, capsys):
 
 
 def test_subprocess_one_line_and_no_torch():
-    """The estimate never imports torch (the wall-clock target is measured by docs/bench_foundation.py)."""
+    """The estimate never imports torch (the wall-clock target is measured by scripts/bench_foundation.py)."""
     code = ("import sys; from bounds.estimate import main; rc = main(['--task', 'modp']);"
             " assert rc == 0; assert 'torch' not in sys.modules, 'torch'")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)

@@ -112,9 +112,9 @@ def test_chain_agreement_is_certified_by_z3_and_its_witness_differs(h):
 @checks("izzo2025:lower.hardmax")
 def test_hardmax_pair_agrees_below_H_and_differs_from_H_on():
     """p = 4 bits, gamma = 1/2: H = 2^8 = 256.  At every length 2..255 the certified enclosures of the izzo softmax
-    (bounds.class_softmax) put both outputs within 10^-12 of 0 (the proof gives exactly 0: the unit's pre-activation is
+    (bounds.certify.class_softmax) put both outputs within 10^-12 of 0 (the proof gives exactly 0: the unit's pre-activation is
     negative); from 256 on (hardmax, exact) they differ by 4K t* > eps."""
-    from bounds.class_softmax import enclose_output
+    from bounds.certify.class_softmax import enclose_output
 
     cls = _cls(sigma=1, period=1, gamma=Fraction(1, 2), precision_bits=4, K=Fraction(2), eps=Fraction(1, 4))
     lb = hardmax(cls)

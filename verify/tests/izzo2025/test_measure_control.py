@@ -1,12 +1,12 @@
-"""izzo2025:fig2 -- the measured plateau can fail: a negative control for python -m bounds.measure (tiny training run).
+"""izzo2025:fig2 -- the measured plateau can fail: a negative control for python -m bounds.experiments.measure (tiny training run).
 
-The CLI's unit tests (errors, resume, determinism, batch targets) are in tests/bounds/test_measure.py.
+The CLI's unit tests (errors, resume, determinism, batch targets) are in tests/experiments/test_measure.py.
 """
 
 import numpy as np
 import pytest
 
-from bounds.training.data import sample_batch
+from bounds.experiments.training.data import sample_batch
 from constructions.tasks import ModPTask
 from verify.claims import checks
 
@@ -20,7 +20,7 @@ def test_negative_control_wrong_index_does_not_reach_plateau():
     pytest.importorskip("torch", reason="torch not installed (pip install torch==2.13.0)")
     import torch
 
-    from bounds.training.train import rebuild, train_group
+    from bounds.experiments.training.train import rebuild, train_group
 
     cfg = {"max_steps": 300, "batch": 32, "lr": 3e-2, "qk_lr_scale": 1.0, "test_batch": 128,
            "test_multiples": [2, 4], "plateau_from": 2}

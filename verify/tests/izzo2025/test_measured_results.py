@@ -1,5 +1,5 @@
 """The committed quick-preset results (docs/results/izzo2025-{modp,simple}-quick.json, written by
-``python -m bounds.measure --preset quick``) against Izzo et al. Figures 1-3.  These tests read data, they do
+``python -m bounds.experiments.measure --preset quick``) against Izzo et al. Figures 1-3.  These tests read data, they do
 not train.  They re-derive every threshold from the per-seed plateaus stored in the file and the prediction from
 ``bounds.estimate``, then check what the figures claim, so they fail if the data do not show it."""
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bounds.training.report import predicted
-from bounds.training.summary import fit_line
+from bounds.experiments.training.report import predicted
+from bounds.experiments.training.summary import fit_line
 from verify.claims import checks
 
 RESULTS = Path(__file__).resolve().parents[3] / "docs" / "results"

@@ -1,0 +1,223 @@
+"""``python -m bounds.certify``: is a trained one-layer transformer right at EVERY length?  A certificate, or the input
+where it fails.
+
+Izzo et al. Theorem 4.1 asks whether agreement ``|f - g| <= delta`` on every input up to a training length N
+implies ``|f - g| <= delta + eps`` on every input.  For a concrete pair this is decidable in practice
+(:mod:`bounds.certify.search`): every length up to N0 is enumerated by class configuration (N0 picked within a
+quarter of the time budget), every longer input is a point of a compact domain (rho = 1/n, class shares, phase,
+window) covered by interval branch-and-bound with outward rounding (:mod:`bounds.certify.class_softmax`), and the best
+lower bound is a real input evaluated with certified arithmetic.  The verdict:
+
+* ``certified``: ``|f - g| <= U`` at every length, and ``U <= delta + eps``;
+* ``fails``: a realized input (printed, or described by its class counts when long) gives ``|f - g| > delta + eps``;
+* ``undetermined``: the gap ``[L, U]`` straddles ``delta + eps``.
+
+Semantics (printed): ``softmax``, the exact-exponential softmax a trained network computes (``n^a`` weights,
+nothing flushed), or ``izzo``, the sec. 3.2 precision model with the model's p.  ``--semantics`` sets f's,
+``--against-semantics`` g's (default: the same).
+
+Modes::
+
+    python -m bounds.certify --model f.json --against g.json --eps 1/10 [--delta D | --train-length N]
+    python -m bounds.certify --model f.json --target-fn --task modp --period 3 [--index K]
+    python -m bounds.certify --runs runs/izzo2025-quick [--target-fn] --out certs.jsonl [--resume] [--workers 2]
+
+``--runs DIR`` reads every record of a ``bounds.experiments.measure`` run folder, converts each trained seed
+(:func:`bounds.certify.trained.from_record`, softmax semantics), certifies it against its task's App. A.2
+construction (izzo semantics, exact at every length; with ``--target-fn`` also against the task's true function)
+with delta = the certified max over lengths 2..N (the training lengths; the empty input is never trained) and
+writes one JSON line per (run, seed) beside the measured test loss at 2, 4, 8 N (``--out``, resumable).
+``--summary FILE`` and ``--plots DIR`` write the table and figure of docs/certify.md.  Usage errors exit 2 with
+one line.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from lengthgen_cli import (
+    Parser,
+    UsageError,
+    add_eps_option,
+    add_json_option,
+    add_output_options,
+    bounded_int,
+    command,
+    finite_real,
+    progress,
+    rational,
+)
+
+MAX_BUDGET = 86_400.0
+MAX_LENGTH = 4096
+MAX_WORKERS = 64
+CONSTRUCTION_SEMANTICS = "izzo"  # the App. A.2 constructions are exact under their own precision model
+
+
+def _parser():
+    ap = Parser(module="bounds.certify",
+                description="Certified sup |f - g| over every input length of one-layer models, or a failing input.")
+    ap.add_argument("--model", help="model file f.json")
+    ap.add_argument("--against", help="model file g.json")
+    ap.add_argument("--target-fn", action="store_true",
+                    help="compare against the task's true function (with --task; in --runs mode: as well as the "
+                         "construction)")
+    ap.add_argument("--task", choices=("modp", "simple"), help="the task of --target-fn (pair mode)")
+    ap.add_argument("--period", type=bounded_int(1, 64, "MAX_PERIOD = 64"), default=None,
+                    help="ModP period p (with --task modp)")
+    ap.add_argument("--index", type=bounded_int(0, 4096, "4096"), default=0, help="ModP index k (default 0)")
+    ap.add_argument("--omega", type=rational(positive=True), default=None, help="SimpleTask frequency (--task simple)")
+    ap.add_argument("--runs", metavar="DIR", help="a bounds.experiments.measure run folder: certify every trained seed")
+    add_eps_option(ap)
+    ap.add_argument("--delta", type=rational(nonnegative=True), default=None,
+                    help="agreement delta (default 0; pair mode)")
+    ap.add_argument("--train-length", type=bounded_int(1, MAX_LENGTH, f"MAX_LENGTH = {MAX_LENGTH}"), default=None,
+                    help="delta := the certified max |f - g| over lengths up to N (pair mode)")
+    ap.add_argument("--semantics", choices=("softmax", "izzo"), default="softmax",
+                    help="f's attention: exact softmax (a trained network; default) or the izzo precision model")
+    ap.add_argument("--against-semantics", choices=("softmax", "izzo"), default=None,
+                    help="g's attention (default: --semantics; in --runs mode the construction's izzo)")
+    ap.add_argument("--time-budget", type=finite_real(positive=True, high=MAX_BUDGET, high_name="MAX_BUDGET"),
+                    default=60.0, help="seconds per certificate (default 60)")
+    ap.add_argument("--max-length", type=bounded_int(1, MAX_LENGTH, f"MAX_LENGTH = {MAX_LENGTH}"), default=None,
+                    help="enumerate exactly up to this N0 (default: picked within a quarter of the budget)")
+    ap.add_argument("--first-length", type=bounded_int(1, MAX_LENGTH, f"MAX_LENGTH = {MAX_LENGTH}"), default=None,
+                    help="smallest model length certified (default 1; 2 in --runs mode: the empty input is never "
+                         "trained)")
+    ap.add_argument("--gap", type=finite_real(positive=True), default=None,
+                    help="stop branch-and-bound at this gap U - L (default eps/10)")
+    add_output_options(ap, kind="jsonl", what="one certificate record per trained seed (--runs)")
+    ap.add_argument("--workers", type=bounded_int(1, MAX_WORKERS, f"MAX_WORKERS = {MAX_WORKERS}"), default=1,
+                    help="processes certifying runs in parallel (--runs; default 1)")
+    ap.add_argument("--seeds", type=bounded_int(1, 256, "256"), default=None,
+                    help="certify only the first S seeds of each run (--runs)")
+    ap.add_argument("--summary", metavar="FILE", help="write the per-task summary JSON (--runs)")
+    ap.add_argument("--summarize-only", action="store_true",
+                    help="certify nothing: summarize (and plot) the records already in --out FILE")
+    ap.add_argument("--plots", metavar="DIR", help="write the certified-against-measured figure (--runs)")
+    add_json_option(ap)
+    return ap
+
+
+# --------------------------------------------------------------------------------------------- pair mode
+def _load(path: str):
+    from constructions.limit_transformer.errors import ModelFormatError
+    from constructions.limit_transformer.serialize import load_model
+
+    try:
+        return load_model(path)
+    except (ModelFormatError, ValueError, OSError) as e:
+        raise UsageError(str(e).splitlines()[0]) from None
+
+
+def _describe_semantics(sem: str, model) -> str:
+    return "softmax (exact exp, nothing flushed)" if sem == "softmax" else f"izzo (p = {model.precision_bits})"
+
+
+def text_report(rec: dict, f_name: str, g_name: str, f, g) -> str:
+    sem = rec["semantics"]
+    lines = [f"f = {f_name}, g = {g_name}",
+             f"semantics: f {_describe_semantics(sem[0], f)}, g "
+             + (_describe_semantics(sem[1], g) if sem[1] else "the true function")]
+    rows = rec["lengths"]
+    lines.append(f"lengths {rows[0]['length']}..{rec['N0']} (N0 = {rec['N0']}): max |f - g| per length, certified "
+                 "[lower, upper] (lower attained by the string)")
+    for r in rows:
+        lines.append(f"  n = {r['length']:>4} ({r['configurations']} configurations): [{r['lower']:.6g}, "
+                     f"{r['upper']:.6g}]  {r['witness']!r}")
+    lines.append(f"every length > {rec['N0']}: sup |f - g| <= {rec['long_upper']:.6g} (certified; "
+                 f"{rec['boxes_split']} boxes split, {rec['boxes_open']} open), >= {rec['long_lower']:.6g} (realized)")
+    w = rec["witness"]
+    if w["string"] is None:
+        wtxt = (f"of length {w['length']} with class counts {w['counts']} and window {w.get('window')} "
+                "(class = token id * Delta + residue)")
+    elif len(w["string"]) > 60:
+        wtxt = f"of length {w['length']} {w['string'][:28]!r}...{w['string'][-28:]!r} (--json prints it whole)"
+    else:
+        wtxt = repr(w["string"])
+    d = rec["delta"]
+    dtxt = f"{d[0]:.6g}" if d[0] == d[1] else f"[{d[0]:.6g}, {d[1]:.6g}]"
+    if rec["verdict"] == "certified":
+        v = f"certified: |f - g| <= {rec['upper']:.6g} at every length (<= delta + eps = {dtxt} + {rec['eps']:.6g})"
+    elif rec["verdict"] == "fails":
+        v = f"fails: the input {wtxt} gives |f - g| >= {rec['lower']:.6g} > delta + eps = {dtxt} + {rec['eps']:.6g}"
+    else:
+        v = (f"undetermined, gap [{rec['lower']:.6g}, {rec['upper']:.6g}] around delta + eps = {dtxt} + "
+             f"{rec['eps']:.6g}")
+    lines.append(f"verdict: {v}")
+    lines.append(f"gap U - L = {rec['gap']:.3g}, time {rec['seconds']:.1f} s, N0 = {rec['N0']}, "
+                 f"{rec['boxes_split']} boxes split; best input {wtxt}")
+    return "\n".join(lines)
+
+
+def _pair(args):
+    from bounds.certify.search import Problem, certificate_record, certify, task_target
+
+    if args.model is None:
+        raise UsageError("give --model FILE (with --against FILE or --target-fn), or --runs DIR")
+    f = _load(args.model)
+    target = None
+    if args.target_fn:
+        if args.against:
+            raise UsageError("give either --against FILE or --target-fn, not both")
+        if args.task is None:
+            raise UsageError("--target-fn needs --task modp|simple (and --period or --omega)")
+        if args.task == "modp" and args.period is None:
+            raise UsageError("--task modp needs --period P")
+        if args.task == "simple" and args.omega is None:
+            raise UsageError("--task simple needs --omega W")
+        params = {"period": args.period, "index": args.index} if args.task == "modp" else {"omega": str(args.omega)}
+        target = task_target(args.task, params)
+        g = None
+    elif args.against is None:
+        raise UsageError("give --against FILE or --target-fn")
+    else:
+        g = _load(args.against)
+    if args.delta is not None and args.train_length is not None:
+        raise UsageError("give either --delta or --train-length, not both")
+    sem = (args.semantics, args.against_semantics or args.semantics)
+    prob = Problem(f, g, sem, target)
+    eps = float(args.eps)
+    bar = progress(total=None, desc="certify: boxes split", unit="box")
+
+    def tick(split, upper, lower):
+        bar.n = split
+        bar.set_postfix_str(f"U {upper:.4g} L {lower:.4g}")
+        bar.refresh()
+
+    try:
+        cert = certify(prob, eps, float(args.delta or 0), args.train_length, args.time_budget, args.gap,
+                       args.max_length, tick, args.first_length or 1)
+    finally:
+        bar.close()
+    rec = certificate_record(cert, prob)
+    rec.update(model=args.model, against=args.against if g is not None else target.name)
+    if args.json:
+        return json.dumps(rec)
+    return text_report(rec, args.model, rec["against"], f, g)
+
+
+@command
+def main(argv=None) -> int:
+    args = _parser().parse_args(argv)
+    from bounds.margin import BoundsError
+
+    try:
+        if args.runs or args.summarize_only:
+            from bounds.certify.runs import run as run_runs
+
+            out = run_runs(args)
+        else:
+            if args.out or args.resume:
+                raise UsageError("--out and --resume record --runs certificates; pair mode prints its certificate")
+            out = _pair(args)
+    except (UsageError, BoundsError, ValueError) as e:
+        print(f"bounds.certify: error: {' '.join(str(e).split())}", file=sys.stderr)
+        return 2
+    print(out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

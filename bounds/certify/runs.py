@@ -1,0 +1,277 @@
+"""``python -m bounds.certify --runs DIR``: a certificate for every trained seed of a ``bounds.experiments.measure`` run folder.
+
+Each (run, seed) is converted (:func:`bounds.certify.trained.from_record`; the trained network's exact softmax
+semantics), certified against its task's App. A.2 construction (izzo semantics, under which the construction is
+exact at every length: :mod:`constructions.tasks`) and, with ``--target-fn``, against the task's true function,
+with delta = the certified max |f - g| over the training lengths 2..N.  One JSON line per (run, seed) goes to
+``--out`` as it is produced (resumable: a kill loses only the certificates in flight); ``--workers`` processes
+certify in parallel.  :func:`summarize` turns the records into the per-task table of docs/certify.md, including
+the soundness check: the certified sup of ``|f - f*|`` is at least the measured root-mean-square error at every
+test length (for ModP the construction is f* itself; for SimpleTask the construction is within its certified
+sine error of f*).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from fractions import Fraction
+
+from lengthgen_cli import JsonlOutput, UsageError, check_output, progress
+
+#: float32 evaluation of the trained network (torch) against its exact conversion: the measured MSE may exceed the
+#: exact one by this much in root-mean-square (docs/certify.md)
+MEASURE_TOL = 1e-4
+#: a run "generalizes empirically" when its test-loss plateau is below this (bounds.experiments.measure's default --eps)
+PLATEAU_EPS = 0.01
+
+
+def _construction(kind: str, params: dict):
+    from constructions.tasks import ModPTask, SimpleTask
+
+    if kind == "modp":
+        return ModPTask(int(params["period"]), int(params.get("index", 0))).limit_transformer(), 0.0
+    task = SimpleTask(params["omega"])
+    g = task.limit_transformer()
+    return g, float(Fraction(g.metadata["certified_error"]))
+
+
+def certify_seed(path: str, seed_index: int, eps: float, budget: float, target_fn: bool, gap: float | None) -> dict:
+    """The record of one trained seed (run in a worker process)."""
+    from bounds.certify.search import Problem, certificate_record, certify, task_target
+    from bounds.certify.trained import from_record
+
+    with open(path, encoding="utf-8") as fh:
+        full = json.load(fh)
+    rec = full["record"]
+    run = rec["runs"][seed_index]
+    f = from_record(rec, seed_index)
+    g, g_err = _construction(rec["task_kind"], rec["task_params"])
+    N = rec["N"]
+    out = {"run_key": full["key"], "seed": run["seed"], "task": rec["task"], "task_kind": rec["task_kind"],
+           "params": rec["task_params"], "N": N, "construction_error": g_err,
+           "measured": {"test_loss": run["test_loss"], "plateau": run["plateau"], "train_loss": run["train_loss"],
+                        "reached_target": run["reached_target"]}}
+    prob = Problem(f, g, ("softmax", "izzo"))
+    cert = certify(prob, eps, None, N + 1, budget, gap, first=2)
+    out["construction"] = _compact(certificate_record(cert, prob))
+    if target_fn:
+        prob = Problem(f, None, ("softmax", "softmax"), task_target(rec["task_kind"], rec["task_params"]))
+        cert = certify(prob, eps, None, N + 1, budget, gap, first=2)
+        out["target"] = _compact(certificate_record(cert, prob))
+    return out
+
+
+def _compact(rec: dict) -> dict:
+    rec = dict(rec)
+    rec["lengths"] = [[r["length"], r["lower"], r["upper"]] for r in rec["lengths"]]
+    return rec
+
+
+def _jobs(runs_dir: str, seeds: int | None) -> list:
+    if not os.path.isdir(runs_dir):
+        raise UsageError(f"--runs {runs_dir!r} is not a folder")
+    names = sorted(f for f in os.listdir(runs_dir) if f.endswith(".json") and not f.startswith(".tmp-"))
+    jobs = []
+    for name in names:
+        path = os.path.join(runs_dir, name)
+        try:
+            with open(path, encoding="utf-8") as fh:
+                full = json.load(fh)
+            rec = full["record"]
+            count = len(rec["runs"])
+            key = full["key"]
+            _ = rec["task_kind"], rec["N"], rec["runs"][0]["weights"]
+        except (OSError, json.JSONDecodeError, KeyError, TypeError, IndexError):
+            raise UsageError(f"{path} is not a bounds.experiments.measure run record") from None
+        if rec["config"].get("positions") != "periodic":
+            raise UsageError(f"{path}: {rec['config'].get('positions')!r} positions have no Limit Transformer form; "
+                             "certify needs periodic positions")
+        for i in range(min(count, seeds or count)):
+            jobs.append((path, key, i, rec["N"]))
+    if not jobs:
+        raise UsageError(f"--runs {runs_dir!r} holds no bounds.experiments.measure run records")
+    return sorted(jobs, key=lambda j: (j[3], j[1], j[2]))
+
+
+def run(args) -> str:
+    if args.summarize_only and not (args.out and os.path.isfile(args.out)):
+        raise UsageError("--summarize-only reads the records of --out FILE; give an existing record file")
+    done_records = check_output(args.out, kind="jsonl", resume=args.resume or args.summarize_only,
+                                recognise=lambda recs: all(isinstance(r, dict) and "run_key" in r for r in recs))
+    if args.model or args.against:
+        raise UsageError("--runs certifies the trained seeds of a run folder; drop --model / --against")
+    if args.summarize_only:
+        return _finish(args, list(done_records or []), float(args.eps))
+    jobs = _jobs(args.runs, args.seeds)
+    done = {(r["run_key"], r["seed"]) for r in (done_records or [])}
+    records = list(done_records or [])
+    todo = []
+    for path, key, i, _ in jobs:
+        with open(path, encoding="utf-8") as fh:
+            seed = json.load(fh)["record"]["runs"][i]["seed"]
+        if (key, seed) not in done:
+            todo.append((path, i))
+    eps = float(args.eps)
+    opts = (eps, args.time_budget, args.target_fn, args.gap)
+    bar = progress(total=len(jobs), desc="certify: seeds", unit="seed")
+    bar.update(len(jobs) - len(todo))
+    with JsonlOutput(args.out) as out:
+        if args.workers == 1:
+            for path, i in todo:
+                r = certify_seed(path, i, *opts)
+                out.write(r)
+                records.append(r)
+                bar.update(1)
+        else:
+            import multiprocessing as mp
+
+            with ProcessPoolExecutor(max_workers=args.workers, mp_context=mp.get_context("spawn")) as pool:
+                pending = {pool.submit(certify_seed, path, i, *opts) for path, i in todo}
+                while pending:
+                    finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    for fut in finished:
+                        r = fut.result()
+                        out.write(r)
+                        records.append(r)
+                        bar.update(1)
+    bar.close()
+    return _finish(args, records, eps)
+
+
+def _finish(args, records: list, eps: float) -> str:
+    summary = summarize(records, eps)
+    if args.summary:
+        from lengthgen_cli.output import write_atomic
+
+        write_atomic(args.summary, summary)
+    if args.plots:
+        summary["plots"] = plot(summary, args.plots, os.path.basename(args.summary or "izzo2025-certify.json"))
+    if args.json:
+        return json.dumps(summary)
+    return summary_text(summary)
+
+
+# ------------------------------------------------------------------------------------------------ summary
+def soundness(r: dict) -> list:
+    """(test multiple, measured RMSE, certified bound of sup |f - f*|, holds) for one record: the bound is the target
+    certificate's U, or the construction's U plus the construction's own certified error."""
+    bounds = []
+    if r.get("target"):
+        bounds.append(r["target"]["upper"])
+    bounds.append(r["construction"]["upper"] + r["construction_error"])
+    U = min(bounds)
+    return [(m, math.sqrt(v), U, math.sqrt(v) <= U + MEASURE_TOL) for m, v in sorted(r["measured"]["test_loss"].items(),
+                                                                                      key=lambda kv: int(kv[0]))]
+
+
+def summarize(records: list, eps: float) -> dict:
+    tasks: dict = {}
+    for r in records:
+        tasks.setdefault(r["task"], {"task": r["task"], "task_kind": r["task_kind"], "rows": {}})
+        rows = tasks[r["task"]]["rows"]
+        rows.setdefault(r["N"], []).append(r)
+    out_tasks = []
+    sound_total = sound_ok = 0
+    verdicts_all = {"certified": 0, "fails": 0, "undetermined": 0}
+    generalizing = {"certified": 0, "fails": 0, "undetermined": 0}
+    for r in records:
+        if r["measured"]["plateau"] < PLATEAU_EPS:
+            generalizing[r["construction"]["verdict"]] += 1
+    for name in sorted(tasks, key=lambda t: (tasks[t]["task_kind"], t)):
+        t = tasks[name]
+        rows = []
+        for N in sorted(t["rows"]):
+            rs = sorted(t["rows"][N], key=lambda r: r["seed"])
+            verd = {"certified": 0, "fails": 0, "undetermined": 0}
+            for r in rs:
+                verd[r["construction"]["verdict"]] += 1
+                verdicts_all[r["construction"]["verdict"]] += 1
+            checks = [c for r in rs for c in soundness(r)]
+            sound_total += len(checks)
+            sound_ok += sum(c[3] for c in checks)
+            rows.append({"N": N, "seeds": len(rs), "verdicts": verd,
+                         "upper": [r["construction"]["upper"] for r in rs],
+                         "lower": [r["construction"]["lower"] for r in rs],
+                         "delta": [r["construction"]["delta"][1] for r in rs],
+                         "witness_length": [r["construction"]["witness"]["length"] for r in rs],
+                         "target_upper": [r["target"]["upper"] for r in rs if r.get("target")],
+                         "measured_rmse": {m: [math.sqrt(r["measured"]["test_loss"][m]) for r in rs]
+                                           for m in rs[0]["measured"]["test_loss"]},
+                         "plateau": [r["measured"]["plateau"] for r in rs],
+                         "sound": all(c[3] for c in checks),
+                         "seconds": [r["construction"]["seconds"] for r in rs]})
+        out_tasks.append({"task": name, "task_kind": t["task_kind"], "rows": rows})
+    return {"eps": eps, "records": len(records), "verdicts": verdicts_all,
+            "generalizing_empirically": {"plateau_below": PLATEAU_EPS, "verdicts": generalizing},
+            "soundness": {"checks": sound_total, "holding": sound_ok, "tolerance": MEASURE_TOL}, "tasks": out_tasks}
+
+
+def _med(xs):
+    xs = sorted(xs)
+    return xs[len(xs) // 2] if xs else float("nan")
+
+
+def summary_text(s: dict) -> str:
+    v = s["verdicts"]
+    lines = [f"{s['records']} trained seeds against their App. A.2 construction (eps = {s['eps']}): "
+             f"{v['certified']} certified, {v['fails']} fail, {v['undetermined']} undetermined; soundness "
+             f"{s['soundness']['holding']}/{s['soundness']['checks']} (certified sup >= measured RMSE at 2, 4, 8 N)",
+             "  of the seeds whose test-loss plateau is below {plateau_below} (they generalize empirically): "
+             "{v[certified]} certified, {v[fails]} fail, {v[undetermined]} undetermined".format(
+                 **s["generalizing_empirically"], v=s["generalizing_empirically"]["verdicts"]),
+             "  task                 N  seeds  cert/fail/und  median U   median L   median delta  median RMSE@8N"]
+    for t in s["tasks"]:
+        for r in t["rows"]:
+            vv = r["verdicts"]
+            rm = r["measured_rmse"].get("8") or next(iter(r["measured_rmse"].values()))
+            lines.append(f"  {t['task']:<19} {r['N']:>3}  {r['seeds']:>5}  {vv['certified']:>4}/{vv['fails']}/"
+                         f"{vv['undetermined']:<5}  {_med(r['upper']):<9.4g}  {_med(r['lower']):<9.4g}  "
+                         f"{_med(r['delta']):<12.4g}  {_med(rm):.4g}")
+    return "\n".join(lines)
+
+
+def figures(s: dict) -> dict:
+    """Certified sup |f - g| (median and range over seeds) and the realized lower bound against N, beside the
+    measured RMSE at 8N, one panel per task: ``{"certify-modp": Figure, "certify-simple": Figure}``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    out = {}
+    for kind in ("modp", "simple"):
+        tasks = [t for t in s["tasks"] if t["task_kind"] == kind]
+        if not tasks:
+            continue
+        fig, axes = plt.subplots(1, len(tasks), figsize=(3.4 * len(tasks), 3.2), squeeze=False)
+        for ax, t in zip(axes[0], tasks, strict=True):
+            Ns = [r["N"] for r in t["rows"]]
+            ax.plot(Ns, [_med(r["upper"]) for r in t["rows"]], "o-", label="certified sup |f - g| (median)")
+            ax.fill_between(Ns, [min(r["upper"]) for r in t["rows"]], [max(r["upper"]) for r in t["rows"]],
+                            alpha=0.2)
+            ax.plot(Ns, [_med(r["lower"]) for r in t["rows"]], "s--", label="realized input (median)")
+            ax.plot(Ns, [_med(r["delta"]) for r in t["rows"]], "x:", label="delta (max up to N)")
+            if all("8" in r["measured_rmse"] for r in t["rows"]):
+                ax.plot(Ns, [_med(r["measured_rmse"]["8"]) for r in t["rows"]], "^:", label="measured RMSE at 8N")
+            ax.set_yscale("log")
+            ax.set_xlabel("training length N")
+            ax.set_title(t["task"], fontsize=9)
+        axes[0][0].set_ylabel("|f - g|")
+        axes[0][0].legend(fontsize=7)
+        out[f"certify-{kind}"] = fig
+    return out
+
+
+def plot(s: dict, folder: str, source: str) -> list:
+    """Save :func:`figures` as ``<folder>/<stem>-<name>.png`` and ``.svg`` with their data embedded (``name`` from a
+    summary file ``izzo2025-certify-<name>.json``, the names ``python -m bounds.experiments.figures`` redraws)."""
+    from lengthgen_cli.figure_data import save
+
+    name = source[len("izzo2025-certify-"):-len(".json")] if source.startswith("izzo2025-certify-") else "runs"
+    written = []
+    for stem, fig in figures(s).items():
+        written += save(fig, os.path.join(folder, f"{stem}-{name}"), source, dpi=110)
+    return written

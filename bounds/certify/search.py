@@ -1,0 +1,843 @@
+"""Certified sup of ``|f - g|`` over every input: exact enumeration up to N0, interval branch-and-bound beyond.
+
+Setting: Izzo et al. Theorem 4.1's models (one layer, Delta-periodic positions, tau-local phi), evaluated at the
+class level (:mod:`bounds.certify.class_softmax`).  An input of model length n > w = tau + 1 is (k, window, counts): its
+*phase* ``k = (n - w) mod Delta`` fixes how many of the positions 2..n-w carry each residue,
+``count_r = m_r(rho) n`` with ``m_r(rho) = 1/Delta + rho d_(r,k)`` affine in ``rho = 1/n``
+(:func:`bounds.true_threshold.positions_per_residue`), and the window's residues.  Per residue r the tokens share
+``count_r`` in proportions ``theta_(t,r)`` (a simplex: the first |Sigma| - 1 are the box's free coordinates).  So
+every input longer than N0 is a point of the compact domain
+
+    rho in [0, 1/(N0 + 1)],  theta in prod_r simplex,  (k, window) finite,
+
+and each of its boxes gets certified bounds of ``f - g`` (:func:`bounds.certify.class_softmax.bound_D`).  Branch-and-bound
+keeps the boxes in a heap by their upper bound of ``|f - g|``, splits the worst (rho geometrically, ``[0, r]`` at
+``r^2``: the weights are ``rho^G``), drops boxes that hold no length of their phase and boxes whose upper bound is
+below the best *realized* lower bound: a box's centre rounded to a real input (n, counts), evaluated with the
+certified evaluator.  ``U`` (the largest upper bound of an open box) is a certified upper bound of
+``sup |f - g|`` over every length > N0; the realized input attaining ``L`` is the witness.
+
+Up to N0 every configuration (:func:`bounds.true_threshold.configurations`) is evaluated: the max of ``|f - g|``
+per length, certified to about 1e-11 (exact where the weights are rational: the hardmax regime).
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from bounds.certify.class_softmax import (
+    LIBM_REL,
+    PairEvaluator,
+    Window,
+    _down,
+    _head_spec,
+    _up,
+    bound_D,
+    izzo_keep,
+    log_bounds,
+    weight_box,
+)
+from bounds.certify.weight_ratios import (
+    log_ratio_bounds,
+    ratio_box,
+    reference,
+    rho_mass,
+    slope_difference_upper,
+    split_candidates,
+    transfer,
+)
+from bounds.float_enclosures import TINY, U
+from bounds.margin import BoundsError
+from bounds.true_threshold import configurations, count_configurations, positions_per_residue, witness_string
+
+MAX_FREE = 24  # free coordinates of the branch-and-bound domain (Delta (|Sigma| - 1)); larger is refused
+MAX_WINDOWS = 4096  # (phase, window) pieces of the domain
+MAX_CONFIGS_PER_LENGTH = 400_000  # enumeration below N0
+BATCH = 48  # boxes split per step
+
+
+class CertifyError(BoundsError):
+    """The pair is outside what the certifier handles, or a size is beyond its limits (named)."""
+
+
+# ------------------------------------------------------------------------------------------- targets
+@dataclass
+class Target:
+    """A task's true function as a class-level function: ``map(z)``, ``z`` the mean over the entries of the support
+    classes (prefix classes and window slots) of ``value[token]``; 0 when the support is empty (the tasks'
+    empty-class convention).  ModP: support = residue k mod p, value = [token is '1'], map = identity; SimpleTask:
+    support = tokens '0', '1', value +1 / -1, map = sin(omega z)."""
+
+    name: str
+    residue: int | None  # support residue (None: every residue)
+    values: dict  # token id -> value (tokens absent: not in the support)
+    omega: float | None = None  # None: identity map
+
+    def _z(self, win: Window, lo, hi, ratio=None):
+        from bounds.certify.class_softmax import lf_max
+
+        sup = np.array([t in self.values and (self.residue is None or r == self.residue)
+                        for t, r in zip(win.token, win.residue, strict=True)])
+        vals = np.broadcast_to(np.array([self.values.get(int(t), 0.0) for t in win.token], dtype=float), lo.shape)
+        lo2, hi2 = np.where(sup, lo, 0.0), np.where(sup, hi, 0.0)
+        zmax, empty = lf_max(vals, lo2, hi2)
+        zmin, _ = lf_max(-vals, lo2, hi2)
+        if ratio is not None:  # the masses up to a common factor (bounds.certify.weight_ratios): the better bound
+            r_lo, r_hi = np.where(sup, ratio[0], 0.0), np.where(sup, ratio[1], 0.0)
+            zmax = np.minimum(zmax, lf_max(vals, r_lo, r_hi)[0])
+            zmin = np.minimum(zmin, lf_max(-vals, r_lo, r_hi)[0])
+        maybe_empty = ~((lo2 > 0).any(axis=1))
+        return -zmin, zmax, maybe_empty, empty
+
+    def bounds(self, win: Window, lo, hi, ratio=None):
+        """Enclosure (B,) of the target over boxes of entry masses [lo, hi] (and, optionally, of the masses up to a
+        common factor per box: ``ratio = (lo, hi)``, where the support is known to occur)."""
+        zmin, zmax, maybe_empty, empty = self._z(win, lo, hi, ratio)
+        if self.omega is None:
+            tlo, thi = zmin, zmax
+        else:
+            tlo, thi = _sin_range(self.omega * zmin, self.omega * zmax)
+        tlo = np.where(maybe_empty, np.minimum(tlo, 0.0), tlo)
+        thi = np.where(maybe_empty, np.maximum(thi, 0.0), thi)
+        return np.where(empty, 0.0, tlo), np.where(empty, 0.0, thi)
+
+
+def _sin_range(a, b):
+    """Enclosure of sin over [a, b] (float arrays; a <= b), with 2^-40 padding for the libm."""
+    a, b = _down(a), _up(b)
+    lo = np.minimum(np.sin(a), np.sin(b)) - 2 * LIBM_REL - TINY
+    hi = np.maximum(np.sin(a), np.sin(b)) + 2 * LIBM_REL + TINY
+    k_max = np.ceil((a - np.pi / 2) / (2 * np.pi) - 1e-9)  # a peak pi/2 + 2 pi k inside [a, b]
+    has_max = np.pi / 2 + 2 * np.pi * k_max <= b + 1e-9
+    k_min = np.ceil((a + np.pi / 2) / (2 * np.pi) - 1e-9)
+    has_min = -np.pi / 2 + 2 * np.pi * k_min <= b + 1e-9
+    return np.where(has_min, -1.0, np.maximum(lo, -1.0)), np.where(has_max, 1.0, np.minimum(hi, 1.0))
+
+
+def task_target(kind: str, params: dict) -> Target:
+    """The true function of a ModP / SimpleTask (App. A.2's tasks) as a :class:`Target`."""
+    if kind == "modp":
+        p, k = int(params["period"]), int(params.get("index", 0))
+        return Target(f"modp(p={p},k={k}) target", k % p, {1: 0.0, 2: 1.0})
+    if kind == "simple":
+        return Target(f"simple(omega={params['omega']}) target", None, {1: 1.0, 2: -1.0},
+                      float(Fraction(str(params["omega"]))))
+    raise CertifyError(f"no target function for task {kind!r}")
+
+
+# --------------------------------------------------------------------------------------------- the pair
+class Problem:
+    """f against g (a model or None) and optionally a :class:`Target` (then ``D = f - target``; g must be None)."""
+
+    def __init__(self, f, g=None, semantics=("softmax", "softmax"), target: Target | None = None):
+        if g is not None and target is not None:
+            raise CertifyError("give either a model g or a target function, not both")
+        self.ev = PairEvaluator(f, g, semantics)
+        self.target = target
+        self.delta, self.tau, self.sigma = self.ev.delta, self.ev.tau, self.ev.sigma
+        if target is not None and target.residue is not None and target.residue >= self.delta:
+            # the target's residue is modulo its own period; the pair period must be a multiple of it
+            raise CertifyError("the target's period does not divide the model's")
+        self.w = self.tau + 1
+        self.free = self.delta * (self.sigma - 1)
+        if self.free > MAX_FREE:
+            raise CertifyError(f"the domain has {self.free} free coordinates (Delta (|Sigma| - 1)), above the limit "
+                               f"MAX_FREE = {MAX_FREE}")
+        pieces = self.delta * self.sigma**self.w
+        if pieces > MAX_WINDOWS:
+            raise CertifyError(f"{pieces} (phase, window) pieces (Delta |Sigma|^(tau+1)), above the limit "
+                               f"MAX_WINDOWS = {MAX_WINDOWS}")
+
+    def heads(self, window: tuple) -> list:
+        """The attention heads (:class:`bounds.certify.class_softmax.HeadSpec`) of the difference network on a window."""
+        return self.ev.nets(tuple(window))[1][0][0].heads
+
+    # D = f - g (- target) over a batch, as (lower, upper) of |D|
+    def evaluate(self, win: Window, lo, hi, s_lo, s_hi, keep=None):
+        weights = [weight_box(h, win, lo, hi, s_lo, s_hi, None if keep is None else keep[i])
+                   for i, h in enumerate(self.heads(win.window))]
+        return self.bound_abs(win, weights, lo, hi)
+
+    def specs(self, window: tuple) -> list:
+        """The heads of :meth:`heads`, then, with a target, the target as a head whose weights are the masses (every
+        logit 0; :mod:`bounds.certify.weight_ratios`)."""
+        heads = self.heads(window)
+        if self.target is None:
+            return heads
+        win = self.ev.nets(tuple(window))[0]
+        return heads + [_head_spec([Fraction(0)] * win.E, "softmax", 0)]
+
+    def bound_abs(self, win: Window, weights: list, lo, hi, target_ratio=None):
+        """(lower, upper) of max |D| over boxes given each head's weight enclosures (``bound_D``) and the entry
+        masses [lo, hi] (for the target; ``target_ratio``: the masses up to a common factor)."""
+        net_pairs = self.ev.nets(win.window)[1]
+        Dl, Dh = [], []
+        for net, neg in net_pairs:
+            a, b = bound_D(net, neg, weights)
+            Dl.append(a)
+            Dh.append(b)
+        Dl, Dh = np.stack(Dl, axis=1), np.stack(Dh, axis=1)
+        if self.target is not None:
+            tl, th = self.target.bounds(win, lo, hi, target_ratio)
+            Dl, Dh = _down(Dl - th[:, None]), _up(Dh - tl[:, None])
+        abs_hi = np.maximum(Dh, -Dl).max(axis=1)
+        abs_lo = np.maximum(np.maximum(Dl, -Dh), 0.0).max(axis=1)
+        return abs_lo, abs_hi
+
+    # ---- concrete inputs
+    def point(self, counts: list, window: tuple, n: int):
+        """Certified (lower, upper) of max |D| at concrete inputs (one window, model length n)."""
+        win = self.ev.nets(tuple(window))[0]
+        lo, hi, present = self.ev.masses(win, counts, n)
+        s = math.log(n)
+        B = len(counts)
+        s_lo, s_hi = np.full(B, s * (1 - 2 * LIBM_REL) - TINY), np.full(B, s * (1 + 2 * LIBM_REL) + TINY)
+        heads = self.ev.nets(tuple(window))[1][0][0].heads
+        keep = None
+        if any(h.semantics == "izzo" for h in heads):
+            keep = [None if h.semantics != "izzo" else _keep_cached(h, present, n) for h in heads]
+        return self.evaluate(win, lo, hi, s_lo, s_hi, keep)
+
+
+def _keep_cached(head, present, n):
+    cache: dict = {}
+    out = np.zeros(present.shape, dtype=bool)
+    for b in range(present.shape[0]):
+        key = present[b].tobytes()
+        if key not in cache:
+            cache[key] = izzo_keep(head, present[b], n)
+        out[b] = cache[key]
+    return out
+
+
+# ------------------------------------------------------------------------------------ lengths up to N0
+@dataclass
+class LengthRow:
+    length: int
+    configurations: int
+    lower: float  # max over inputs of the certified lower end of |f - g| (attained by ``witness``)
+    upper: float  # certified upper bound of max |f - g| at this length
+    witness: str
+
+
+def enumerate_length(prob: Problem, n: int) -> LengthRow:
+    """max |f - g| over every input of model length n (every class configuration), certified."""
+    groups: dict = {}
+    for counts, window in configurations(n, prob.sigma, prob.delta, prob.tau):
+        groups.setdefault(window, []).append(counts)
+    best_lo, best_hi, arg = -1.0, 0.0, None
+    total = 0
+    for window, cs in groups.items():
+        total += len(cs)
+        for s in range(0, len(cs), 4096):
+            chunk = cs[s:s + 4096]
+            lo, hi = prob.point(chunk, window, n)
+            i = int(np.argmax(lo))
+            if lo[i] > best_lo:
+                best_lo, arg = float(lo[i]), (chunk[i], window)
+            best_hi = max(best_hi, float(hi.max()))
+    return LengthRow(n, total, max(best_lo, 0.0), best_hi,
+                     witness_string(arg[0], arg[1], prob.delta, prob.ev.f.alphabet))
+
+
+def enumerate_lengths(prob: Problem, budget_s: float, min_length: int, max_length: int | None = None,
+                      progress=None, first: int = 1) -> list[LengthRow]:
+    """Rows for n = 1, 2, ... up to ``max_length`` if given, else while the next length's estimated time fits the
+    budget (and at least up to ``min_length``)."""
+    rows: list[LengthRow] = []
+    t0 = time.perf_counter()
+    rate = None  # seconds per configuration
+    n = first
+    while True:
+        if max_length is not None and n > max_length:
+            break
+        count = count_configurations(n, prob.sigma, prob.delta, prob.tau)
+        if count > MAX_CONFIGS_PER_LENGTH:
+            if n <= min_length or (max_length is not None):
+                raise CertifyError(f"length {n} has {count} input configurations, above the limit "
+                                   f"MAX_CONFIGS_PER_LENGTH = {MAX_CONFIGS_PER_LENGTH}; lower the length")
+            break
+        if max_length is None and n > min_length and rate is not None:
+            if time.perf_counter() - t0 + rate * count > budget_s:
+                break
+        t1 = time.perf_counter()
+        rows.append(enumerate_length(prob, n))
+        dt = time.perf_counter() - t1
+        rate = max(dt / max(count, 1), 1e-6)
+        if progress:
+            progress(n)
+        n += 1
+    return rows
+
+
+# --------------------------------------------------------------------------------------- branch and bound
+@dataclass
+class Piece:
+    """One (phase, window) piece of the long-input domain."""
+
+    k: int
+    window: tuple
+    win: Window
+    d: np.ndarray  # (Delta,): m_r(rho) = 1/Delta + rho d_r
+
+
+def pieces(prob: Problem) -> list[Piece]:
+    D, w, sig = prob.delta, prob.w, prob.sigma
+    out = []
+    for k in range(D):
+        M0 = k + 10 * D
+        per = positions_per_residue(M0, D)
+        d = np.array([per[r] - (M0 - k) / D - (w + k) / D for r in range(D)])
+        for toks in itertools.product(range(1, sig + 1), repeat=w):
+            window = tuple(t * D + (k + s) % D for s, t in enumerate(toks))
+            out.append(Piece(k, window, prob.ev.nets(window)[0], d))
+    return out
+
+
+def box_masses(prob: Problem, piece: Piece, r_lo, r_hi, th_lo, th_hi):
+    """Entry masses [lo, hi] (B, E) and ln n bounds of boxes of one piece; a feasibility mask (B,)."""
+    D, sig = prob.delta, prob.sigma
+    win = piece.win
+    B = len(r_lo)
+    m_a = 1.0 / D + r_lo[:, None] * piece.d[None, :]
+    m_b = 1.0 / D + r_hi[:, None] * piece.d[None, :]
+    m_lo, m_hi = _down(np.minimum(m_a, m_b)), _up(np.maximum(m_a, m_b))
+    lo, hi = np.zeros((B, win.E)), np.zeros((B, win.E))
+    feasible = np.all(th_hi >= th_lo, axis=1)
+    for r in range(D):
+        cols = slice(r * (sig - 1), (r + 1) * (sig - 1))
+        tl, th = th_lo[:, cols], th_hi[:, cols]
+        rest_lo = np.maximum(_down(1.0 - th.sum(axis=1) - 4 * U * sig), 0.0)
+        rest_hi = np.minimum(_up(1.0 - tl.sum(axis=1) + 4 * U * sig), 1.0)
+        feasible &= rest_hi >= 0
+        for t in range(1, sig + 1):
+            e = 1 + (t - 1) * D + r  # entry index of prefix class (t, r) (Window.prefix order)
+            a, b = (tl[:, t - 1], th[:, t - 1]) if t < sig else (rest_lo, rest_hi)
+            lo[:, e] = np.maximum(_down(m_lo[:, r] * a), 0.0)
+            hi[:, e] = np.maximum(_up(m_hi[:, r] * b), 0.0)
+    lo[:, 0], hi[:, 0] = r_lo, r_hi  # $: count 1
+    P = len(win.prefix)
+    lo[:, P:], hi[:, P:] = r_lo[:, None], r_hi[:, None]
+    with np.errstate(divide="ignore"):
+        s_lo = np.maximum(_down(-np.log(r_hi) * (1 - 2 * LIBM_REL)), 0.0)
+        s_hi = np.where(r_lo > 0, _up(-np.log(np.where(r_lo > 0, r_lo, 1.0)) * (1 + 2 * LIBM_REL)), np.inf)
+    return lo, hi, s_lo, s_hi, feasible
+
+
+def _has_length(piece: Piece, prob: Problem, r_lo: float, r_hi: float) -> bool:
+    """Some n in [1/r_hi, 1/r_lo] with n = w + k (mod Delta)."""
+    n_min = math.ceil(1 / r_hi - 1e-9)
+    n = n_min + ((prob.w + piece.k - n_min) % prob.delta)
+    return r_lo == 0 or n <= 1 / r_lo + 1e-9
+
+
+MAX_REALIZED_LENGTH = 10**300  # realized inputs are described by class counts; 1/n must stay a normal double
+
+
+def _slope(head, win, a: int, b: int) -> float:
+    """Gamma_b - Gamma_a of a head (:mod:`bounds.certify.weight_ratios`), as a float."""
+    rm = rho_mass(win)
+    return float(head.G.mid[b] - head.G.mid[a] + rm[b] - rm[a])
+
+
+def realize(prob: Problem, piece: Piece, rho: float, theta: np.ndarray, n_min: int, state=None, ratios=()):
+    """A real input near (rho, theta): (counts, n).  ``state`` (E,): entries required present (count >= 1) or
+    absent (count 0); ``ratios``: (head, a, b, target) log-ratios ``ln u_b - ln u_a`` aimed at by moving counts
+    within a residue (a heuristic: any real input gives a valid lower bound)."""
+    D, sig, w = prob.delta, prob.sigma, prob.w
+    n = max(n_min, int(round(1 / rho)) if rho > 0 else n_min)
+    n = min(n, MAX_REALIZED_LENGTH)
+    n += (w + piece.k - n) % D
+    M = n - w
+    per = positions_per_residue(M, D)
+    counts = {0: 1}
+    win = piece.win
+    entry = {int(c): e for e, c in enumerate(win.prefix)}
+    for r in range(D):
+        th = list(theta[r * (sig - 1):(r + 1) * (sig - 1)])
+        th.append(max(0.0, 1.0 - sum(th)))
+        tot = sum(th) or 1.0
+        share = [x / tot * per[r] for x in th]
+        base = [int(math.floor(x)) for x in share]
+        left = per[r] - sum(base)
+        for i in sorted(range(sig), key=lambda i: base[i] - share[i])[:left]:
+            base[i] += 1
+        for t, c in enumerate(base, 1):
+            counts[t * D + r] = c
+    if state is not None or ratios:
+        _adjust_counts(prob, piece, counts, per, n, state, ratios, entry)
+    return {c: v for c, v in counts.items() if v}, n
+
+
+def _adjust_counts(prob, piece, counts, per, n, state, ratios, entry):
+    D, sig = prob.delta, prob.sigma
+    win = piece.win
+    rm = rho_mass(win)
+
+    def fix(c: int, want: int, keep: int | None = None):
+        """Set class c's count to ``want`` (clamped by its state and residue), rebalancing its residue."""
+        r = c % D
+        e = entry[c]
+        same = [t * D + r for t in range(1, sig + 1) if t * D + r != c]
+        lo = 1 if state is not None and state[e] == PRESENT else 0
+        spare = sum(1 for o in same if state is not None and state[entry[o]] == PRESENT)
+        want = max(lo, min(int(want), per[r] - spare))
+        if state is not None and state[e] == ABSENT:
+            want = 0
+        diff = want - counts.get(c, 0)
+        for o in sorted(same, key=lambda o: (o == keep, -counts.get(o, 0))):
+            if not diff:
+                break
+            olo = 1 if state is not None and state[entry[o]] == PRESENT else 0
+            if state is not None and state[entry[o]] == ABSENT and diff < 0:
+                continue
+            take = min(diff, counts.get(o, 0) - olo) if diff > 0 else diff
+            counts[o] = counts.get(o, 0) - take
+            diff -= take
+        counts[c] = want - diff
+
+    if state is not None:
+        for c, e in entry.items():
+            if c and state[e] == ABSENT and counts.get(c, 0):
+                fix(c, 0)
+            elif c and state[e] == PRESENT and not counts.get(c, 0):
+                fix(c, 1)
+    heads = prob.specs(piece.window)
+    s = math.log(n)
+    for h, a, b, target in ratios:
+        c = _slope(heads[h], win, a, b)
+        # ln u_b - ln u_a = x_b - x_a - c s with x = ln(count / n) (x = 0 for $ and window slots)
+        want = target + c * s
+        if not rm[b]:
+            cls = int(win.classes[b])
+            base = 0.0 if rm[a] else math.log(max(counts.get(int(win.classes[a]), 0), 1) / n)
+            if not rm[a] and int(win.classes[a]) % D == cls % D:  # same residue: solve the split of the two
+                tot = counts.get(cls, 0) + counts.get(int(win.classes[a]), 0)
+                q = math.exp(min(want, 700.0))
+                fix(cls, round(tot * q / (1 + q)), keep=int(win.classes[a]))
+            else:
+                fix(cls, round(n * math.exp(min(base + want, 0.0))))
+        elif not rm[a]:
+            cls = int(win.classes[a])
+            fix(cls, round(n * math.exp(min(-want, 0.0))))
+
+
+CLIMB_FACTORS = (0.0, 1e-6, 1e-3, 0.1, 0.5, 2.0, 10.0, 1e3, 1e6)  # count multipliers tried by the local search
+LENGTH_FACTORS = ((1, 10**6), (1, 100), (1, 2), (2, 1), (100, 1), (10**6, 1), (10**20, 1))  # length multipliers
+
+
+def _neighbours(prob: Problem, piece: Piece, counts: dict, n: int, n_min: int) -> dict:
+    """Real inputs near (counts, n) of one piece, grouped by length: one class's count multiplied (its residue's
+    other classes absorbing the difference), or the length multiplied with every count scaled along."""
+    D, sig, w = prob.delta, prob.sigma, prob.w
+    out: dict = {}
+    per = positions_per_residue(n - w, D)
+    for r in range(D):
+        cls = [t * D + r for t in range(1, sig + 1)]
+        for c in cls:
+            for m in CLIMB_FACTORS:
+                want = min(per[r], max(0, round(counts.get(c, 0) * m) if m else 0))
+                if m > 1 and counts.get(c, 0) == 0:
+                    want = min(per[r], round(m))
+                diff = want - counts.get(c, 0)
+                if not diff:
+                    continue
+                new = dict(counts)
+                new[c] = want
+                for o in sorted((o for o in cls if o != c), key=lambda o: -new.get(o, 0)):
+                    take = min(diff, new.get(o, 0)) if diff > 0 else diff
+                    new[o] = new.get(o, 0) - take
+                    diff -= take
+                    if not diff:
+                        break
+                out.setdefault(n, []).append({k: v for k, v in new.items() if v})
+    for num, den in LENGTH_FACTORS:
+        n2 = min(MAX_REALIZED_LENGTH, max(n_min, n * num // den))
+        n2 += (w + piece.k - n2) % D
+        if n2 == n or n2 > MAX_REALIZED_LENGTH:
+            continue
+        per2 = positions_per_residue(n2 - w, D)
+        new = {0: 1}
+        for r in range(D):
+            cls = [t * D + r for t in range(1, sig + 1)]
+            tot = sum(counts.get(c, 0) for c in cls) or 1
+            got = [counts.get(c, 0) * per2[r] // tot for c in cls]
+            got[int(np.argmax(got))] += per2[r] - sum(got)
+            new.update({c: v for c, v in zip(cls, got, strict=True) if v})
+        out.setdefault(n2, []).append(new)
+    return out
+
+
+def local_search(prob: Problem, pcs: list, best: list, n_min: int, budget_s: float) -> None:
+    """Hill-climb from the best realized input ``best = [value, (counts, window, n)]`` through
+    :func:`_neighbours`, each evaluated with the certified evaluator (its lower end: a valid lower bound), while it
+    improves and the budget lasts; ``best`` is updated in place."""
+    t0 = time.perf_counter()
+    by_window = {p.window: p for p in pcs}
+    while best[1] is not None and time.perf_counter() - t0 < budget_s:
+        counts, window, n = best[1]
+        piece = by_window[tuple(window)]
+        improved = False
+        for n2, cs in _neighbours(prob, piece, counts, n, n_min).items():
+            lo_v, _ = prob.point(cs, window, n2)
+            j = int(np.argmax(lo_v))
+            if lo_v[j] > best[0]:
+                best[0], best[1], improved = float(lo_v[j]), (cs[j], tuple(window), n2), True
+        if not improved:
+            return
+
+
+@dataclass
+class BnBResult:
+    upper: float  # certified sup |f - g| over every length > N0
+    lower: float  # realized
+    witness: tuple | None  # (counts, window, n)
+    boxes_split: int
+    boxes_open: int
+    seconds: float
+    converged: bool
+
+
+MAYBE, PRESENT, ABSENT = 0, 1, 2  # what a box knows of a prefix class: nothing, count >= 1, count = 0
+
+
+@dataclass
+class Box:
+    """A box of the long-input domain: rho in [rl, rh], per-residue shares theta in [tl, th], what is known of each
+    prefix class's presence (``state``) and branched bounds ``ratios[(head, a, b)] >= ln u_b - ln u_a`` of softmax
+    heads (:mod:`bounds.certify.weight_ratios`)."""
+
+    piece: int
+    rl: float
+    rh: float
+    tl: np.ndarray
+    th: np.ndarray
+    state: np.ndarray
+    ratios: dict
+    depth: int = 0
+
+    def child(self, **kw) -> Box:
+        d = dict(piece=self.piece, rl=self.rl, rh=self.rh, tl=self.tl, th=self.th, state=self.state,
+                 ratios=self.ratios, depth=self.depth + 1)
+        d.update(kw)
+        return Box(**d)
+
+    @property
+    def empty(self) -> bool:
+        return bool(np.any(self.th < self.tl))
+
+
+def box_weights(prob: Problem, piece: Piece, boxes: list):
+    """Masses, ln n bounds, feasibility and per-head weight enclosures of boxes of one piece; and, per softmax
+    head, the closed log-ratio bounds (B, E, E) of :mod:`bounds.certify.weight_ratios`."""
+    win = piece.win
+    r_lo = np.array([b.rl for b in boxes])
+    r_hi = np.array([b.rh for b in boxes])
+    tl = np.array([b.tl for b in boxes]).reshape(len(boxes), prob.free)
+    th = np.array([b.th for b in boxes]).reshape(len(boxes), prob.free)
+    state = np.array([b.state for b in boxes]).reshape(len(boxes), win.E)
+    lo, hi, s_lo, s_hi, feas = box_masses(prob, piece, r_lo, r_hi, tl, th)
+    absent, present = state == ABSENT, state == PRESENT
+    feas &= ~np.any(absent & (lo > 0), axis=1)  # a class of positive share is not absent
+    absent = absent | (hi <= 0)  # no mass: absent
+    feas &= ~np.any(present & (hi < r_lo[:, None]), axis=1)  # count >= 1: mass >= rho >= rl
+    lo = np.where(absent, 0.0, np.where(present, np.maximum(lo, r_lo[:, None]), lo))
+    hi = np.where(absent, 0.0, hi)
+    with np.errstate(divide="ignore"):
+        xlo, xhi = log_bounds(lo, hi)
+    heads = prob.heads(piece.window)
+    specs = prob.specs(piece.window)
+    live_any = present | (lo > 0)
+    B = len(boxes)
+    K = [np.full((B, win.E, win.E), np.inf) for _ in specs]
+    for j, b in enumerate(boxes):  # Lemmas 2 and 4: each branched ratio bound, carried to every head
+        for (h, a, e), t in b.ratios.items():
+            for k in range(len(specs)):
+                d = 0.0 if k == h else _slope_gap(prob, piece, h, k)[a, e]
+                K[k][j, a, e] = min(K[k][j, a, e], t + float(transfer(np.array(d), s_lo[j], s_hi[j])))
+    weights, H, target_ratio = [], {}, None
+    for i, head in enumerate(specs):
+        Hi, ok_f, absent_h, live_h = log_ratio_bounds(head, win, xlo, xhi, live_any, absent, s_lo, s_hi, K[i])
+        feas &= ok_f
+        r_lo_w, r_hi_w, ref = ratio_box(Hi, absent_h, live_h)
+        H[i] = (Hi, absent_h, live_h)
+        if i == len(heads):  # the target: its weights are the masses
+            target_ratio = (r_lo_w, r_hi_w)
+            continue
+        u = weight_box(head, win, lo, hi, s_lo, s_hi, present=present)
+        if head.semantics != "softmax":  # izzo: valid relative to a reference surely present and kept
+            ok = u[0][np.arange(B), ref] > 0
+            r_lo_w = np.where(ok[:, None] & (u[0] > 0), r_lo_w, 0.0)
+            r_hi_w = np.where(ok[:, None], np.where(u[1] > 0, r_hi_w, 0.0), u[1])
+            r_lo_w = np.where(ok[:, None], r_lo_w, u[0])
+        weights.append([u, (r_lo_w, r_hi_w)])
+    return lo, hi, feas, weights, H, target_ratio
+
+
+def _slope_gap(prob: Problem, piece: Piece, h: int, k: int) -> np.ndarray:
+    """Upper bounds (E, E) of ``c_ab(h) - c_ab(k)`` between two heads of a window (the target last), cached."""
+    cache = prob.__dict__.setdefault("_slope_gaps", {})
+    key = (piece.window, h, k)
+    if key not in cache:
+        specs = prob.specs(piece.window)
+        cache[key] = slope_difference_upper(specs[h], specs[k])
+    return cache[key]
+
+
+def branch_and_bound(prob: Problem, N0: int, tol: float, budget_s: float, max_boxes: int = 2_000_000,
+                     lower_start: float = 0.0, stop_above: float | None = None, progress=None) -> BnBResult:
+    """Certified sup of |f - g| over every input of model length > N0 (module docstring); stops when the gap is
+    <= tol, the time budget is spent, or (``stop_above``) a realized input exceeds that value."""
+    t0 = time.perf_counter()
+    rho_max = 1.0 / (N0 + 1)
+    ps = pieces(prob)
+    F = prob.free
+    heap: list = []
+    uid = itertools.count()
+    best = [lower_start, None]
+
+    def evaluate(piece_idx, boxes):
+        piece = ps[piece_idx]
+        lo, hi, feas, weights, _, target_ratio = box_weights(prob, piece, boxes)
+        _, up = prob.bound_abs(piece.win, weights, lo, hi, target_ratio)
+        return np.where(feas & np.array([not b.empty for b in boxes]), up, -np.inf)
+
+    def push(piece_idx, boxes, up):
+        piece = ps[piece_idx]
+        order = np.argsort(-up)
+        for i in order:
+            if up[i] > best[0]:
+                heapq.heappush(heap, (-float(up[i]), next(uid), boxes[i]))
+        cand = [i for i in order[:2] if np.isfinite(up[i])]
+        if cand:  # realize the best children: a lower bound attained by a real input
+            by_n: dict = {}
+            for i in cand:
+                b = boxes[i]
+                rc = math.sqrt(b.rl * b.rh) if b.rl > 0 else b.rh / 2
+                centre = (b.tl + b.th) / 2
+                for c, n in (realize(prob, piece, rc, centre, N0 + 1),
+                             realize(prob, piece, rc, centre, N0 + 1, b.state, _ratio_targets(b))):
+                    if c not in by_n.setdefault(n, []):
+                        by_n[n].append(c)
+            before = best[0]
+            for n, cs in by_n.items():
+                lo_v, _ = prob.point(cs, piece.window, n)
+                j = int(np.argmax(lo_v))
+                if lo_v[j] > best[0]:
+                    best[0], best[1] = float(lo_v[j]), (cs[j], piece.window, n)
+            if best[0] > before:
+                local_search(prob, ps, best, N0 + 1, max(0.5, budget_s / 50))
+
+    E_of = [p.win.E for p in ps]
+    for i in range(len(ps)):
+        box = Box(i, 0.0, rho_max, np.zeros(F), np.ones(F), np.zeros(E_of[i], dtype=np.int8), {})
+        push(i, [box], evaluate(i, [box]))
+    split = 0
+    converged = False
+    while heap:
+        upper = -heap[0][0]
+        if upper - best[0] <= tol:
+            converged = True
+            break
+        if stop_above is not None and best[0] > stop_above:
+            break
+        if time.perf_counter() - t0 > budget_s or split >= max_boxes:
+            break
+        batch = [heapq.heappop(heap) for _ in range(min(BATCH, len(heap)))]
+        groups: dict = {}
+        for negup, _, box in batch:
+            if -negup <= best[0]:
+                continue
+            split += 1
+            groups.setdefault(box.piece, []).append((-negup, box))
+        for pi, items in groups.items():
+            parents = [b for _, b in items]
+            lo_m, hi_m, _, _, H, _ = box_weights(prob, ps[pi], parents)
+            cands = [_candidate_splits(prob, ps[pi], b, {h: tuple(x[j] for x in Hh) for h, Hh in H.items()},
+                                       lo_m[j], hi_m[j])
+                     for j, b in enumerate(parents)]
+            flat = [c for cs in cands for pair in cs for c in pair]
+            up = evaluate(pi, flat)
+            keep, pos = [], 0
+            gap = max(upper - best[0], 0.0)
+            for (parent_up, parent), cs in zip(items, cands, strict=True):
+                j = _choose_split(parent_up, parent.depth, up[pos:pos + 2 * len(cs)].reshape(len(cs), 2), gap)
+                keep += [pos + 2 * j, pos + 2 * j + 1]
+                up[pos:pos + 2 * len(cs)] = np.minimum(up[pos:pos + 2 * len(cs)], parent_up)
+                pos += 2 * len(cs)
+            push(pi, [flat[k] for k in keep], up[np.array(keep)])
+        if progress:
+            progress(split, -heap[0][0] if heap else best[0], best[0])
+    upper = max(-heap[0][0], best[0]) if heap else best[0]
+    if not heap:
+        converged = True
+    return BnBResult(upper, best[0], best[1], split, len(heap), time.perf_counter() - t0, converged)
+
+
+def _choose_split(parent_up: float, depth: int, children: np.ndarray, scale: float) -> int:
+    """Strong branching with the product score of MIP solvers (Achterberg 2007, sec. 5.2): the split maximizing
+    ``max(gain_worse, e) * max(gain_better, e)`` (gains of the children's bounds over the parent's; ``e`` = 1% of
+    ``scale``, the current gap U - L), so a split that cuts off much of the box wins over one that shaves a little
+    off both halves; when no split gains anything, the candidates take turns by the box's depth."""
+    gain = parent_up - np.minimum(children, parent_up)  # (candidates, 2); a child's bound never exceeds its parent's
+    gain = np.where(np.isfinite(gain), gain, 1e150)  # an empty child (the product of two stays finite)
+    worse, better = gain.min(axis=1), gain.max(axis=1)
+    if better.max() <= 1e-12 * max(abs(parent_up), 1.0):
+        return depth % len(children)
+    e = max(0.01 * scale, 1e-9)
+    return int(np.argmax(np.maximum(worse, e) * np.maximum(better, e)))
+
+
+def _ratio_targets(box: Box) -> list:
+    """(head, a, b, target) for the realization of a box: the middle of each branched log-ratio interval (one step
+    inside a half-infinite one)."""
+    out = []
+    for h, a, b in sorted({(h, min(a, b), max(a, b)) for h, a, b in box.ratios}):
+        hi, lo = box.ratios.get((h, a, b), np.inf), -box.ratios.get((h, b, a), np.inf)
+        if np.isfinite(lo) and np.isfinite(hi):
+            target = (lo + hi) / 2
+        else:
+            target = lo + 1.0 if np.isfinite(lo) else hi - 1.0
+        out.append((h, a, b, target))
+    return out
+
+
+PRESENCE_SPLITS = 3  # presence splits tried per box (the prefix classes that weigh most)
+RATIO_SPLITS = 2  # log-ratio splits tried per softmax head and box
+
+
+def _candidate_splits(prob: Problem, piece: Piece, box: Box, H: dict, m_lo, m_hi) -> list:
+    """Every way to halve the box, each a pair of children: rho (geometrically; ``[0, r]`` at ``min(r^2, r/2)``),
+    each theta coordinate wider than 1e-9, the presence of the prefix classes that weigh most (absent / present),
+    and the widest log-ratios of each softmax head (:func:`bounds.certify.weight_ratios.split_candidates`).  A child with no
+    length of the piece's phase is replaced by an empty box."""
+    out = []
+    rl, rh, tl, th = box.rl, box.rh, box.tl, box.th
+    mid = math.sqrt(rl * rh) if rl > 0 else min(rh * rh, rh / 2)
+    if mid < 1e-300:
+        mid = rh / 2
+    if rh - rl > 1e-15 * rh:
+        pair = []
+        for a, b in ((rl, mid), (mid, rh)):
+            pair.append(box.child(rl=a, rh=b) if _has_length(piece, prob, a, b) else box.child(rl=a, rh=b, th=tl - 1.0))
+        out.append(pair)
+    for j in range(len(tl)):
+        if th[j] - tl[j] > 1e-9:
+            m = (tl[j] + th[j]) / 2
+            a_hi, b_lo = th.copy(), tl.copy()
+            a_hi[j], b_lo[j] = m, m
+            out.append([box.child(th=a_hi), box.child(tl=b_lo)])
+    weight = np.full(piece.win.E, -np.inf)  # how much each entry may weigh against a reference
+    for h, (Hh, absent_h, live_h) in H.items():
+        for a, b, t in split_candidates(Hh, absent_h, live_h, RATIO_SPLITS):
+            below, above = dict(box.ratios), dict(box.ratios)
+            below[(h, a, b)] = min(below.get((h, a, b), np.inf), t)
+            above[(h, b, a)] = min(above.get((h, b, a), np.inf), -t)
+            out.append([box.child(ratios=below), box.child(ratios=above)])
+        weight = np.maximum(weight, Hh[int(reference(Hh[None], absent_h[None], live_h[None])[0])])
+    prefix = (piece.win.slot < 0) & (piece.win.classes != 0)
+    maybe = list(np.flatnonzero(prefix & (box.state == MAYBE) & (m_lo == 0) & (m_hi > 0)))
+    if not H:  # no softmax head: the izzo heads' top classes first
+        weight = -np.array([min(float(h.G.mid[e]) for h in prob.heads(piece.window)) for e in range(piece.win.E)])
+    for e in sorted(maybe, key=lambda e: -weight[e])[:PRESENCE_SPLITS]:
+        a_st, p_st = box.state.copy(), box.state.copy()
+        a_st[e], p_st[e] = ABSENT, PRESENT
+        out.append([box.child(state=a_st), box.child(state=p_st)])
+    return out or [[box, box.child(th=tl - 1.0)]]
+
+
+# ------------------------------------------------------------------------------------------------ report
+@dataclass
+class Certificate:
+    semantics: tuple
+    eps: float
+    delta: tuple  # (lower, upper) of the agreement delta
+    N0: int
+    rows: list
+    long: BnBResult
+    upper: float
+    lower: float
+    witness_length: int
+    witness: str | None  # the string, or None when too long to print
+    witness_counts: dict
+    witness_window: list  # classes of the last tau + 1 positions (query last); empty when the string is given
+    verdict: str
+    seconds: float
+    notes: list = field(default_factory=list)
+
+    @property
+    def gap(self) -> float:
+        return self.upper - self.lower
+
+
+def describe_witness(prob: Problem, counts: dict, window: tuple, n: int, limit: int = 4096):
+    s = witness_string(counts, window, prob.delta, prob.ev.f.alphabet) if n <= limit else None
+    return s
+
+
+def certify(prob: Problem, eps: float, delta: float | None = 0.0, train_length: int | None = None,
+            budget_s: float = 60.0, tol: float | None = None, max_length: int | None = None,
+            progress=None, first: int = 1, defined_up_to: int | None = None) -> Certificate:
+    """The verdict of the module docstring: lengths ``first..N0`` enumerated (N0 within a quarter of the budget, at
+    least the training length and Delta + tau + 2), every longer length by branch-and-bound to gap ``tol``
+    (default eps/10).  ``delta`` is the agreement delta; with ``train_length`` it is the certified max |f - g| over
+    the lengths up to it (its lower end decides "certified", its upper end "fails").  ``first = 2`` leaves out the
+    empty input (``$`` alone), on which a trained network is never trained.  ``defined_up_to``: the pair computes
+    only inputs up to this model length (a trained model with absolute positions,
+    :func:`bounds.certify.trained.absolute_as_periodic`): every length up to it is enumerated, none beyond is
+    claimed (no branch-and-bound)."""
+    t0 = time.perf_counter()
+    if defined_up_to is not None:
+        max_length = defined_up_to
+    tol = eps / 10 if tol is None else tol
+    need = max(prob.delta + prob.w + 1, train_length or 0)
+    rows = enumerate_lengths(prob, budget_s / 4, need, max_length, first=first)
+    N0 = rows[-1].length
+    if train_length is not None:
+        part = [r for r in rows if r.length <= train_length]
+        d_lo, d_hi = max(r.lower for r in part), max(r.upper for r in part)
+    else:
+        d_lo = d_hi = float(delta or 0.0)
+    short_hi = max(r.upper for r in rows)
+    short_best = max(rows, key=lambda r: r.lower)
+    remaining = max(budget_s - (time.perf_counter() - t0), budget_s / 4)
+    if defined_up_to is None:
+        long = branch_and_bound(prob, N0, tol, remaining, lower_start=0.0, progress=progress)
+    else:
+        long = BnBResult(0.0, 0.0, None, 0, 0, 0.0, True)
+    upper = max(short_hi, long.upper)
+    if long.lower > short_best.lower and long.witness is not None:
+        counts, window, n = long.witness
+        lower, wl, ws, wc, ww = long.lower, n, describe_witness(prob, counts, window, n), counts, list(window)
+    else:
+        lower, wl, ws, wc, ww = short_best.lower, short_best.length, short_best.witness, {}, []
+    if upper <= d_lo + eps:
+        verdict = "certified"
+    elif lower > d_hi + eps:
+        verdict = "fails"
+    else:
+        verdict = "undetermined"
+    return Certificate((prob.ev.tf.semantics, prob.ev.tg.semantics if prob.ev.tg else None), eps, (d_lo, d_hi),
+                       N0, rows, long, upper, lower, wl, ws, {str(k): v for k, v in wc.items()}, ww, verdict,
+                       time.perf_counter() - t0)
+
+
+def certificate_record(cert, prob=None) -> dict:
+    """A certificate as JSON."""
+    long = cert.long
+    return {"verdict": cert.verdict, "upper": cert.upper, "lower": cert.lower, "gap": cert.gap,
+            "eps": cert.eps, "delta": list(cert.delta), "delta_plus_eps": cert.delta[0] + cert.eps,
+            "semantics": list(cert.semantics), "N0": cert.N0, "seconds": round(cert.seconds, 3),
+            "boxes_split": long.boxes_split, "boxes_open": long.boxes_open, "long_upper": long.upper,
+            "long_lower": long.lower, "long_converged": long.converged,
+            "witness": {"length": cert.witness_length, "string": cert.witness, "counts": cert.witness_counts,
+                        "window": cert.witness_window},
+            "lengths": [{"length": r.length, "configurations": r.configurations, "lower": r.lower, "upper": r.upper,
+                         "witness": r.witness} for r in cert.rows]}

@@ -1,0 +1,183 @@
+"""``python -m bounds.experiments.figures``: every figure under ``docs/results`` redrawn from the committed JSON, or checked.
+
+    python -m bounds.experiments.figures                 # redraw every figure from its results file (PNG + SVG)
+    python -m bounds.experiments.figures --check         # redraw in memory and compare with the committed figures
+    python -m bounds.experiments.figures --dir DIR [--json]
+
+Which results file draws which figures (:data:`RULES`, by file name):
+
+* ``izzo2025-{modp,simple}-<preset>.json`` (``python -m bounds.experiments.measure``): Izzo et al. Figures 1-3
+  (:mod:`bounds.experiments.training.plots`) into ``figures/`` for the quick preset, ``figures/<preset>/`` otherwise;
+* ``ahuja2024-table<k>-<name>.json`` (``python -m bounds.experiments.reproduce ahuja2024``): the test loss against length
+  (and Fig. 3 for Table 1) beside the file, same stem;
+* ``huang2024-fig1-<preset>.json``, ``golowich2025-{sparse-parity,scratchpad}-<preset>.json``
+  (``python -m bounds.experiments.reproduce huang2024 | golowich2025``): beside the file, same stem;
+* ``izzo2025-certify-<name>.json`` (``python -m bounds.certify --runs ... --summary``): certified against measured
+  generalization, ``figures/certify-{modp,simple}-<name>``.
+
+Every figure is saved with the arrays it plots embedded (:mod:`lengthgen_cli.figure_data`).  ``--check`` draws each
+figure from its JSON again without saving and compares those arrays with the ones embedded in the committed PNG
+and SVG; it reports a figure that differs (stale or edited), one that is missing, one without embedded data, and
+one that no results file draws.  Exit status 1 if any problem is found.  Usage errors exit 2 with one line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from collections.abc import Callable
+
+from lengthgen_cli import Parser, UsageError, add_json_option, command, usage_errors
+
+DEFAULT_DIR = "docs/results"
+FIGURE_EXTENSIONS = (".png", ".svg")
+
+
+def _izzo(summary: dict, json_path: str) -> dict:
+    from bounds.experiments.training.plots import figures
+
+    preset = summary.get("preset", "")
+    folder = os.path.join(os.path.dirname(json_path), "figures", *([] if preset == "quick" else [preset]))
+    return {os.path.join(folder, stem): fig for (_, stem), fig in figures(summary, preset).items()}
+
+
+def _ahuja(summary: dict, json_path: str) -> dict:
+    from bounds.experiments.ahuja2024 import figures
+
+    stem = os.path.splitext(json_path)[0]
+    return {stem + suffix: fig for suffix, fig in figures(summary["table"], summary["records"]).items()}
+
+
+def _huang(summary: dict, json_path: str) -> dict:
+    from bounds.experiments.huang2024 import figure
+
+    return {os.path.splitext(json_path)[0]: figure(summary)}
+
+
+def _golowich(summary: dict, json_path: str) -> dict:
+    from bounds.experiments.golowich2025 import figure
+
+    fig = figure(summary)
+    return {} if fig is None else {os.path.splitext(json_path)[0]: fig}
+
+
+def _certify(summary: dict, json_path: str) -> dict:
+    from bounds.certify.runs import figures
+
+    name = os.path.basename(json_path)[len("izzo2025-certify-"):-len(".json")]
+    folder = os.path.join(os.path.dirname(json_path), "figures")
+    return {os.path.join(folder, f"{stem}-{name}"): fig for stem, fig in figures(summary).items()}
+
+
+# results file name -> the function drawing its figures: (summary, json path) -> {figure stem: Figure}
+RULES: tuple[tuple[re.Pattern, Callable[[dict, str], dict], int], ...] = (
+    (re.compile(r"izzo2025-(modp|simple)-[\w.-]+\.json"), _izzo, 120),
+    (re.compile(r"ahuja2024-table[123]-[\w.-]+\.json"), _ahuja, 100),
+    (re.compile(r"huang2024-fig1-[\w.-]+\.json"), _huang, 120),
+    (re.compile(r"golowich2025-(sparse-parity|scratchpad)-[\w.-]+\.json"), _golowich, 110),
+    (re.compile(r"izzo2025-certify-[\w.-]+\.json"), _certify, 110),
+)
+
+
+def _rule(name: str):
+    return next(((draw, dpi) for pattern, draw, dpi in RULES if pattern.fullmatch(name)), None)
+
+
+def results_files(folder: str) -> list[str]:
+    """The results files in ``folder`` that draw figures (sorted)."""
+    return sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".json") and _rule(f))
+
+
+def draw(json_path: str) -> dict:
+    """The figures of one results file, drawn but not saved: ``{stem: Figure}``."""
+    with open(json_path, encoding="utf-8") as fh:
+        summary = json.load(fh)
+    return _rule(os.path.basename(json_path))[0](summary, json_path)
+
+
+def regenerate(folder: str = DEFAULT_DIR) -> list[str]:
+    """Redraw every figure of every results file in ``folder``; returns the paths written."""
+    from lengthgen_cli.figure_data import save
+
+    paths = []
+    for path in results_files(folder):
+        dpi = _rule(os.path.basename(path))[1]
+        for stem, fig in draw(path).items():
+            paths += save(fig, stem, os.path.basename(path), dpi=dpi)
+    return paths
+
+
+def figure_files(folder: str) -> list[str]:
+    """Every PNG and SVG under ``folder`` (recursively, sorted)."""
+    return sorted(os.path.join(d, f) for d, _, fs in os.walk(folder) for f in fs if f.endswith(FIGURE_EXTENSIONS))
+
+
+def check(folder: str = DEFAULT_DIR) -> list[str]:
+    """Problems of the figures under ``folder`` against their results files (empty: all agree)."""
+    import matplotlib.pyplot as plt
+
+    from lengthgen_cli.figure_data import differences, embedded, record
+
+    problems, expected = [], set()
+    for path in results_files(folder):
+        source = os.path.basename(path)
+        for stem, fig in draw(path).items():
+            want = record(fig, source)
+            plt.close(fig)
+            for ext in FIGURE_EXTENSIONS:
+                figure = os.path.normpath(stem + ext)
+                expected.add(figure)
+                if not os.path.exists(figure):
+                    problems.append(f"{figure}: missing (drawn from {source})")
+                    continue
+                have = embedded(figure)
+                if have is None:
+                    problems.append(f"{figure}: no embedded data (redraw it: python -m bounds.experiments.figures)")
+                    continue
+                diff = differences(have, want)
+                if diff:
+                    problems.append(f"{figure}: differs from {source}: " + "; ".join(diff))
+    for figure in figure_files(folder):
+        if os.path.normpath(figure) not in expected:
+            problems.append(f"{figure}: no results file draws it")
+    return problems
+
+
+def _parser() -> Parser:
+    ap = Parser(module="bounds.experiments.figures", description=__doc__.split("\n\n")[0].strip("`"))
+    ap.add_argument("--dir", default=DEFAULT_DIR, help=f"the results folder (default {DEFAULT_DIR})")
+    ap.add_argument("--check", action="store_true",
+                    help="compare the committed figures with their results files instead of redrawing them")
+    add_json_option(ap, "the paths written (or the problems found) as one JSON object")
+    return ap
+
+
+@command
+def main(argv: list[str] | None = None) -> int:
+    ap = _parser()
+    a = ap.parse_args(argv)
+    with usage_errors(ap):
+        if not os.path.isdir(a.dir):
+            raise UsageError(f"--dir {a.dir!r} is not a folder")
+        try:
+            import matplotlib
+
+            matplotlib.use("Agg")
+        except ImportError:
+            raise UsageError("figures need matplotlib: pip install 'lengthgen[train]'") from None
+        if a.check:
+            problems = check(a.dir)
+            if a.json:
+                print(json.dumps({"problems": problems}))
+            else:
+                print("\n".join(problems + [f"{len(problems)} problem(s) in {a.dir}"]))
+            return 1 if problems else 0
+        paths = regenerate(a.dir)
+        print(json.dumps({"written": paths}) if a.json else "\n".join(paths + [f"{len(paths)} file(s) written"]))
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,34 @@
+"""The run-control options shared by the trained reproductions (``python -m bounds.experiments.reproduce huang2024 |
+golowich2025``): seeds, budgets, where runs and results go, executor and device, in one place."""
+
+from __future__ import annotations
+
+from lengthgen_cli import bounded_int
+
+MAX_SEEDS, MAX_STEPS, MAX_TEST_SAMPLES, MAX_WORKERS = 64, 1_000_000, 100_000, 256
+
+
+def add_budget_options(ap, unit: str) -> None:
+    """``--seeds``, ``--steps`` and ``--test-samples`` (``unit``: what one test sample set covers, e.g. "bin")."""
+    ap.add_argument("--seeds", type=bounded_int(1, MAX_SEEDS, "MAX_SEEDS"), help="seeds per cell (default: the preset's)")
+    ap.add_argument("--steps", type=bounded_int(1, MAX_STEPS, "MAX_STEPS"), help="step budget per run (default: the preset's)")
+    ap.add_argument("--test-samples", type=bounded_int(1, MAX_TEST_SAMPLES, "MAX_TEST_SAMPLES"),
+                    help=f"test examples per {unit} (default: the preset's)")
+
+
+def add_run_options(ap, default_runs: str) -> None:
+    """``--runs``, ``--results-dir``, ``--executor``, ``--workers``, ``--device``, ``--threads``, ``--no-plot``
+    and ``--summarize-only``."""
+    ap.add_argument("--runs", help=f"run folder (one JSON per run; reruns resume); default {default_runs}")
+    ap.add_argument("--results-dir", default="docs/results", help="where the summary JSON, table and plots go")
+    ap.add_argument("--executor", choices=("local", "ray"), default="local",
+                    help="local processes (default) or Ray tasks (pip install '.[ray]')")
+    ap.add_argument("--workers", type=bounded_int(1, MAX_WORKERS, "MAX_WORKERS"), default=1,
+                    help="local worker processes (default 1: in this process)")
+    ap.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"),
+                    help="torch device (auto: cuda if visible, else cpu)")
+    ap.add_argument("--threads", type=bounded_int(1, MAX_WORKERS, "MAX_WORKERS"), default=1,
+                    help="torch CPU threads per run (default 1)")
+    ap.add_argument("--no-plot", action="store_true", help="skip the PNG/SVG figure")
+    ap.add_argument("--summarize-only", action="store_true",
+                    help="train nothing: summarize the runs already recorded (cells without a record are listed as missing)")
