@@ -536,7 +536,34 @@ def _parser():
                                     "jump:scheme pairs (scratchpad, e.g. 1:coupled,2:shifted-ape)")
     add_budget_options(ap, "point")
     add_run_options(ap, "runs/golowich2025-<experiment>-<preset>")
+    ap.add_argument("--from-results", metavar="FILE",
+                    help="summarize again from a results file's own per-cell accuracies and its preset (no runs, "
+                         "no training): brings an older results file to the current summary (prediction, fit, "
+                         "judged cells); written to --results-dir under the file's name")
     return ap
+
+
+def _tuples(v):
+    return tuple(_tuples(x) for x in v) if isinstance(v, list) else v
+
+
+def records_of_summary(summary: dict) -> tuple[list[dict], Preset]:
+    """The run records and the preset a results file of :func:`summarize` was made from, as far as it keeps them:
+    per-seed accuracies, steps, seconds (and loss, curves, deviations where present); the preset from the file's
+    own ``config``, not today's.  ``summarize(*records_of_summary(s))`` recomputes every derived field."""
+    fields = {f.name for f in dataclasses.fields(Preset)}
+    config = {k: _tuples(v) for k, v in summary["config"].items() if k in fields}
+    preset = Preset(name=summary["preset"], description=summary["description"], **config)
+    sp = summary["name"] == "sparse-parity"
+    records = []
+    for row in summary["rows"]:
+        n = len(next(iter(row["per_seed"].values())))
+        rec = {"accuracy": row["per_seed"], "seeds": list(range(n)), "seconds": row["seconds"],
+               "steps": row["steps"], "final_loss": row.get("final_loss"), "history": row.get("learning_curves"),
+               "deviations": row.get("deviations"), "arch": summary["config"].get("arch")}
+        rec.update({"K_train": row["K_train"]} if sp else {"jump": row["jump"], "scheme": row["scheme"]})
+        records.append(rec)
+    return records, preset
 
 
 def _cells(experiment: str, text: str) -> tuple:
@@ -562,8 +589,9 @@ def _cells(experiment: str, text: str) -> tuple:
 def run(args) -> int:
     from bounds.experiments.training.executor import SweepError, load_records, record_path, run_specs
     from bounds.experiments.training.progress import SweepProgress
-    from lengthgen_cli.output import write_atomic
 
+    if args.from_results:
+        return _write(_resummarized(args), args)
     preset = PRESETS[args.experiment][args.preset]
     changes = {k: v for k, v in (("seeds", args.seeds), ("max_steps", args.steps),
                                  ("test_samples", args.test_samples)) if v is not None}
@@ -586,7 +614,28 @@ def run(args) -> int:
         finally:
             prog.close()
     records = [r["record"] for r in load_records(runs_dir, todo)] if os.path.isdir(runs_dir) else []
-    summary = summarize(args.experiment, records, preset)
+    return _write(summarize(args.experiment, records, preset), args)
+
+
+def _resummarized(args) -> dict:
+    import json
+
+    try:
+        with open(args.from_results, encoding="utf-8") as fh:
+            old = json.load(fh)
+        if old["name"] != args.experiment:
+            raise UsageError(f"{args.from_results} holds the {old['name']} experiment, not {args.experiment}")
+        return summarize(args.experiment, *records_of_summary(old))
+    except (OSError, ValueError) as e:
+        raise UsageError(f"cannot read {args.from_results}: {e}") from None
+    except (KeyError, TypeError, StopIteration) as e:
+        raise UsageError(f"{args.from_results} is not a golowich2025 results file (missing {e})") from None
+
+
+def _write(summary: dict, args) -> int:
+    from lengthgen_cli.output import write_atomic
+
+    name = f"golowich2025-{summary['name']}-{summary['preset']}"
     os.makedirs(args.results_dir, exist_ok=True)
     path = os.path.join(args.results_dir, f"{name}.json")
     write_atomic(path, summary)

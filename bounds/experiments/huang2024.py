@@ -346,19 +346,24 @@ def figure(summary: dict):
     for ax, pe in zip(axes, POSITIONS, strict=True):
         rows = {r["task"]: r for r in summary["rows"] if r["positions"] == pe}
         for b, color in zip(range(3), ("#999999", "#4477aa", "#cc6677"), strict=True):
-            vals = [100 * ((rows[t]["accuracy_trained"] or rows[t]["accuracy_all"])[b]) if t in rows else 0
-                    for t in tasks]
-            ax.bar([i + (b - 1) * 0.27 for i in range(len(tasks))], vals, 0.27, color=color,
-                   label=["in-dist", "51-100", "101-150"][b])
+            for i, t in enumerate(tasks):
+                if t not in rows:
+                    continue
+                fit = rows[t]["accuracy_trained"] is not None  # else: the mean over every (unfit) seed
+                acc = (rows[t]["accuracy_trained"] if fit else rows[t]["accuracy_all"])[b]
+                ax.bar([i + (b - 1) * 0.27], [100 * acc], 0.27, color=color if fit else "white",
+                       edgecolor=color, hatch=None if fit else "///",
+                       label=["in-dist", "51-100", "101-150"][b] if i == 0 else None)
         for i, t in enumerate(tasks):
             if t in rows:
                 ax.text(i, 103, "✓" if rows[t]["predicted"] else "✗", ha="center", fontsize=11,
                         color="green" if rows[t]["predicted"] else "red")
-                if rows[t]["accuracy_trained"] is None:  # bars are then the mean over all (unfit) seeds
+                if rows[t]["accuracy_trained"] is None:
                     ax.text(i, 75, "no seed fit", ha="center", rotation=90, fontsize=7, color="#555555")
         ax.set_xticks(range(len(tasks)), tasks, rotation=60, ha="right", fontsize=8)
         ax.set_ylim(0, 112)
-        ax.set_title(f"{pe.upper()} (mark: C-RASP prediction; bars: fit seeds)", fontsize=10)
+        ax.set_title(f"{pe.upper()} (mark: C-RASP prediction; bars: fit seeds,\nhatched: mean of every seed where no seed fit)",
+                     fontsize=9)
     axes[0].set_ylabel("exact-match accuracy %")
     axes[0].legend(fontsize=8, loc="lower left")
     return fig

@@ -125,3 +125,22 @@ def test_izzo_grid_overrides_change_only_their_task():
     quick = {s.kwargs["task"] + str(s.kwargs["n"]): s for s in base.specs()}
     assert specs["modp2"].key == quick["modp2"].key
     assert specs["simple8"].kwargs["config"]["max_steps"] == 9 and specs["simple8"].key != quick["simple8"].key
+
+
+def test_results_file_summarized_again_from_its_own_rows():
+    """golowich2025 --from-results: a committed summary recomputed from its own per-cell accuracies and its own
+    preset gives back every derived field (prediction, fit, judged cells, agreement); negative control: one
+    seed's accuracy lowered below the fit criterion changes the recomputed fit and judgement."""
+    import json
+    import pathlib
+
+    path = pathlib.Path(__file__).resolve().parents[2] / "docs" / "results" / "golowich2025-sparse-parity-cpu.json"
+    old = json.loads(path.read_text())
+    again = json.loads(json.dumps(G.summarize(old["name"], *G.records_of_summary(old))))
+    for key in ("rows", "judged", "agree", "agreement_rate", "missing", "theory"):
+        assert again[key] == old[key], key
+    fitted_row = next(i for i, r in enumerate(old["rows"]) if r["fitted_seeds"])
+    inside = old["rows"][fitted_row]["in_distribution"][0]
+    old["rows"][fitted_row]["per_seed"][inside] = [0.0] * len(old["rows"][fitted_row]["per_seed"][inside])
+    broken = G.summarize(old["name"], *G.records_of_summary(old))
+    assert broken["rows"][fitted_row]["fitted_seeds"] == 0 and broken["judged"] < again["judged"]

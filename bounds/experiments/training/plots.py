@@ -10,7 +10,8 @@ Per task kind (``modp``: Figure 2, ``simple``: Figure 1 of Izzo et al.):
 * ``<kind>-plateau``: the plateau against N (seed mean, min-max band over seeds), eps dashed (middle panes);
   for ModP also against N / p (right pane of Figure 2: the curves should overlap);
 * ``<kind>-nmin``: N_min(eps) against p or omega, every seed's own N_min, the seed-mean N_min, the fitted line
-  with its 95% confidence band, and beside it (log scale) the ``bounds.estimate`` prediction;
+  with its 95% confidence band (left); beside it (log scale) the Theorem 4.1 bracket lower <= N* <= upper of
+  ``bounds.estimate`` for the class and the measured N_min (right);
 * ``modp-attention``: Figure 3, per training length the attention weight per key on positions = k (mod p) and
   elsewhere (mean +- std over the batch, per seed), 1/(class size) dashed.
 
@@ -113,14 +114,21 @@ def nmin_figure(summary: dict, kind: str, name: str):
     ax.set_ylabel(f"N_min (plateau < {summary['eps']})")
     ax.legend(fontsize=7)
     ax = axes[1]
-    ax.plot(xs_all, [t["predicted"]["N"] for t in tasks], marker="s", label="predicted N (bounds.estimate)")
+    upper = [t["predicted"]["N"] for t in tasks]
+    ax.plot(xs_all, upper, marker="s", color="C0", label="upper: proved N* <= (bounds.estimate)")
+    bracket = [(x, t["predicted"]["lower_N"], t["predicted"]["N"]) for x, t in zip(xs_all, tasks, strict=True)
+               if t["predicted"].get("lower_N") is not None]
+    if bracket:
+        bx, lo, hi = zip(*bracket, strict=True)
+        ax.plot(bx, lo, marker="^", color="C2", label="lower: certified N* >= (worst pair of the class)")
+        ax.fill_between(bx, lo, hi, color="C0", alpha=0.12, label="bracket lower <= N* <= upper")
     meas = [(x, t["n_min"]) for x, t in zip(xs_all, tasks, strict=True) if t["n_min"] is not None]
-    ax.plot([m[0] for m in meas], [m[1] for m in meas], marker="D", color="C3", label="measured N_min")
+    ax.plot([m[0] for m in meas], [m[1] for m in meas], marker="D", color="C3", label="measured N_min (test loss of the trained seeds)")
     ax.set_yscale("log")
     ax.set_xlabel("p" if kind == "modp" else "omega")
     ax.set_ylabel("training length")
     ax.legend(fontsize=7)
-    fig.suptitle(f"{kind}: measured N_min against the Theorem 4.1 estimate ({name} preset)", fontsize=9)
+    fig.suptitle(f"{kind}: measured N_min against the Theorem 4.1 bracket ({name} preset)", fontsize=9)
     return fig
 
 

@@ -1,13 +1,13 @@
 """Print the markdown tables of docs/measured_thresholds.md from the committed summaries (no training).
 
-    python docs/results/make_table.py [docs/results/izzo2025-modp-quick.json docs/results/izzo2025-simple-quick.json]
+    python scripts/measured_table.py [docs/results/izzo2025-modp-quick.json docs/results/izzo2025-simple-quick.json]
 """
 
 import json
 import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "results")
 DEFAULT = [os.path.join(HERE, f"izzo2025-{k}-quick.json") for k in ("modp", "simple")]
 
 
