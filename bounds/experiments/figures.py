@@ -18,7 +18,8 @@ Which results file draws which figures (:data:`RULES`, by file name):
 Every figure is saved with the arrays it plots embedded (:mod:`lengthgen_cli.figure_data`).  ``--check`` draws each
 figure from its JSON again without saving and compares those arrays with the ones embedded in the committed PNG
 and SVG; it reports a figure that differs (stale or edited), one that is missing, one without embedded data, and
-one that no results file draws.  Exit status 1 if any problem is found.  Usage errors exit 2 with one line.
+one that no results file draws, and a PNG that no Markdown page beside the results folder shows (``--pages``).
+Exit status 1 if any problem is found.  Usage errors exit 2 with one line.
 """
 
 from __future__ import annotations
@@ -114,8 +115,21 @@ def figure_files(folder: str) -> list[str]:
     return sorted(os.path.join(d, f) for d, _, fs in os.walk(folder) for f in fs if f.endswith(FIGURE_EXTENSIONS))
 
 
-def check(folder: str = DEFAULT_DIR) -> list[str]:
-    """Problems of the figures under ``folder`` against their results files (empty: all agree)."""
+def shown_figures(pages: str) -> set[str]:
+    """The figures shown by the Markdown pages in ``pages`` (``![caption](path)``, resolved from each page)."""
+    shown = set()
+    for name in sorted(os.listdir(pages)):
+        if name.endswith(".md"):
+            with open(os.path.join(pages, name), encoding="utf-8") as fh:
+                text = fh.read()
+            shown.update(os.path.abspath(os.path.join(pages, link))
+                         for link in re.findall(r"!\[[^\]]*\]\(([^)\s]+)\)", text))
+    return shown
+
+
+def check(folder: str = DEFAULT_DIR, pages: str | None = None) -> list[str]:
+    """Problems of the figures under ``folder`` against their results files (empty: all agree); with ``pages``, also
+    every PNG (or its SVG twin) that no Markdown page in ``pages`` shows."""
     import matplotlib.pyplot as plt
 
     from lengthgen_cli.figure_data import differences, embedded, record
@@ -142,6 +156,12 @@ def check(folder: str = DEFAULT_DIR) -> list[str]:
     for figure in figure_files(folder):
         if os.path.normpath(figure) not in expected:
             problems.append(f"{figure}: no results file draws it")
+    if pages is not None:
+        shown = shown_figures(pages)
+        for figure in figure_files(folder):
+            stem = os.path.splitext(os.path.abspath(figure))[0]
+            if figure.endswith(".png") and not {stem + ext for ext in FIGURE_EXTENSIONS} & shown:
+                problems.append(f"{figure}: shown in no page of {pages}")
     return problems
 
 
@@ -149,7 +169,11 @@ def _parser() -> Parser:
     ap = Parser(module="bounds.experiments.figures", description=__doc__.split("\n\n")[0].strip("`"))
     ap.add_argument("--dir", default=DEFAULT_DIR, help=f"the results folder (default {DEFAULT_DIR})")
     ap.add_argument("--check", action="store_true",
-                    help="compare the committed figures with their results files instead of redrawing them")
+                    help="compare the committed figures with their results files instead of redrawing them, and "
+                         "report every figure that no page of --pages shows")
+    ap.add_argument("--pages", default=None,
+                    help="the folder of Markdown pages that must show every figure (--check; default: the folder "
+                         "holding --dir)")
     add_json_option(ap, "the paths written (or the problems found) as one JSON object")
     return ap
 
@@ -161,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
     with usage_errors(ap):
         if not os.path.isdir(a.dir):
             raise UsageError(f"--dir {a.dir!r} is not a folder")
+        if a.pages is not None and not a.check:
+            raise UsageError("--pages is read only with --check")
         try:
             import matplotlib
 
@@ -168,7 +194,10 @@ def main(argv: list[str] | None = None) -> int:
         except ImportError:
             raise UsageError("figures need matplotlib: pip install 'lengthgen[train]'") from None
         if a.check:
-            problems = check(a.dir)
+            pages = a.pages or os.path.dirname(os.path.abspath(a.dir))
+            if not os.path.isdir(pages):
+                raise UsageError(f"--pages {pages!r} is not a folder")
+            problems = check(a.dir, pages)
             if a.json:
                 print(json.dumps({"problems": problems}))
             else:

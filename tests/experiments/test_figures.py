@@ -1,7 +1,8 @@
 """Every committed figure under docs/results shows the arrays its results file holds (bounds.experiments.figures,
 lengthgen_cli.figure_data): the check redraws each figure from its JSON in memory and compares the plotted arrays with
-the ones embedded in the committed PNG and SVG.  Controls: a changed value in a results file, a figure without
-embedded data and a figure no results file draws are each reported."""
+the ones embedded in the committed PNG and SVG, and every PNG is shown in a docs page.  Controls: a changed value
+in a results file, a figure without embedded data, a figure no results file draws and a figure no page shows are
+each reported."""
 
 import json
 import shutil
@@ -19,8 +20,17 @@ from lengthgen_cli.figure_data import embedded  # noqa: E402
 RESULTS = Path(__file__).resolve().parents[2] / "docs" / "results"
 
 
-def test_every_committed_figure_agrees_with_its_results_file():
-    assert figures.check(str(RESULTS)) == []
+def test_every_committed_figure_agrees_with_its_results_file_and_is_shown_in_a_page():
+    assert figures.check(str(RESULTS), str(RESULTS.parent)) == []
+
+
+def test_a_figure_shown_in_no_page_is_reported(small_results, tmp_path_factory):
+    pages = tmp_path_factory.mktemp("pages")
+    (pages / "page.md").write_text("no image here\n")
+    assert figures.check(str(small_results), str(pages)) == [
+        f"{small_results / 'huang2024-fig1-quick.png'}: shown in no page of {pages}"]
+    (pages / "page.md").write_text(f"![Figure 1]({small_results / 'huang2024-fig1-quick.png'})\n")
+    assert figures.check(str(small_results), str(pages)) == []
 
 
 def test_the_nmin_figures_plot_the_stored_prediction_and_measurement():
@@ -29,8 +39,11 @@ def test_the_nmin_figures_plot_the_stored_prediction_and_measurement():
     for kind in ("modp", "simple"):
         data = json.loads((RESULTS / f"izzo2025-{kind}-quick.json").read_text())
         lines = {ln["label"]: ln for ln in embedded(str(RESULTS / "figures" / f"{kind}-nmin.png"))["data"]["axes"][1]["lines"]}
-        assert lines["predicted N (bounds.estimate)"]["y"] == [float(t["predicted"]["N"]) for t in data["tasks"]]
-        assert lines["measured N_min"]["y"] == [float(t["n_min"]) for t in data["tasks"] if t["n_min"] is not None]
+        assert lines["upper: proved N* <= (bounds.estimate)"]["y"] == [float(t["predicted"]["N"]) for t in data["tasks"]]
+        assert lines["lower: certified N* >= (worst pair of the class)"]["y"] == [
+            float(t["predicted"]["lower_N"]) for t in data["tasks"]]
+        assert lines["measured N_min (test loss of the trained seeds)"]["y"] == [
+            float(t["n_min"]) for t in data["tasks"] if t["n_min"] is not None]
 
 
 @pytest.fixture
@@ -67,7 +80,8 @@ def test_figures_without_data_or_without_a_source_are_reported(small_results):
 
 
 def test_cli_check_and_usage_errors(small_results, capsys):
-    assert figures.main(["--dir", str(small_results), "--check", "--json"]) == 0
+    (small_results / "page.md").write_text("![Figure 1](huang2024-fig1-quick.png)\n")
+    assert figures.main(["--dir", str(small_results), "--pages", str(small_results), "--check", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == {"problems": []}
     assert figures.main(["--dir", str(small_results / "nope")]) == 2
     assert capsys.readouterr().err.count("\n") == 1
