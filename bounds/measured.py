@@ -74,8 +74,9 @@ def text(r: dict) -> str:
         tm_text = "-" if not tm else (f"{tm['gamma']:.3g}, {tm['L']:.4g}, 10^{tm['log10_N_p8']:.3g} "
                                       f"(run N={tm['N']}, seed {tm['seed']})")
         lower = "-" if row.get("lower_N") is None else str(Length.from_json(row["lower_N"]))
+        n_min = "never" if row["measured_n_min"] is None else str(row["measured_n_min"])  # seed mean never < eps
+        spread = "/".join("-" if sp[k] is None else str(sp[k]) for k in ("min", "median", "max"))
         lines.append(f"  {row['task']:<20} {lower:<6} {str(Length.from_json(row['predicted_N'])):<15} "
-                     f"{row['measured_n_min']!s:<15} "
-                     f"{sp['min']!s}/{sp['median']!s}/{sp['max']!s}{'':<16} "
-                     f"{'-' if ratio is None else f'{ratio:.3g}':<19} {tm_text}")
+                     f"{n_min:<15} {spread:<24} "
+                     f"{'-' if ratio is None else f'{ratio:.3g}':<15} {tm_text}")
     return "\n".join(lines)
