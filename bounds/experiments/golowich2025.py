@@ -633,21 +633,10 @@ def _resummarized(args) -> dict:
 
 
 def _write(summary: dict, args) -> int:
-    from lengthgen_cli.output import write_atomic
+    from bounds.experiments.options import write_summary
 
-    name = f"golowich2025-{summary['name']}-{summary['preset']}"
-    os.makedirs(args.results_dir, exist_ok=True)
-    path = os.path.join(args.results_dir, f"{name}.json")
-    write_atomic(path, summary)
-    text = table(summary)
-    with open(os.path.join(args.results_dir, f"{name}.md"), "w", encoding="utf-8") as fh:
-        fh.write(text + "\n")
-    print(text)
-    if not args.no_plot:
-        for p in plot(summary, path):
-            print(f"wrote {p}")
-    print(f"wrote {path}")
-    return 0
+    return write_summary(summary, args.results_dir, f"golowich2025-{summary['name']}-{summary['preset']}",
+                         table(summary), plot, args.no_plot)
 
 
 @command

@@ -433,9 +433,9 @@ def main(argv=None) -> int:
 def run(args) -> int:
     import dataclasses
 
+    from bounds.experiments.options import write_summary
     from bounds.experiments.training.executor import SweepError, load_records, record_path, run_specs
     from bounds.experiments.training.progress import SweepProgress
-    from lengthgen_cli.output import write_atomic
 
     if args.figure != 1:
         raise UsageError(f"only Figure 1 is a training experiment in huang2024, not figure {args.figure}")
@@ -470,16 +470,6 @@ def run(args) -> int:
             prog.close()
     records = [r["record"] for r in load_records(runs_dir, todo_specs)] if os.path.isdir(runs_dir) else []
     summary = summarize(records, preset)
-    os.makedirs(args.results_dir, exist_ok=True)
-    path = os.path.join(args.results_dir, f"huang2024-fig1-{preset.name}.json")
-    write_atomic(path, summary)
-    text = table(summary)
-    with open(os.path.join(args.results_dir, f"huang2024-fig1-{preset.name}.md"), "w", encoding="utf-8") as fh:
-        fh.write(text + "\n")
-    print(text)
-    if not args.no_plot:
-        for p in plot(summary, path):
-            print(f"wrote {p}")
-    print(f"wrote {path}")
-    return 0
+    return write_summary(summary, args.results_dir, f"huang2024-fig1-{preset.name}", table(summary), plot,
+                         args.no_plot)
 

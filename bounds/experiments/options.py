@@ -32,3 +32,25 @@ def add_run_options(ap, default_runs: str) -> None:
     ap.add_argument("--no-plot", action="store_true", help="skip the PNG/SVG figure")
     ap.add_argument("--summarize-only", action="store_true",
                     help="train nothing: summarize the runs already recorded (cells without a record are listed as missing)")
+
+
+def write_summary(summary: dict, results_dir: str, name: str, text: str, plot, no_plot: bool) -> int:
+    """Write a trained reproduction's results: ``<results_dir>/<name>.json`` (atomic), the Markdown table ``text`` as
+    ``<name>.md``, and unless ``no_plot`` the figures ``plot(summary, json_path)`` draws; print the table and every
+    path written."""
+    import os
+
+    from lengthgen_cli.output import write_atomic
+
+    os.makedirs(results_dir, exist_ok=True)
+    path = os.path.join(results_dir, f"{name}.json")
+    write_atomic(path, summary)
+    with open(os.path.join(results_dir, f"{name}.md"), "w", encoding="utf-8") as fh:
+        fh.write(text + "\n")
+    print(text)
+    if not no_plot:
+        for p in plot(summary, path):
+            print(f"wrote {p}")
+    print(f"wrote {path}")
+    return 0
+
