@@ -2,7 +2,9 @@
 
 The identification argument of Ahuja & Mansouri (Theorem 9, eqs. (29)-(34)) moves from an open set to 0 by
 the identity theorem, which needs sigma real-analytic on all of R (on a connected domain holding both the
-open set and 0; docs/identify.md).  An expression is accepted only when both are established:
+open set and 0; docs/identify.md).  The text is read by the grammar of :mod:`verify.expr_grammar` (a
+whitelist of functions, the variable ``x``, exact numbers; size, depth and magnitude limits checked before
+anything is built), never evaluated as Python.  An expression is accepted only when both are established:
 
 * **analytic at 0** (:func:`taylor_at_zero`): the one-sided expansions at 0 from the right and from the left
   are the same polynomial (no fractional, negative or logarithmic terms) and the expression's value at 0 is
@@ -22,17 +24,16 @@ Errors are :class:`NotUnivariateError` (a symbol other than ``x``) and :class:`N
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 import sympy
 
-#: the variable of an activation expression (real, so that sympy's positivity assumptions apply)
-X = sympy.Symbol("x", real=True)
+from verify import expr_grammar
+from verify.expr_grammar import X
+
 #: functions real-analytic on all of R (compositions with analytic arguments stay analytic)
 ENTIRE_ON_REALS = (sympy.exp, sympy.sin, sympy.cos, sympy.sinh, sympy.cosh, sympy.tanh, sympy.atan,
                    sympy.asinh, sympy.erf, sympy.erfc)
-_ALLOWED_TEXT = re.compile(r"^[A-Za-z0-9_+\-*/^(). ,]+$")
 
 
 class ActivationExpressionError(ValueError):
@@ -50,14 +51,11 @@ class NotAnalyticError(ActivationExpressionError):
 @lru_cache(maxsize=64)
 def parse(text: str) -> sympy.Expr:
     """The expression ``text`` in ``x``, checked univariate, analytic at 0 and analytic on R."""
-    if not text or not _ALLOWED_TEXT.match(text) or "__" in text:
-        raise ActivationExpressionError(f"activation {text!r} is neither a known name nor an expression in x "
-                                        "(letters, digits, + - * / ^ ( ) . , only)")
     try:
-        expr = sympy.sympify(text, locals={"x": X}, convert_xor=True)
-    except (sympy.SympifyError, SyntaxError, TypeError, ValueError, AttributeError) as exc:
-        raise ActivationExpressionError(f"cannot read activation {text!r} as a sympy expression in x: "
-                                        f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+        expr = expr_grammar.parse(text)
+    except expr_grammar.ExpressionError as exc:
+        raise ActivationExpressionError(f"cannot read activation {text[:60]!r}"
+                                        f"{'...' if len(text) > 60 else ''}: {exc}") from exc
     if not isinstance(expr, sympy.Expr):
         raise ActivationExpressionError(f"activation {text!r} is not an expression in x")
     others = sorted(str(s) for s in expr.free_symbols if s != X)

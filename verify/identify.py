@@ -1,10 +1,12 @@
 """Permutation identification: which (U, V) satisfy ``sigma(V y) = U sigma(y)`` on an open set?
 
-``python -m verify.identify --activation sigmoid --n 6 [--json] [--max-order K]``
+``python -m verify.identify --activation sigmoid --n 6 [--json] [--max-order K] [--time-limit SECONDS]``
 
 ``--activation`` is a name of :data:`ACTIVATIONS` or a sympy expression in ``x`` (``"x/(1+exp(-x))"``,
 ``"log(1+exp(x))"``), accepted when it is univariate and shown analytic at 0 and on all of R
-(:mod:`verify.activation_expr`), and analysed the same way as the named activations.
+(:mod:`verify.activation_expr`; read by the grammar of :mod:`verify.expr_grammar`, never evaluated as
+Python), and analysed the same way as the named activations.  The analysis stops with one line after
+``--time-limit`` seconds (default :data:`TIME_LIMIT_S`).
 
 This generalises the RNN step of Ahuja & Mansouri (ahuja2024, Theorem 9, eqs. (29)-(34)): from
 ``sigma(V y) = U sigma(y)`` on an open set, with V, U invertible, conclude ``U = V = Pi`` (a permutation).
@@ -49,6 +51,7 @@ from functools import lru_cache
 import sympy
 
 from lengthgen_cli import Parser, add_json_option, bounded_int, command, progress, usage_errors
+from lengthgen_cli.deadline import TimeLimitExceeded, time_limit
 from verify import activation_expr
 from verify.activation_expr import ActivationExpressionError
 from verify.kernel import CitedLemma
@@ -533,17 +536,25 @@ def _jsonable(x):
 
 
 MAX_ORDER = 20
+#: default of --time-limit: the exact analysis of an expression (Taylor series of compositions, Groebner bases)
+#: may grow without bound for a legal expression; past the limit the tool stops in one line
+TIME_LIMIT_S = 120
+MAX_TIME_LIMIT_S = 24 * 3600
 
 
 def build_parser() -> Parser:
     ap = Parser(module="verify.identify", description=__doc__.splitlines()[0])
     ap.add_argument("--activation", required=True, metavar="NAME|EXPR",
-                    help=f"the activation sigma: one of {', '.join(ACTIVATIONS)}, or a sympy expression in x "
+                    help=f"the activation sigma: one of {', '.join(ACTIVATIONS)}, or an expression in x "
                          "analytic on R, e.g. 'x/(1+exp(-x))', 'log(1+exp(x))'")
     ap.add_argument("--n", required=True, type=bounded_int(1, MAX_N, f"verify.identify.MAX_N = {MAX_N}"),
                     help=f"dimension n of y, U and V, 1..{MAX_N}")
     ap.add_argument("--max-order", type=bounded_int(1, MAX_ORDER, f"verify.identify.MAX_ORDER = {MAX_ORDER}"), default=8,
                     help=f"highest Taylor truncation order tried, 1..{MAX_ORDER} (default 8)")
+    ap.add_argument("--time-limit", type=bounded_int(1, MAX_TIME_LIMIT_S, "verify.identify.MAX_TIME_LIMIT_S = "
+                                                     f"{MAX_TIME_LIMIT_S}"),
+                    default=TIME_LIMIT_S, metavar="SECONDS",
+                    help=f"stop with an error after this many seconds of analysis (default {TIME_LIMIT_S})")
     add_json_option(ap)
     return ap
 
@@ -552,8 +563,9 @@ def build_parser() -> Parser:
 def main(argv: list[str] | None = None) -> int:
     ap = build_parser()
     args = ap.parse_args(argv)
-    with usage_errors(ap, IdentifyError, ActivationExpressionError), progress(
-            desc=f"{args.activation} n={args.n}: supports solved", unit="support") as bar:
+    with usage_errors(ap, IdentifyError, ActivationExpressionError, TimeLimitExceeded), progress(
+            desc=f"{args.activation[:60]} n={args.n}: supports solved", unit="support") as bar, time_limit(
+            args.time_limit, f"the analysis of {args.activation[:60]!r}", " (--time-limit; raise it to allow more)"):
         res = _jsonable(identify(args.activation, args.n, args.max_order,
                                  step=lambda K: (bar.set_postfix_str(f"order {K}"), bar.update())))
     if args.json:

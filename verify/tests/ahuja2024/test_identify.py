@@ -185,7 +185,7 @@ def test_expression_activation_outside_the_named_ones():
     ("Abs(x - 5)", "NotAnalyticError", "on all of R"),
     ("log(1/2 - x**2)", "NotAnalyticError", "on all of R"),
     ("I*x", "NotAnalyticError", "not real"),
-    ("x*y", "NotUnivariateError", "not univariate"),
+    ("x*y", "ActivationExpressionError", "not in the grammar"),
     ("3", "NotUnivariateError", "does not depend on x"),
 ])
 def test_expression_activation_refused(expr, error, says, capsys):
