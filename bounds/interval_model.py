@@ -395,6 +395,8 @@ def load_interval_model(path) -> IntervalModel:
         raise ModelFormatError(f"cannot read model file {p}: {e.strerror}") from e
     except json.JSONDecodeError as e:
         raise ModelFormatError(f"{p} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from e
+    except RecursionError:
+        raise ModelFormatError(f"{p} nests its JSON deeper than Python's recursion limit allows") from None
     try:
         return interval_model_from_dict(data)
     except ModelFormatError as e:

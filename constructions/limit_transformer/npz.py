@@ -10,7 +10,9 @@ load in milliseconds, where the JSON format (:mod:`constructions.limit_transform
   ``unembedding`` -- is a reference ``{"array": NAME}``;
 * one float64 array per reference, named by its field path (``layers[0].heads[1].query``).
 
-Reading uses ``np.load(allow_pickle=False)``: an archive with a pickled object, a missing or unreferenced array, an
+Reading first checks the bytes every array's ``.npy`` header declares (shape times item size, before anything is
+allocated) and the members' sizes against :data:`MAX_ARCHIVE_BYTES`, then uses ``np.load(allow_pickle=False)``: an
+archive with a pickled object, a missing or unreferenced array, an
 array that is not float64 or not of the field's dimension, a NaN or infinity, or a header that is not JSON raises
 :class:`ModelFormatError`; everything else (shapes against the alphabet and width, the schema) is checked by the
 loaders that read the resolved dict, the same code as for a JSON file (:func:`serialize.model_from_dict` after
@@ -23,6 +25,7 @@ an exact model here; ``load_model`` reads either format.
 from __future__ import annotations
 
 import json
+import math
 import os
 import stat
 import zipfile
@@ -37,6 +40,27 @@ from lengthgen_cli.inputs import require_regular_file
 HEADER = "header"
 MAGIC = b"PK\x03\x04"  # a zip archive (an .npz); a JSON model file starts with '{' or white space
 MAX_ARCHIVE_BYTES = 1 << 33  # 8 GiB of arrays: larger archives are refused before anything is loaded
+_HEADER_READERS = {(1, 0): np.lib.format.read_array_header_1_0, (2, 0): np.lib.format.read_array_header_2_0}
+
+
+def declared_bytes(archive: zipfile.ZipFile) -> int:
+    """The bytes the archive's arrays would take once loaded, read from each ``.npy`` member's header (its declared
+    shape and dtype), not from the member's size: a compressed or truncated member may declare far more than it
+    holds, and ``np.load`` allocates what is declared.  Reads only the headers; :class:`ModelFormatError` for a
+    member whose header is not an ``.npy`` header of format 1.0 or 2.0."""
+    total = 0
+    for info in archive.infolist():
+        with archive.open(info) as f:
+            try:
+                version = np.lib.format.read_magic(f)
+                if version not in _HEADER_READERS:
+                    raise ValueError(f"format version {version[0]}.{version[1]}")
+                shape, _, dtype = _HEADER_READERS[version](f)
+            except ValueError as e:
+                raise ModelFormatError(f"member {info.filename!r} has no readable .npy header "
+                                       f"({str(e).splitlines()[0] if str(e) else 'ValueError'})") from None
+        total += math.prod(shape) * dtype.itemsize
+    return total
 
 
 def array_fields(data):
@@ -144,10 +168,10 @@ def read_npz(path) -> dict:
     p = require_regular_file(path, "model file", ModelFormatError)
     try:
         with np.load(p, allow_pickle=False) as z:
-            size = sum(info.file_size for info in z.zip.infolist())
+            size = max(sum(info.file_size for info in z.zip.infolist()), declared_bytes(z.zip))
             if size > MAX_ARCHIVE_BYTES:
-                raise ModelFormatError(f"arrays of {size} bytes exceed the limit MAX_ARCHIVE_BYTES = "
-                                       f"{MAX_ARCHIVE_BYTES}")
+                raise ModelFormatError(f"arrays of {size} bytes (as their headers declare) exceed the limit "
+                                       f"constructions.limit_transformer.npz.MAX_ARCHIVE_BYTES = {MAX_ARCHIVE_BYTES}")
             names = set(z.files)
             if HEADER not in names:
                 raise ModelFormatError(f"no {HEADER!r} array (not a model archive)")
@@ -219,5 +243,5 @@ def json_to_npz(source, path) -> None:
         raise type(e)(f"{p}: {e}") from None
 
 
-__all__ = ["HEADER", "MAX_ARCHIVE_BYTES", "NotFloat64Error", "array_fields", "exact_dict", "is_npz", "json_to_npz",
-           "read_npz", "write_npz"]
+__all__ = ["HEADER", "MAX_ARCHIVE_BYTES", "NotFloat64Error", "array_fields", "declared_bytes", "exact_dict", "is_npz",
+           "json_to_npz", "read_npz", "write_npz"]

@@ -241,6 +241,8 @@ def load_model(path) -> LimitTransformer:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise ModelFormatError(f"{p} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from e
+    except RecursionError:
+        raise ModelFormatError(f"{p} nests its JSON deeper than Python's recursion limit allows") from None
     try:
         return model_from_dict(data)
     except ModelFormatError as e:

@@ -236,3 +236,62 @@ def test_a_fifo_is_refused_without_blocking(tmp_path, capsys):
     for mode in ("auto", "interval", "exact"):
         assert est.main(["--model", str(tmp_path / "fifo"), "--mode", mode]) == 2
         assert "FIFO" in capsys.readouterr().err
+
+
+def _declaring(tmp_path, shape, dtype="<f8"):
+    """A valid model archive whose embedding member is replaced by a bare .npy header declaring ``shape``."""
+    import io
+
+    good = _good_members(tmp_path)
+    _archive(tmp_path / "base", good)
+    head = io.BytesIO()
+    np.lib.format.write_array_header_1_0(head, {"descr": dtype, "fortran_order": False, "shape": shape})
+    out = tmp_path / f"declares-{'x'.join(map(str, shape))}"
+    with zipfile.ZipFile(tmp_path / "base") as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            dst.writestr(info.filename, head.getvalue() if info.filename == "embedding.npy" else src.read(info))
+    return out
+
+
+def test_declared_shape_is_checked_before_allocation(tmp_path, capsys, monkeypatch):
+    """A small archive whose .npy header declares 10^11 values (745 GiB) is refused from the header alone: the
+    limit reads declared shapes, not member sizes, and no array is read."""
+    from constructions.limit_transformer import npz
+
+    huge = _declaring(tmp_path, (10**5, 10**6))
+    assert huge.stat().st_size < 16384
+    with zipfile.ZipFile(huge) as z:
+        assert 8 * 10**11 <= npz.declared_bytes(z) < 8 * 10**11 + 10**5  # the embedding and the small arrays
+        assert sum(i.file_size for i in z.infolist()) < npz.MAX_ARCHIVE_BYTES  # what the old limit read
+    monkeypatch.setattr(np.lib.format, "read_array", lambda *a, **k: pytest.fail("an array was read"))
+    with pytest.raises(ModelFormatError, match="MAX_ARCHIVE_BYTES"):
+        read_npz(huge)
+    assert est.main(["--model", str(huge)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "MAX_ARCHIVE_BYTES" in err
+
+
+def test_declared_shape_within_the_limit_is_not_refused_by_it(tmp_path):
+    """Negative control: the same forged member declaring a small shape passes the size limit (and is then
+    refused for holding fewer bytes than it declares, by numpy's reader, not by the limit)."""
+    small = _declaring(tmp_path, (4, 8))
+    with zipfile.ZipFile(small) as z:
+        from constructions.limit_transformer import npz
+
+        assert npz.declared_bytes(z) < npz.MAX_ARCHIVE_BYTES
+    with pytest.raises(ModelFormatError) as info:
+        read_npz(small)
+    assert "MAX_ARCHIVE_BYTES" not in str(info.value)
+
+
+@pytest.mark.parametrize("mode", ["auto", "interval", "exact"])
+def test_deeply_nested_json_model_is_one_line(tmp_path, capsys, mode):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100000 + "]" * 100000)
+    assert est.main(["--model", str(deep), "--mode", mode]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("bounds.estimate: error: ") and err.count("\n") == 1 and "Traceback" not in err
+    shallow = tmp_path / "shallow.json"  # control: the same loader reads past the nesting when it is shallow
+    shallow.write_text("[" * 10 + "]" * 10)
+    assert est.main(["--model", str(shallow), "--mode", mode]) == 2
+    assert "recursion" not in capsys.readouterr().err
