@@ -56,6 +56,8 @@ CONSTRUCTION_SEMANTICS = "izzo"  # the App. A.2 constructions are exact under th
 
 
 def _parser():
+    from bounds.certify.search import MAX_BOXES
+
     ap = Parser(module="bounds.certify",
                 description="Certified sup |f - g| over every input length of one-layer models, or a failing input.")
     ap.add_argument("--model", help="model file f.json")
@@ -85,6 +87,10 @@ def _parser():
     ap.add_argument("--first-length", type=bounded_int(1, MAX_LENGTH, f"MAX_LENGTH = {MAX_LENGTH}"), default=None,
                     help="smallest model length certified (default 1; 2 in --runs mode: the empty input is never "
                          "trained)")
+    ap.add_argument("--max-boxes", type=bounded_int(1, MAX_BOXES, f"MAX_BOXES = {MAX_BOXES}"), default=MAX_BOXES,
+                    help=f"stop branch-and-bound after this many boxes split (default {MAX_BOXES}); with "
+                         "--max-length and a time budget that is not reached, the certificate does not depend on "
+                         "the machine's speed")
     ap.add_argument("--gap", type=finite_real(positive=True), default=None,
                     help="stop branch-and-bound at this gap U - L (default eps/10)")
     add_output_options(ap, kind="jsonl", what="one certificate record per trained seed (--runs)")
@@ -188,7 +194,7 @@ def _pair(args):
 
     try:
         cert = certify(prob, eps, float(args.delta or 0), args.train_length, args.time_budget, args.gap,
-                       args.max_length, tick, args.first_length or 1)
+                       args.max_length, tick, args.first_length or 1, max_boxes=args.max_boxes)
     finally:
         bar.close()
     rec = certificate_record(cert, prob)

@@ -61,6 +61,7 @@ MAX_FREE = 24  # free coordinates of the branch-and-bound domain (Delta (|Sigma|
 MAX_WINDOWS = 4096  # (phase, window) pieces of the domain
 MAX_CONFIGS_PER_LENGTH = 400_000  # enumeration below N0
 BATCH = 48  # boxes split per step
+MAX_BOXES = 2_000_000  # boxes split by branch-and-bound (default of --max-boxes)
 
 
 class CertifyError(BoundsError):
@@ -591,7 +592,7 @@ def _slope_gap(prob: Problem, piece: Piece, h: int, k: int) -> np.ndarray:
     return cache[key]
 
 
-def branch_and_bound(prob: Problem, N0: int, tol: float, budget_s: float, max_boxes: int = 2_000_000,
+def branch_and_bound(prob: Problem, N0: int, tol: float, budget_s: float, max_boxes: int = MAX_BOXES,
                      lower_start: float = 0.0, stop_above: float | None = None, progress=None) -> BnBResult:
     """Certified sup of |f - g| over every input of model length > N0 (module docstring); stops when the gap is
     <= tol, the time budget is spent, or (``stop_above``) a realized input exceeds that value."""
@@ -784,7 +785,8 @@ def describe_witness(prob: Problem, counts: dict, window: tuple, n: int, limit: 
 
 def certify(prob: Problem, eps: float, delta: float | None = 0.0, train_length: int | None = None,
             budget_s: float = 60.0, tol: float | None = None, max_length: int | None = None,
-            progress=None, first: int = 1, defined_up_to: int | None = None) -> Certificate:
+            progress=None, first: int = 1, defined_up_to: int | None = None,
+            max_boxes: int = MAX_BOXES) -> Certificate:
     """The verdict of the module docstring: lengths ``first..N0`` enumerated (N0 within a quarter of the budget, at
     least the training length and Delta + tau + 2), every longer length by branch-and-bound to gap ``tol``
     (default eps/10).  ``delta`` is the agreement delta; with ``train_length`` it is the certified max |f - g| over
@@ -792,7 +794,8 @@ def certify(prob: Problem, eps: float, delta: float | None = 0.0, train_length: 
     empty input (``$`` alone), on which a trained network is never trained.  ``defined_up_to``: the pair computes
     only inputs up to this model length (a trained model with absolute positions,
     :func:`bounds.certify.trained.absolute_as_periodic`): every length up to it is enumerated, none beyond is
-    claimed (no branch-and-bound)."""
+    claimed (no branch-and-bound).  ``max_boxes`` stops branch-and-bound after that many boxes split: with
+    ``max_length`` given and a budget that is not reached, the certificate does not depend on the machine's speed."""
     t0 = time.perf_counter()
     if defined_up_to is not None:
         max_length = defined_up_to
@@ -809,7 +812,7 @@ def certify(prob: Problem, eps: float, delta: float | None = 0.0, train_length: 
     short_best = max(rows, key=lambda r: r.lower)
     remaining = max(budget_s - (time.perf_counter() - t0), budget_s / 4)
     if defined_up_to is None:
-        long = branch_and_bound(prob, N0, tol, remaining, lower_start=0.0, progress=progress)
+        long = branch_and_bound(prob, N0, tol, remaining, max_boxes, lower_start=0.0, progress=progress)
     else:
         long = BnBResult(0.0, 0.0, None, 0, 0, 0.0, True)
     upper = max(short_hi, long.upper)

@@ -26,17 +26,21 @@ from constructions.tasks import ModPTask
 from counterexamples.izzo.estimate_breaks import residual_pair
 from counterexamples.izzo.witnesses import bump_pair
 
+# Certificates in these tests are fixed by work limits (``max_length`` enumerated, ``max_boxes`` split), never by
+# the clock: CAP_S only stops a runaway search and is never reached on a loaded machine (each takes < 2 s idle).
+CAP_S = 600.0
+
 
 def test_model_against_itself_is_certified_with_zero():
     g = ModPTask(2, 1).limit_transformer()
-    cert = certify(Problem(g, g, ("izzo", "izzo")), 0.1, budget_s=4)
+    cert = certify(Problem(g, g, ("izzo", "izzo")), 0.1, budget_s=CAP_S, max_length=8, max_boxes=48)
     assert cert.verdict == "certified" and cert.upper == 0.0 and cert.long.upper == 0.0
 
 
 def test_bump_pair_fails_with_its_string():
     """f = g exactly up to length 2N = 4, |f - g| >= 1/2 at 5 (counterexamples.izzo.witnesses)."""
     f, g = bump_pair(2)
-    cert = certify(Problem(f, g, ("izzo", "izzo")), 0.1, delta=0.0, budget_s=4, max_length=6)
+    cert = certify(Problem(f, g, ("izzo", "izzo")), 0.1, delta=0.0, budget_s=CAP_S, max_length=6, max_boxes=48)
     assert cert.verdict == "fails"
     assert all(r.upper < 1e-9 for r in cert.rows[:4])  # f = g exactly: certified to rounding
     row = cert.rows[4]
@@ -50,7 +54,7 @@ def test_residual_pair_fails_and_long_bound_is_sound():
     must be >= every realized value."""
     f, g = residual_pair()
     prob = Problem(f, g, ("izzo", "izzo"))
-    cert = certify(prob, 0.1, delta=0.0, budget_s=3, max_length=8)
+    cert = certify(prob, 0.1, delta=0.0, budget_s=CAP_S, max_length=8, max_boxes=48)
     assert cert.verdict == "fails"
     assert cert.upper >= 3 - 1e-9 and cert.lower < 3  # the sup 3 is approached, never attained
     far = enumerate_length(prob, 40)
@@ -60,11 +64,11 @@ def test_residual_pair_fails_and_long_bound_is_sound():
 def test_modp_construction_against_its_target_is_certified():
     """The construction is exact at every length; f and the target are bounded separately on each box, so the
     bound converges like the box width (eps = 1/2 here, to stay within seconds).  The enumerated lengths are
-    fixed (``max_length``) rather than fitted to a wall-clock budget, so the verdict does not depend on the load;
-    the budget only caps a runaway search (about 1.5 s at low load)."""
+    fixed (``max_length``) rather than fitted to a wall-clock budget and the boxes split are limited, so the verdict
+    does not depend on the load (about 0.5 s at low load)."""
     g = ModPTask(2, 0).limit_transformer()
     cert = certify(Problem(g, None, ("izzo", "izzo"), task_target("modp", {"period": 2, "index": 0})), 0.5,
-                   budget_s=60, first=2, max_length=72)
+                   budget_s=CAP_S, first=2, max_length=8, max_boxes=96)
     assert cert.verdict == "certified" and cert.upper <= 0.5 and cert.lower < 1e-9
     assert all(r.upper < 1e-9 for r in cert.rows)  # every short length exactly
 
@@ -79,7 +83,7 @@ def test_branch_and_bound_dominates_every_longer_length(f, g):
     Negative control: U minus the gap to that max (when positive) is rejected by the same comparison."""
     prob = Problem(f, g, ("softmax", "izzo"))
     N0 = 4
-    res = branch_and_bound(prob, N0, tol=0.05, budget_s=1.0)
+    res = branch_and_bound(prob, N0, tol=0.05, budget_s=CAP_S, max_boxes=96)
     seen = max(enumerate_length(prob, n).lower for n in range(N0 + 1, N0 + 4))
     assert seen <= res.upper
     assert res.lower <= res.upper
@@ -204,8 +208,8 @@ def test_fraction_eps_text(tmp_path, capsys):
     g = ModPTask(2, 0).limit_transformer()
     save_model(g, tmp_path / "g.json")
     code, out, _ = _run(["--model", str(tmp_path / "g.json"), "--target-fn", "--task", "modp", "--period", "2",
-                         "--semantics", "izzo", "--eps", "1/2", "--first-length", "2", "--time-budget", "3",
-                         "--json"], capsys)
+                         "--semantics", "izzo", "--eps", "1/2", "--first-length", "2", "--max-length", "8",
+                         "--max-boxes", "48", "--time-budget", str(CAP_S), "--json"], capsys)
     rec = json.loads(out)
     assert code == 0 and rec["eps"] == float(Fraction(1, 2)) and rec["verdict"] == "certified"
 
@@ -226,7 +230,7 @@ def test_trained_model_with_absolute_positions_fails_with_a_realized_string():
     f, max_len = absolute_as_periodic(rec, 0)
     task = ModPTask(2, 0)
     g = task.limit_transformer()
-    cert = certify(Problem(f, g, ("softmax", "izzo")), 0.1, None, rec["N"] + 1, budget_s=5, first=2,
+    cert = certify(Problem(f, g, ("softmax", "izzo")), 0.1, None, rec["N"] + 1, budget_s=CAP_S, first=2,
                    defined_up_to=max_len)
     assert cert.verdict == "fails" and rec["N"] + 1 < cert.witness_length <= max_len
     assert cert.lower > cert.delta[1] + 0.1 and cert.long.boxes_split == 0  # nothing claimed beyond the table
@@ -238,7 +242,7 @@ def test_trained_model_with_absolute_positions_fails_with_a_realized_string():
     with torch.no_grad():
         out = rebuild(rec, 0)(torch.tensor(ids[None, :]))[0, -1].item()
     assert abs(abs(out - float(task.target(cert.witness))) - cert.lower) < 1e-4  # the trained network itself
-    same = certify(Problem(f, f, ("softmax", "softmax")), 0.1, None, rec["N"] + 1, budget_s=2, first=2,
+    same = certify(Problem(f, f, ("softmax", "softmax")), 0.1, None, rec["N"] + 1, budget_s=CAP_S, first=2,
                    defined_up_to=max_len)
     assert same.verdict == "certified" and same.upper == 0.0
 
@@ -251,5 +255,5 @@ def test_trained_model_against_itself_is_certified_with_zero():
     path = os.path.join(os.path.dirname(ABSOLUTE), "izzo2025-trained-witness.json")
     with open(path, encoding="utf-8") as fh:
         f = from_record(json.load(fh)["record"], 0)
-    cert = certify(Problem(f, f, ("softmax", "softmax")), 0.1, budget_s=4, first=2)
+    cert = certify(Problem(f, f, ("softmax", "softmax")), 0.1, budget_s=CAP_S, first=2, max_length=8, max_boxes=48)
     assert cert.verdict == "certified" and cert.upper == 0.0 and cert.long.upper == 0.0

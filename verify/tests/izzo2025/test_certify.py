@@ -22,6 +22,10 @@ from constructions.tasks import ModPTask
 from counterexamples.izzo.witnesses import bump_pair
 from verify.claims import checks
 
+# Certificates are fixed by work limits (``max_length`` enumerated, ``max_boxes`` split), never by the clock: CAP_S
+# only stops a runaway search.
+CAP_S = 600.0
+
 WITNESS = os.path.join(os.path.dirname(__file__), "..", "..", "..", "docs", "results",
                        "izzo2025-trained-witness.json")
 WITNESS_STRING = ("1" * 49 + "0" + "10" * 7 + "0" * 63 + "1")  # 128 symbols: model length 129
@@ -32,21 +36,21 @@ def test_modp_construction_matches_target_at_every_length():
     task = ModPTask(3, 2)
     g = task.limit_transformer()
     target = task_target("modp", {"period": 3, "index": 2})
-    cert = certify(Problem(g, None, ("izzo", "izzo"), target), 0.5, budget_s=3)
+    cert = certify(Problem(g, None, ("izzo", "izzo"), target), 0.5, budget_s=CAP_S, max_length=8, max_boxes=48)
     assert cert.verdict == "certified" and cert.upper <= 0.5
     assert all(r.upper < 1e-9 for r in cert.rows)  # every input up to N0 exactly (enclosure width ~1e-11)
     weak = task.limit_transformer(logit_scale=1)  # hardmax only from length 2^16
-    bad = certify(Problem(weak, None, ("izzo", "izzo"), target), 0.1, budget_s=2, max_length=6)
+    bad = certify(Problem(weak, None, ("izzo", "izzo"), target), 0.1, budget_s=CAP_S, max_length=6, max_boxes=1)
     assert bad.verdict == "fails" and bad.lower > 0.1
 
 
 @checks("izzo2025:thm4.1")
 def test_bump_pair_break_found_at_every_length():
     f, g = bump_pair(2)
-    cert = certify(Problem(f, g, ("izzo", "izzo")), 0.1, delta=0.0, budget_s=3, max_length=6)
+    cert = certify(Problem(f, g, ("izzo", "izzo")), 0.1, delta=0.0, budget_s=CAP_S, max_length=6, max_boxes=1)
     assert cert.verdict == "fails" and cert.lower >= 0.5
     assert all(r.upper < 1e-9 for r in cert.rows[:4]) and cert.rows[4].lower >= 0.5
-    same = certify(Problem(g, g, ("izzo", "izzo")), 0.1, delta=0.0, budget_s=2, max_length=6)
+    same = certify(Problem(g, g, ("izzo", "izzo")), 0.1, delta=0.0, budget_s=CAP_S, max_length=6, max_boxes=1)
     assert same.verdict == "certified" and same.upper == 0.0
 
 
@@ -80,7 +84,7 @@ def test_trained_run_below_plateau_threshold_fails_at_length_129():
     assert lo[0] > 0.24 and hi[0] - lo[0] < 1e-9
     # the measured agreement up to the training length is far below: delta + eps = 0.018 + 0.1
     g = task.limit_transformer()
-    cert = certify(P(f, g, ("softmax", "izzo")), 0.1, None, 6, budget_s=2, max_length=6, first=2)
+    cert = certify(P(f, g, ("softmax", "izzo")), 0.1, None, 6, budget_s=CAP_S, max_length=6, first=2, max_boxes=1)
     assert cert.delta[1] + 0.1 < lo[0]
     torch = pytest.importorskip("torch")
     from bounds.experiments.training.train import rebuild

@@ -42,7 +42,7 @@ def test_unembedding_pair_over_every_length():
     """f = g up to 2N = 4; the first break (length 5) is 4/5; over every length the bump's full height 1, reached at
     length 64 (v = 13/64 = the bump's centre)."""
     f, g = unembedding_pair(2)
-    r = sup_disagreement(f, g, tol=Fraction(1, 64), enumerate_to=5, witness_timeout_ms=200)
+    r = sup_disagreement(f, g, tol=Fraction(1, 64), enumerate_to=5, witness_timeout_ms=120_000)
     assert _max_up_to(f, g, 4) == 0 and max_disagreement(f, g, 5).max_disagreement == Fraction(4, 5)
     assert count_disagreement(f, g, 64) == 1 <= r.upper <= 1 + Fraction(1, 64) and r.lower >= Fraction(4, 5)
 
