@@ -25,13 +25,21 @@ from lengthgen_cli.options import (
     options_without_help,
 )
 from lengthgen_cli.output import JsonlOutput, add_output_options, check_output
-from lengthgen_cli.parser import Parser, UsageError, command, program_name, usage_errors
+from lengthgen_cli.parser import (
+    Parser,
+    UsageError,
+    command,
+    given_options,
+    program_name,
+    refuse_unused,
+    usage_errors,
+)
 from lengthgen_cli.progress import progress
 from lengthgen_cli.types import bounded_int, finite_real, int_list, rational
 
 __all__ = [
     "JsonlOutput", "Parser", "UsageError", "add_delta_option", "add_eps_option", "add_json_option",
     "add_output_options", "add_period_option", "add_precision_bits_option", "bounded_int", "check_output", "command",
-    "finite_real", "int_list", "options_without_help", "program_name", "progress", "rational",
-    "require_regular_file", "usage_errors",
+    "finite_real", "given_options", "int_list", "options_without_help", "program_name", "progress", "rational",
+    "refuse_unused", "require_regular_file", "usage_errors",
 ]

@@ -62,41 +62,41 @@ def _records(path: Path, text: str) -> tuple[list[dict], int]:
 
 
 def check_output(path: str | os.PathLike | None, *, kind: str, resume: bool = False,
-                 recognise: Callable[[object], bool] | None = None) -> list | dict | None:
+                 recognise: Callable[[object], bool] | None = None, option: str = "--out") -> list | dict | None:
     """Check ``--out`` before work starts (:class:`UsageError` with one line on any problem).
 
     ``recognise(data)`` says whether an existing file's content (the list of records of a JSON-lines file, the
     object of a JSON file, the text of an artefact) is this tool's format.  Returns what a resumed run continues
-    from (the records, or the checkpoint object), else None.
+    from (the records, or the checkpoint object), else None.  ``option`` names the path in the error line.
     """
     if path is None:
         if resume:
-            raise UsageError("--resume needs --out FILE")
+            raise UsageError(f"--resume needs {option} FILE")
         return None
     p = Path(path)
     if p.is_dir():
-        raise UsageError(f"--out {p} is a directory; give a file name")
+        raise UsageError(f"{option} {p} is a directory; give a file name")
     parent = p.parent if str(p.parent) else Path(".")
     if not parent.is_dir():
-        raise UsageError(f"--out {p}: the directory {parent} does not exist")
+        raise UsageError(f"{option} {p}: the directory {parent} does not exist")
     exists = p.exists()
     if exists and not p.is_file():
-        raise UsageError(f"--out {p} is not a regular file")
+        raise UsageError(f"{option} {p} is not a regular file")
     try:  # the only reliable test of writability (permissions, read-only file systems, root)
         with open(p, "a", encoding="utf-8"):
             pass
     except OSError as e:
-        raise UsageError(f"--out {p} cannot be written ({e.strerror})") from None
+        raise UsageError(f"{option} {p} cannot be written ({e.strerror})") from None
     if not exists:
         p.unlink()
         return None
     try:
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
-        raise UsageError(f"--out {p} exists and cannot be read as text ({e})") from None
+        raise UsageError(f"{option} {p} exists and cannot be read as text ({e})") from None
     if kind == "artefact":
         if text.strip() and recognise is not None and not recognise(text):
-            raise UsageError(f"--out {p} exists and is not a file this tool writes; choose another name")
+            raise UsageError(f"{option} {p} exists and is not a file this tool writes; choose another name")
         return None
     if not text.strip():
         return None
@@ -106,11 +106,11 @@ def check_output(path: str | os.PathLike | None, *, kind: str, resume: bool = Fa
         try:
             data = json.loads(text)
         except json.JSONDecodeError:
-            raise UsageError(f"--out {p} exists and is not a JSON file of this tool") from None
+            raise UsageError(f"{option} {p} exists and is not a JSON file of this tool") from None
     if recognise is not None and not recognise(data):
-        raise UsageError(f"--out {p} exists and is not a file this tool writes; choose another name")
+        raise UsageError(f"{option} {p} exists and is not a file this tool writes; choose another name")
     if not resume:
-        raise UsageError(f"--out {p} already exists; pass --resume to continue it, or choose another file")
+        raise UsageError(f"{option} {p} already exists; pass --resume to continue it, or choose another file")
     return data
 
 
@@ -169,3 +169,26 @@ def write_atomic(path: str, obj) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def check_output_folder(path: str | os.PathLike, option: str) -> Path:
+    """Check a folder a tool will write into (``--plots DIR``, a run folder) before work starts: an existing
+    folder must accept a new file; a missing one is made later, so its nearest existing ancestor must be a folder
+    that accepts one.  :class:`UsageError` with one line on any problem."""
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise UsageError(f"{option} {p} exists and is not a folder; give a folder")
+    probe = p
+    while not probe.exists():
+        if probe.parent == probe:
+            break
+        probe = probe.parent
+    if not probe.is_dir():
+        raise UsageError(f"{option} {p}: {probe} is not a folder")
+    try:  # the only reliable test of writability (permissions, read-only file systems, root)
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-probe-", dir=probe)
+        os.close(fd)
+        os.unlink(tmp)
+    except OSError as e:
+        raise UsageError(f"{option} {p} cannot be written ({e.strerror})") from None
+    return p

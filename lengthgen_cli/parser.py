@@ -48,6 +48,32 @@ class Parser(argparse.ArgumentParser):
         sys.exit(2)
 
 
+def given_options(parser: argparse.ArgumentParser, argv) -> set[str]:
+    """The destinations of the options given on the command line ``argv`` (``None``: ``sys.argv[1:]``), whatever
+    their values: ``parser`` parsed once more with every default suppressed.  A mode that does not use an option
+    refuses it when given (an option silently ignored is a wrong answer to the question the user asked)."""
+    saved = [(a, a.default) for a in parser._actions]
+    saved_defaults = dict(parser._defaults)
+    try:
+        for a in parser._actions:
+            a.default = argparse.SUPPRESS
+        parser._defaults.clear()
+        ns = parser.parse_args(sys.argv[1:] if argv is None else list(argv))
+    finally:
+        for a, d in saved:
+            a.default = d
+        parser._defaults.update(saved_defaults)
+    return set(vars(ns))
+
+
+def refuse_unused(given: set[str], unused, why: str) -> None:
+    """Raise :class:`UsageError` naming every option of ``unused`` (``--name`` strings) that was given: ``why``
+    says which mode leaves it unused (``"--measured reads the pair from the file"``)."""
+    names = [o for o in unused if o.lstrip("-").replace("-", "_") in given]
+    if names:
+        raise UsageError(f"{why}; drop {', '.join(names)}")
+
+
 @contextlib.contextmanager
 def usage_errors(parser: Parser, *errors: type[BaseException]):
     """Turn :class:`UsageError` and the given library error types raised inside the block into

@@ -96,13 +96,33 @@ def _jobs(runs_dir: str, seeds: int | None) -> list:
     return sorted(jobs, key=lambda j: (j[3], j[1], j[2]))
 
 
+def _is_summary(text: str) -> bool:
+    """Whether an existing ``--summary`` file is a summary this mode wrote (it is replaced; anything else is not)."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return False
+    return isinstance(data, dict) and {"verdicts", "soundness", "tasks"} <= set(data)
+
+
+def check_options(args) -> None:
+    """Everything --runs writes, checked before any certificate is computed (one line, exit 2)."""
+    from lengthgen_cli.output import check_output_folder
+
+    if args.model or args.against:
+        raise UsageError("--runs certifies the trained seeds of a run folder; drop --model / --against")
+    if args.summary is not None:
+        check_output(args.summary, kind="artefact", recognise=_is_summary, option="--summary")
+    if args.plots is not None:
+        check_output_folder(args.plots, "--plots")
+
+
 def run(args) -> str:
     if args.summarize_only and not (args.out and os.path.isfile(args.out)):
         raise UsageError("--summarize-only reads the records of --out FILE; give an existing record file")
+    check_options(args)
     done_records = check_output(args.out, kind="jsonl", resume=args.resume or args.summarize_only,
                                 recognise=lambda recs: all(isinstance(r, dict) and "run_key" in r for r in recs))
-    if args.model or args.against:
-        raise UsageError("--runs certifies the trained seeds of a run folder; drop --model / --against")
     if args.summarize_only:
         return _finish(args, list(done_records or []), float(args.eps))
     jobs = _jobs(args.runs, args.seeds)

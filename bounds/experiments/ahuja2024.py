@@ -320,6 +320,8 @@ def main(argv: list[str] | None = None) -> int:
     p = _parser()
     a = p.parse_args(argv)
     from bounds.experiments.ahuja2024_networks import ARCHS, ExperimentError
+    from bounds.experiments.options import check_executor
+    from lengthgen_cli.output import check_output_folder
 
     with usage_errors(p, ExperimentError):
         archs = tuple(a.archs.split(",")) if a.archs else None
@@ -328,13 +330,15 @@ def main(argv: list[str] | None = None) -> int:
         runs = a.out or os.path.join("runs", "ahuja2024", a.preset, f"table{a.table}")
         results = a.results or os.path.join("docs", "results", f"ahuja2024-table{a.table}-{a.preset}.json")
         _check_paths(runs, a.resume, results)
+        check_output_folder(runs, "--out")
+        check_executor(a.executor, a.workers)
         todo = specs(a.table, a.preset, a.seeds, a.steps, archs, a.schedule)
         if not todo:
             raise UsageError(f"table {a.table} has none of the architectures {a.archs!r}")
-    from bounds.experiments.training.executor import SweepError, load_records, record_path, run_specs
+    from bounds.experiments.training.executor import SweepError, load_records, recorded, run_specs
     from bounds.experiments.training.progress import SweepProgress
 
-    already = sum(os.path.exists(record_path(runs, s)) for s in todo)
+    already = sum(recorded(runs, s) for s in todo)
     progress = SweepProgress(len(todo), already, desc=f"ahuja2024 table {a.table} ({a.preset})")
     load0, t0 = os.getloadavg(), time.time()
     try:

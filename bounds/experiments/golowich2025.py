@@ -587,7 +587,8 @@ def _cells(experiment: str, text: str) -> tuple:
 
 
 def run(args) -> int:
-    from bounds.experiments.training.executor import SweepError, load_records, record_path, run_specs
+    from bounds.experiments.options import check_run_options
+    from bounds.experiments.training.executor import SweepError, load_records, recorded, run_specs
     from bounds.experiments.training.progress import SweepProgress
 
     if args.from_results:
@@ -602,8 +603,9 @@ def run(args) -> int:
     preset = dataclasses.replace(preset, **changes)
     name = f"golowich2025-{args.experiment}-{preset.name}"
     runs_dir = args.runs or os.path.join("runs", name)
+    check_run_options(args, runs_dir)
     todo = specs(args.experiment, preset, args.device, args.threads)
-    left = [s for s in todo if not os.path.exists(record_path(runs_dir, s))]
+    left = [s for s in todo if not recorded(runs_dir, s)]
     if not args.summarize_only:
         prog = SweepProgress(len(todo), len(todo) - len(left), desc=f"golowich2025 {args.experiment} {preset.name}")
         try:

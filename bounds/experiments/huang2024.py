@@ -433,8 +433,8 @@ def main(argv=None) -> int:
 def run(args) -> int:
     import dataclasses
 
-    from bounds.experiments.options import write_summary
-    from bounds.experiments.training.executor import SweepError, load_records, record_path, run_specs
+    from bounds.experiments.options import check_run_options, write_summary
+    from bounds.experiments.training.executor import SweepError, load_records, recorded, run_specs
     from bounds.experiments.training.progress import SweepProgress
 
     if args.figure != 1:
@@ -457,8 +457,9 @@ def run(args) -> int:
         preset = dataclasses.replace(preset, tasks={t: {pe: dataclasses.replace(a, steps=None) for pe, a in arch.items()}
                                                     for t, arch in preset.tasks.items()})
     runs_dir = args.runs or os.path.join("runs", f"huang2024-fig1-{preset.name}")
+    check_run_options(args, runs_dir)
     todo_specs = specs(preset, tasks, preset.seeds, args.device, args.threads)
-    left = [s for s in todo_specs if not os.path.exists(record_path(runs_dir, s))]
+    left = [s for s in todo_specs if not recorded(runs_dir, s)]
     if not args.summarize_only:
         prog = SweepProgress(len(todo_specs), len(todo_specs) - len(left), desc=f"huang2024 fig1 {preset.name}")
         try:

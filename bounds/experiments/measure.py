@@ -115,9 +115,45 @@ def _parser() -> argparse.ArgumentParser:
     return ap
 
 
-def _check(args) -> None:
+#: the options of a custom sweep (``--task``); a preset fixes all of them
+SWEEP_OPTIONS = ("--period", "--index", "--omega", "--train-lengths", "--seeds", "--steps", "--batch", "--lr",
+                 "--qk-lr-scale", "--schedule", "--train-loss-target", "--positions", "--pos-period",
+                 "--test-multiples", "--plateau-from", "--test-batch")
+#: the options only training uses
+TRAINING_OPTIONS = ("--executor", "--workers", "--ray-address")
+
+
+def _check(args, given: set) -> None:
+    """Every option given is used by the mode asked for (refused in one line otherwise); paths checked."""
+    from lengthgen_cli import refuse_unused
+    from lengthgen_cli.output import check_output_folder
+
     if (args.preset is None) == (args.task is None):
         raise UsageError("give either --preset NAME or --task TASK with --train-lengths")
+    if args.refresh_predictions:
+        refuse_unused(given, (*SWEEP_OPTIONS, *TRAINING_OPTIONS, "--eps", "--out", "--resume", "--plots", "--device",
+                              "--threads", "--summarize-only"),
+                      "--refresh-predictions rewrites the preset's results files and trains nothing")
+    if args.preset is not None:
+        refuse_unused(given, SWEEP_OPTIONS, f"--preset {args.preset} fixes the sweep")
+    else:
+        refuse_unused(given, ("--results-dir",), "--results-dir holds a preset's summaries; a --task sweep writes none")
+        kind = args.task.lower()
+        refuse_unused(given, ("--omega",) if kind == "modp" else ("--period", "--index") if kind == "simple" else (),
+                      f"--task {kind} does not use it")
+    if args.summarize_only:
+        refuse_unused(given, TRAINING_OPTIONS, "--summarize-only trains nothing")
+    if args.executor != "ray":
+        refuse_unused(given, ("--ray-address",), "--ray-address is the Ray cluster of --executor ray")
+    if args.plots is not None:
+        check_output_folder(args.plots, "--plots")
+    if args.preset is not None:
+        check_output_folder(args.results_dir, "--results-dir")
+    if not (args.summarize_only or args.refresh_predictions):
+        from bounds.experiments.options import check_device, check_executor
+
+        check_device(args.device)
+        check_executor(args.executor, args.workers)
     if args.task is not None:
         if args.task.lower() not in ("modp", "simple"):
             raise UsageError(f"unknown task {args.task!r}; use --task modp or --task simple")
@@ -157,11 +193,13 @@ def _torch_check(args) -> None:
 
 def run(argv=None, show_progress: bool | None = None) -> dict:
     """Parse, run what is missing from the run folder, summarize (the CLI's work without printing)."""
-    from bounds.experiments.training.executor import SweepError, load_records, record_path, run_specs
+    from bounds.experiments.training.executor import SweepError, load_records, recorded, run_specs
     from bounds.experiments.training.progress import SweepProgress
+    from lengthgen_cli import given_options
 
-    args = _parser().parse_args(argv)
-    _check(args)
+    ap = _parser()
+    args = ap.parse_args(argv)
+    _check(args, given_options(ap, argv))
     if args.refresh_predictions:
         return refresh(args)
     preset = _preset(args)
@@ -170,7 +208,7 @@ def run(argv=None, show_progress: bool | None = None) -> dict:
     specs = preset.specs(device=args.device, threads=args.threads)
     for s in specs:  # the task parameters are checked before anything trains
         _task_or_usage(s.kwargs["task"], s.kwargs["params"])
-    todo = [s for s in specs if not os.path.exists(record_path(runs_dir, s))]
+    todo = [s for s in specs if not recorded(runs_dir, s)]
     if args.summarize_only:
         specs = [s for s in specs if s not in todo]
         missing, todo = [s.key for s in todo], []
@@ -296,9 +334,11 @@ def _text(r: dict) -> str:
 
 @command
 def main(argv=None) -> int:
+    from lengthgen_cli import UsageError as CommandLineError
+
     try:
         r = run(argv)
-    except ValueError as e:  # UsageError, TaskError, SweepError, bounds.estimate's UsageError
+    except (ValueError, CommandLineError) as e:  # UsageError, TaskError, SweepError, bounds.estimate's UsageError
         msg = " ".join(str(e).split()) if str(e) else type(e).__name__
         print(f"bounds.experiments.measure: error: {msg}", file=sys.stderr)
         return 2

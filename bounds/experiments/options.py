@@ -54,3 +54,49 @@ def write_summary(summary: dict, results_dir: str, name: str, text: str, plot, n
     print(f"wrote {path}")
     return 0
 
+
+def check_device(device: str) -> None:
+    """``--device cuda`` refused up front (one line) where this torch sees no CUDA device; ``auto`` and ``cpu``
+    always run."""
+    from lengthgen_cli import UsageError
+
+    if device != "cuda":
+        return
+    try:
+        import torch
+    except ImportError:
+        raise UsageError("--device cuda needs torch (pip install torch)") from None
+    if not torch.cuda.is_available():
+        raise UsageError("--device cuda, but this torch sees no CUDA device; use --device auto or cpu")
+
+
+def check_executor(executor: str, workers: int) -> None:
+    """``--executor ray`` needs Ray installed; ``--workers`` counts local processes, so it is refused with Ray."""
+    import importlib.util
+
+    from lengthgen_cli import UsageError
+
+    if executor == "ray":
+        if importlib.util.find_spec("ray") is None:
+            raise UsageError("--executor ray needs Ray: pip install 'lengthgen[ray]' (or pip install ray)")
+        if workers != 1:
+            raise UsageError("--workers counts local processes; Ray places the runs itself (drop --workers)")
+
+
+def check_run_options(args, runs_dir: str) -> None:
+    """Everything :func:`add_run_options` names, checked before any run starts (one line, exit 2): the run folder
+    and ``--results-dir`` can be written, the device and executor exist, and ``--summarize-only`` is not given
+    options that only training uses."""
+    from lengthgen_cli import UsageError
+    from lengthgen_cli.output import check_output_folder
+
+    check_output_folder(runs_dir, "--runs")
+    check_output_folder(args.results_dir, "--results-dir")
+    if args.summarize_only:
+        unused = [o for o, used in (("--executor", args.executor != "local"), ("--workers", args.workers != 1))
+                  if used]
+        if unused:
+            raise UsageError(f"--summarize-only trains nothing; drop {' and '.join(unused)}")
+        return
+    check_device(args.device)
+    check_executor(args.executor, args.workers)

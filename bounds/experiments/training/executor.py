@@ -66,23 +66,37 @@ def record_path(out_dir: str, spec: RunSpec) -> str:
     return os.path.join(out_dir, spec.digest() + ".json")
 
 
+def read_record(path: str, key: str | None = None) -> dict | None:
+    """The record at ``path`` if it is a whole record (a JSON object with the fields :func:`run_specs` writes, a
+    dict ``record``, and the ``key`` given), else None: a file cut short, edited or of another run never counts as
+    a finished run (it is run again, and left out of summaries)."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            full = json.load(fh)
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    if not (isinstance(full, dict) and isinstance(full.get("key"), str) and isinstance(full.get("record"), dict)
+            and isinstance(full.get("kwargs"), dict)):
+        return None
+    return full if key is None or full["key"] == key else None
+
+
+def recorded(out_dir: str, spec: RunSpec) -> bool:
+    """Whether ``spec`` has a whole record in ``out_dir`` (:func:`read_record`)."""
+    return read_record(record_path(out_dir, spec), spec.key) is not None
+
+
 def load_records(out_dir: str, specs: Iterable[RunSpec] | None = None) -> list[dict]:
-    """The records in ``out_dir`` (all of them, or those of ``specs`` that exist), sorted by key."""
+    """The whole records in ``out_dir`` (all of them, or those of ``specs``), sorted by key; files that are not
+    whole records (:func:`read_record`) are left out."""
     if not os.path.isdir(out_dir):
         return []
     if specs is not None:
-        paths = [record_path(out_dir, s) for s in specs]
+        found = [read_record(record_path(out_dir, s), s.key) for s in specs]
     else:
-        paths = [os.path.join(out_dir, f) for f in os.listdir(out_dir)
+        found = [read_record(os.path.join(out_dir, f)) for f in os.listdir(out_dir)
                  if f.endswith(".json") and not f.startswith(".tmp-")]
-    out = []
-    for p in paths:
-        try:
-            with open(p, encoding="utf-8") as fh:
-                out.append(json.load(fh))
-        except FileNotFoundError:
-            continue
-    return sorted(out, key=lambda r: r["key"])
+    return sorted((r for r in found if r is not None), key=lambda r: r["key"])
 
 
 def _dedupe(specs: Iterable[RunSpec]) -> list[RunSpec]:
@@ -143,7 +157,7 @@ def run_specs(specs: Iterable[RunSpec], out_dir: str, executor: str = "local", w
         raise SweepError(f"cannot create the run folder {out_dir!r}: {e.strerror or e}") from None
     if not os.access(out_dir, os.W_OK):
         raise SweepError(f"cannot write to the run folder {out_dir!r}")
-    todo = [s for s in specs if not os.path.exists(record_path(out_dir, s))]
+    todo = [s for s in specs if not recorded(out_dir, s)]
     name = executor if not (executor == "local" and (workers or 1) == 1) else "inline"
 
     def save(spec: RunSpec, rec: dict, seconds: float) -> None:
