@@ -307,8 +307,44 @@ def save_npz(args) -> dict:
     return {"saved": str(out), "source": args.model[0], "_json": args.json}
 
 
+#: every option, by what it is for (each mode refuses the options it does not use: :func:`_check_options`)
+_TASK_OPTIONS = {"modp": ("--period", "--index"), "simple": ("--omega", "--mlp-error")}
+_ESTIMATE_OPTIONS = ("--eps", "--delta", "--precision-bits", "--as-published", "--proof-count", "--definition",
+                     "--mode")
+_PAIR_OPTIONS = ("--true-max-length", "--time-budget")
+
+
+def _check_options(args, given: set) -> None:
+    """Refuse in one line every option given that the mode asked for does not use."""
+    from lengthgen_cli import refuse_unused
+
+    tasks = (*_TASK_OPTIONS["modp"], *_TASK_OPTIONS["simple"])
+    if args.save_npz is not None:
+        refuse_unused(given, ("--task", "--measured", *tasks, *_ESTIMATE_OPTIONS, *_PAIR_OPTIONS),
+                      "--save-npz converts a model file and estimates nothing")
+        return
+    if args.measured:
+        refuse_unused(given, ("--model", "--against", *tasks, *_ESTIMATE_OPTIONS, *_PAIR_OPTIONS),
+                      "--measured recomputes each task's estimate at the results file's own eps")
+        return
+    if args.model:
+        refuse_unused(given, tasks, "--model reads the model from its file, not from task parameters")
+    else:
+        kind = (args.task or "modp").lower()
+        other = "simple" if kind == "modp" else "modp"
+        if kind in _TASK_OPTIONS:
+            refuse_unused(given, _TASK_OPTIONS[other], f"--task {kind} does not use it")
+    if len(args.model or ()) + (args.against is not None) != 2:
+        refuse_unused(given, _PAIR_OPTIONS, "the true threshold is computed for a pair (--model f.json --against "
+                                            "g.json)")
+
+
 def run(argv=None) -> dict:
-    args = _parser().parse_args(argv)
+    from lengthgen_cli import given_options
+
+    ap = _parser()
+    args = ap.parse_args(argv)
+    _check_options(args, given_options(ap, argv))
     if args.save_npz is not None:
         return save_npz(args)
     if args.measured:

@@ -23,7 +23,34 @@ class MeasuredResultsError(BoundsError):
     """The results file is missing, not JSON, or not a bounds.experiments.measure summary."""
 
 
+def _is_count(v) -> bool:
+    return v is None or (isinstance(v, int) and not isinstance(v, bool) and v >= 1)
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _task_shape_ok(t) -> bool:
+    """A task entry of a summary: the fields :func:`compare` and :func:`text` read, each of its type."""
+    if not (isinstance(t, dict) and isinstance(t.get("task"), str) and t.get("task_kind") in ("modp", "simple")
+            and isinstance(t.get("params"), dict) and _is_count(t.get("n_min"))):
+        return False
+    if ("period" if t["task_kind"] == "modp" else "omega") not in t["params"]:
+        return False
+    spread = t.get("n_min_spread")
+    if not (isinstance(spread, dict) and all(spread.get(k) is None or _is_number(spread.get(k))
+                                             for k in ("min", "median", "max"))):
+        return False
+    tm = t.get("trained_model")
+    return not tm or (isinstance(tm, dict) and all(_is_number(tm.get(k)) for k in ("gamma", "L", "log10_N_p8", "N",
+                                                                                    "seed")))
+
+
 def load(path: str) -> dict:
+    """The summary at ``path``, its shape checked (every field this module reads, of its type), else
+    :class:`MeasuredResultsError` with one line."""
+    what = f"--measured {path!r} is not a bounds.experiments.measure summary (izzo2025-<kind>-<preset>.json)"
     try:
         require_regular_file(path, "--measured", MeasuredResultsError, missing_ok=True)
         with open(path, encoding="utf-8") as fh:
@@ -32,8 +59,17 @@ def load(path: str) -> dict:
         raise MeasuredResultsError(f"cannot read --measured {path!r}: {e.strerror or e}") from None
     except json.JSONDecodeError as e:
         raise MeasuredResultsError(f"--measured {path!r} is not JSON (line {e.lineno}: {e.msg})") from None
+    except (UnicodeDecodeError, ValueError):
+        raise MeasuredResultsError(f"--measured {path!r} is not JSON text") from None
+    except RecursionError:
+        raise MeasuredResultsError(f"--measured {path!r} is nested too deeply; {what}") from None
     if not isinstance(data, dict) or data.get("experiment") != "izzo2025" or "tasks" not in data:
-        raise MeasuredResultsError(f"--measured {path!r} is not a bounds.experiments.measure summary (izzo2025-<kind>-<preset>.json)")
+        raise MeasuredResultsError(what)
+    eps = data.get("eps")
+    if not (_is_number(eps) and eps > 0):
+        raise MeasuredResultsError(f"{what}: its eps must be a positive mean squared error, got {eps!r}")
+    if not (isinstance(data["tasks"], list) and all(_task_shape_ok(t) for t in data["tasks"])):
+        raise MeasuredResultsError(f"{what}: a task entry lacks task, task_kind, params, n_min or n_min_spread")
     return data
 
 

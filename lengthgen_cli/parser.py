@@ -100,7 +100,8 @@ def command(main):
     """Decorator for a tool's ``main(argv=None) -> int``: usage errors and ``--help`` come back as the exit status
     (2, 0) instead of ``SystemExit``, so ``main([...])`` can be called in-process and ``sys.exit(main())`` as a
     script.  Output piped into a reader that stops early (``| head``) ends quietly with status 1; Ctrl-C that the
-    tool does not handle itself ends with one line and status 130, as in :func:`usage_errors`."""
+    tool does not handle itself ends with one line and status 130, as in :func:`usage_errors`; a
+    :class:`UsageError` the tool does not handle itself is its one error line with status 2."""
 
     @functools.wraps(main)
     def wrapper(argv=None) -> int:
@@ -108,6 +109,9 @@ def command(main):
             return main(argv)
         except SystemExit as e:
             return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+        except UsageError as e:
+            print(f"{_error_prefix(main.__module__)}: error: {one_line(e)}", file=sys.stderr)
+            return 2
         except KeyboardInterrupt:
             return interrupted(_error_prefix(main.__module__))
         except BrokenPipeError:  # the Python documentation's recipe (signal module, "Note on SIGPIPE")

@@ -204,19 +204,51 @@ def _pair(args):
     return text_report(rec, args.model, rec["against"], f, g)
 
 
+#: options by the mode that uses them (each mode refuses the others': :func:`check_options`)
+TASK_OPTIONS = {"modp": ("--period", "--index"), "simple": ("--omega",)}
+PAIR_OPTIONS = ("--model", "--against", "--task", "--period", "--index", "--omega", "--delta", "--train-length",
+                "--semantics", "--against-semantics")
+RUNS_OPTIONS = ("--workers", "--seeds", "--summary", "--summarize-only", "--plots", "--out", "--resume")
+SEARCH_OPTIONS = ("--target-fn", "--time-budget", "--max-length", "--max-boxes", "--first-length", "--gap",
+                  "--workers", "--seeds")
+
+
+def check_options(args, given: set) -> None:
+    """Refuse in one line every option given that the mode asked for does not use."""
+    from lengthgen_cli import refuse_unused
+
+    if args.summarize_only:
+        refuse_unused(given, (*PAIR_OPTIONS, *SEARCH_OPTIONS), "--summarize-only certifies nothing")
+        return
+    if args.runs:
+        refuse_unused(given, (*PAIR_OPTIONS, "--max-length"), "--runs certifies each trained seed against its task's construction (the "
+                                           "task, semantics and delta come from the run records)")
+        return
+    refuse_unused(given, RUNS_OPTIONS, "pair mode certifies one pair and prints its certificate (these are --runs "
+                                       "options)")
+    if not args.target_fn:
+        refuse_unused(given, ("--task", *TASK_OPTIONS["modp"], *TASK_OPTIONS["simple"]),
+                      "the task is the target of --target-fn")
+    elif args.task is not None:
+        other = "simple" if args.task == "modp" else "modp"
+        refuse_unused(given, TASK_OPTIONS[other], f"--task {args.task} does not use it")
+
+
 @command
 def main(argv=None) -> int:
-    args = _parser().parse_args(argv)
+    from lengthgen_cli import given_options
+
+    ap = _parser()
+    args = ap.parse_args(argv)
     from bounds.margin import BoundsError
 
     try:
+        check_options(args, given_options(ap, argv))
         if args.runs or args.summarize_only:
             from bounds.certify.runs import run as run_runs
 
             out = run_runs(args)
         else:
-            if args.out or args.resume:
-                raise UsageError("--out and --resume record --runs certificates; pair mode prints its certificate")
             out = _pair(args)
     except (UsageError, BoundsError, ValueError) as e:
         print(f"bounds.certify: error: {' '.join(str(e).split())}", file=sys.stderr)

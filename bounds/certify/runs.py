@@ -38,8 +38,10 @@ def _construction(kind: str, params: dict):
     return g, float(Fraction(g.metadata["certified_error"]))
 
 
-def certify_seed(path: str, seed_index: int, eps: float, budget: float, target_fn: bool, gap: float | None) -> dict:
-    """The record of one trained seed (run in a worker process)."""
+def certify_seed(path: str, seed_index: int, eps: float, budget: float, target_fn: bool, gap: float | None,
+                 max_boxes: int | None = None, first: int = 2) -> dict:
+    """The record of one trained seed (run in a worker process); ``max_boxes`` and ``first`` as in
+    :func:`bounds.certify.search.certify` (``first = 2``: the empty input is never trained)."""
     from bounds.certify.search import Problem, certificate_record, certify, task_target
     from bounds.certify.trained import from_record
 
@@ -55,11 +57,12 @@ def certify_seed(path: str, seed_index: int, eps: float, budget: float, target_f
            "measured": {"test_loss": run["test_loss"], "plateau": run["plateau"], "train_loss": run["train_loss"],
                         "reached_target": run["reached_target"]}}
     prob = Problem(f, g, ("softmax", "izzo"))
-    cert = certify(prob, eps, None, N + 1, budget, gap, first=2)
+    limits = dict(first=first, **({} if max_boxes is None else {"max_boxes": max_boxes}))
+    cert = certify(prob, eps, None, N + 1, budget, gap, **limits)
     out["construction"] = _compact(certificate_record(cert, prob))
     if target_fn:
         prob = Problem(f, None, ("softmax", "softmax"), task_target(rec["task_kind"], rec["task_params"]))
-        cert = certify(prob, eps, None, N + 1, budget, gap, first=2)
+        cert = certify(prob, eps, None, N + 1, budget, gap, **limits)
         out["target"] = _compact(certificate_record(cert, prob))
     return out
 
@@ -109,8 +112,6 @@ def check_options(args) -> None:
     """Everything --runs writes, checked before any certificate is computed (one line, exit 2)."""
     from lengthgen_cli.output import check_output_folder
 
-    if args.model or args.against:
-        raise UsageError("--runs certifies the trained seeds of a run folder; drop --model / --against")
     if args.summary is not None:
         check_output(args.summary, kind="artefact", recognise=_is_summary, option="--summary")
     if args.plots is not None:
@@ -135,7 +136,7 @@ def run(args) -> str:
         if (key, seed) not in done:
             todo.append((path, i))
     eps = float(args.eps)
-    opts = (eps, args.time_budget, args.target_fn, args.gap)
+    opts = (eps, args.time_budget, args.target_fn, args.gap, args.max_boxes, args.first_length or 2)
     bar = progress(total=len(jobs), desc="certify: seeds", unit="seed")
     bar.update(len(jobs) - len(todo))
     with JsonlOutput(args.out) as out:

@@ -801,6 +801,9 @@ def certify(prob: Problem, eps: float, delta: float | None = 0.0, train_length: 
         max_length = defined_up_to
     tol = eps / 10 if tol is None else tol
     need = max(prob.delta + prob.w + 1, train_length or 0)
+    if max_length is not None and max_length < need and defined_up_to is None:
+        raise CertifyError(f"--max-length {max_length} is below {need}: the lengths up to the training length and "
+                           "Delta + tau + 1 are enumerated before branch-and-bound takes over")
     rows = enumerate_lengths(prob, budget_s / 4, need, max_length, first=first)
     N0 = rows[-1].length
     if train_length is not None:
