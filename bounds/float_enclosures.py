@@ -65,12 +65,30 @@ def _down(x, mid, rad):
     return x - (np.abs(x) * 2 * U + TINY)
 
 
+SUBNORMAL_MIN = 2.0**-1074  # the smallest positive double
+
+
 def ball(exact) -> Ball:
-    """Enclosure of an exact array (object array of Fractions, ints, or floats taken as exact)."""
+    """Enclosure of an exact array (object array of Fractions, ints, or floats taken as exact).
+
+    A midpoint is 0 exactly when the value is 0: a nonzero value below the double range (it rounds to 0.0) gets
+    the midpoint +-2^-1074 of its sign (within the radius TINY), so that ``mid == 0`` decides an exact zero (a tie
+    of logits, a missing term) and never a value that merely underflows.  A value beyond the double range raises
+    OverflowError (callers refuse such models with their limit named)."""
     arr = np.asarray(exact)
     mid = arr.astype(np.float64) if arr.dtype == object else np.array(arr, dtype=np.float64)
     exact_floats = arr.dtype != object
-    rad = np.zeros_like(mid) if exact_floats else np.abs(mid) * U + TINY
+    if exact_floats:
+        return Ball(mid, np.zeros_like(mid))
+    if not np.all(np.isfinite(mid)):
+        raise OverflowError("a value beyond the double range")
+    under = np.flatnonzero(mid == 0)
+    if under.size:
+        flat, vals = mid.reshape(-1), arr.reshape(-1)
+        for i in under:
+            if vals[i] != 0:
+                flat[i] = SUBNORMAL_MIN if vals[i] > 0 else -SUBNORMAL_MIN
+    rad = np.abs(mid) * U + TINY
     return Ball(mid, rad)
 
 

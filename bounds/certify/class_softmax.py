@@ -50,6 +50,8 @@ from constructions.limit_transformer.precision import flushes
 SEMANTICS = ("softmax", "izzo")
 LIBM_REL = 2.0**-40  # trusted relative error of numpy's exp and log (documented <= 4 ulp)
 FLOOR = 2.0**-1000  # upper bounds of positive weights never go below this (no underflow to a false 0)
+MAX_MAGNITUDE = 2**128  # exact model quantities (weights, class inputs, logits, values) above this are refused:
+# the float64 enclosures multiply a few of them, so every product stays far inside the double range
 
 
 class ClassModelError(BoundsError):
@@ -151,6 +153,46 @@ def check_model(model, what: str = "the class-level evaluator") -> None:
         raise ClassModelError(f"{what} handles ReLU MLPs (or none); this model has Heaviside units")
 
 
+def _largest(arr) -> Fraction:
+    arr = np.asarray(arr, dtype=object).reshape(-1)
+    return max((abs(x) for x in arr), default=Fraction(0))
+
+
+def check_magnitudes(model, cm: ClassModel) -> None:
+    """Refuse a model with an exact quantity beyond ``MAX_MAGNITUDE`` (named): its weights, its class inputs, logits
+    and values (:class:`bounds.class_model.ClassModel`), phi, MLP and unembedding.  Values below the double range
+    are kept (their enclosures never round to a false 0: :func:`bounds.float_enclosures.ball`)."""
+    parts = [("a class input (embedding plus position)", cm.inputs), ("the unembedding", model.unembedding)]
+    for h, (logits, values, phi) in enumerate(cm.heads):
+        parts += [(f"a logit of head {h}", logits), (f"a value vector of head {h}", values),
+                  (f"a phi value of head {h}", np.array(phi, dtype=object))]
+    mlp = model.layers[0].mlp
+    if mlp is not None:
+        parts += [("an MLP weight (A)", mlp.A), ("an MLP bias", mlp.b), ("an MLP weight (B)", mlp.B)]
+    for what, arr in parts:
+        big = _largest(arr)
+        if big > MAX_MAGNITUDE:
+            raise ClassModelError(f"{what} of {model.name or 'the model'} has magnitude about 10^{_log10(big)}, above "
+                                  "the limit MAX_MAGNITUDE = 2^128 of the certified float64 evaluation")
+
+
+def _log10(x: Fraction) -> int:
+    return int((x.numerator.bit_length() - x.denominator.bit_length()) * 0.30103)
+
+
+def float_bounds_of_int(p: int) -> tuple[float, float]:
+    """Doubles (below, above) an integer (``inf`` above for one beyond the double range), for comparisons that
+    must err on a stated side (a precision of 10^400 bits is a legal file)."""
+    if p.bit_length() <= 53:
+        return float(p), float(p)
+    if p.bit_length() > 1023:
+        return float(2**1023), math.inf
+    f = float(p)
+    lo = f if int(f) <= p else math.nextafter(f, -math.inf)
+    hi = f if int(f) >= p else math.nextafter(f, math.inf)
+    return lo, hi
+
+
 def check_semantics(semantics: str) -> str:
     if semantics not in SEMANTICS:
         raise ClassModelError(f"unknown semantics {semantics!r}; use one of {SEMANTICS}")
@@ -175,6 +217,7 @@ class ModelTables:
     def of(cls, model, delta: int, semantics: str) -> ModelTables:
         check_model(model)
         cm = ClassModel.of(model, delta)
+        check_magnitudes(model, cm)
         X = ball(cm.inputs)
         mlp = model.layers[0].mlp
         Um = ball(model.unembedding)
@@ -479,12 +522,12 @@ def _izzo_relax(head: HeadSpec, win: Window, pi_lo, pi_hi, s_lo, s_hi, u_lo, u_h
     g_hi = head.gap.upper[e_hi]
     g_lo = np.where(head.gap.mid[e_lo] == 0, 0.0, g_lo)
     g_hi = np.where(head.gap.mid[e_hi] == 0, 0.0, g_hi)
-    p = head.bits
+    p_lo, p_hi = float_bounds_of_int(head.bits)  # surely flushed above p_hi >= p, surely kept below p_lo <= p
     with np.errstate(invalid="ignore"):
         fl = (best_lo[:, None] >= 0) & (g_lo > 0) & (_down(g_lo * _down(s_lo[:, None] / ln2 * (1 - 2 * LIBM_REL)))
-                                                     >= p)
+                                                     >= p_hi)
         kept = (g_hi <= 0) | (np.isfinite(s_hi[:, None]) & (_up(g_hi * _up(s_hi[:, None] / ln2
-                                                                              * (1 + 2 * LIBM_REL))) < p))
+                                                                              * (1 + 2 * LIBM_REL))) < p_lo))
     u_hi = np.where(fl, 0.0, u_hi)
     u_lo = np.where(fl | ~kept, 0.0, u_lo)
     return u_lo, u_hi
@@ -616,11 +659,14 @@ def bound_D(net: DiffNet, neg: DiffNet, weights: list) -> tuple[np.ndarray, np.n
 class PairEvaluator:
     """Certified enclosures of ``f - g`` (or of f) at concrete inputs, per window and output coordinate.
 
-    ``semantics``: (f's, g's), each "softmax" or "izzo" (the model's p)."""
+    ``semantics``: (f's, g's), each "softmax" or "izzo" (the model's p).  ``period``: a period the classes must also
+    resolve (a target's; the pair's period becomes the least common multiple)."""
 
-    def __init__(self, f, g=None, semantics=("softmax", "softmax")):
+    def __init__(self, f, g=None, semantics=("softmax", "softmax"), period: int | None = None):
         self.f, self.g = f, g
         self.delta = pair_period(f, g) if g is not None else (f.period or 1)
+        if period is not None:
+            self.delta = math.lcm(self.delta, period)
         self.tau = max(f.tau, g.tau) if g is not None else f.tau
         self.sigma = len(f.alphabet)
         if g is not None and g.alphabet != f.alphabet:

@@ -12,9 +12,10 @@ lower bound is a real input evaluated with certified arithmetic.  The verdict:
 * ``fails``: a realized input (printed, or described by its class counts when long) gives ``|f - g| > delta + eps``;
 * ``undetermined``: the gap ``[L, U]`` straddles ``delta + eps``.
 
-Semantics (printed): ``softmax``, the exact-exponential softmax a trained network computes (``n^a`` weights,
-nothing flushed), or ``izzo``, the sec. 3.2 precision model with the model's p.  ``--semantics`` sets f's,
-``--against-semantics`` g's (default: the same).
+Semantics (printed, with where it came from): by default each model is evaluated under the precision model its
+file declares (``"precision": "izzo"``: the sec. 3.2 precision model with the file's p; the ``huang`` model is
+refused); ``--semantics softmax|izzo`` evaluates both models under another (``softmax``: the exact-exponential
+softmax a trained network computes, ``n^a`` weights, nothing flushed), ``--against-semantics`` g's alone.
 
 Modes::
 
@@ -52,6 +53,8 @@ from lengthgen_cli import (
 MAX_BUDGET = 86_400.0
 MAX_LENGTH = 4096
 MAX_WORKERS = 64
+MAX_EPS = 10**300  # --eps and --delta (|f - g| of any model the certifier evaluates is far below this)
+MAX_OMEGA = 2**20  # SimpleTask frequency of --target-fn
 CONSTRUCTION_SEMANTICS = "izzo"  # the App. A.2 constructions are exact under their own precision model
 
 
@@ -69,17 +72,19 @@ def _parser():
     ap.add_argument("--period", type=bounded_int(1, 64, "MAX_PERIOD = 64"), default=None,
                     help="ModP period p (with --task modp)")
     ap.add_argument("--index", type=bounded_int(0, 4096, "4096"), default=0, help="ModP index k (default 0)")
-    ap.add_argument("--omega", type=rational(positive=True), default=None, help="SimpleTask frequency (--task simple)")
+    ap.add_argument("--omega", type=rational(positive=True, high=MAX_OMEGA, high_name="MAX_OMEGA = 2^20"), default=None,
+                    help="SimpleTask frequency (--task simple)")
     ap.add_argument("--runs", metavar="DIR", help="a bounds.experiments.measure run folder: certify every trained seed")
     add_eps_option(ap)
     ap.add_argument("--delta", type=rational(nonnegative=True), default=None,
                     help="agreement delta (default 0; pair mode)")
     ap.add_argument("--train-length", type=bounded_int(1, MAX_LENGTH, f"MAX_LENGTH = {MAX_LENGTH}"), default=None,
                     help="delta := the certified max |f - g| over lengths up to N (pair mode)")
-    ap.add_argument("--semantics", choices=("softmax", "izzo"), default="softmax",
-                    help="f's attention: exact softmax (a trained network; default) or the izzo precision model")
+    ap.add_argument("--semantics", choices=("softmax", "izzo"), default=None,
+                    help="evaluate the models' attention as exact softmax (a trained network) or the izzo precision "
+                         "model (default: the precision model each file declares)")
     ap.add_argument("--against-semantics", choices=("softmax", "izzo"), default=None,
-                    help="g's attention (default: --semantics; in --runs mode the construction's izzo)")
+                    help="g's attention alone (default: --semantics, else the precision model g's file declares)")
     ap.add_argument("--time-budget", type=finite_real(positive=True, high=MAX_BUDGET, high_name="MAX_BUDGET"),
                     default=60.0, help="seconds per certificate (default 60)")
     ap.add_argument("--max-length", type=bounded_int(1, MAX_LENGTH, f"MAX_LENGTH = {MAX_LENGTH}"), default=None,
@@ -117,15 +122,45 @@ def _load(path: str):
         raise UsageError(str(e).splitlines()[0]) from None
 
 
-def _describe_semantics(sem: str, model) -> str:
-    return "softmax (exact exp, nothing flushed)" if sem == "softmax" else f"izzo (p = {model.precision_bits})"
+def _describe_semantics(sem: str, model, source: str | None = None) -> str:
+    text = "softmax (exact exp, nothing flushed)" if sem == "softmax" else f"izzo (p = {model.precision_bits})"
+    return f"{text}, {source}" if source else text
+
+
+def resolve_semantics(model, path: str, chosen: str | None) -> tuple[str, str]:
+    """(semantics, where it came from) of one model: ``chosen`` (an option) or the precision model its file
+    declares; the ``huang`` model, which the class-level evaluator does not implement, is refused in one line."""
+    if chosen is not None:
+        return chosen, "--semantics"
+    if model.precision != "izzo":
+        raise UsageError(f"{path} declares the {model.precision!r} precision model, which bounds.certify does not "
+                         "evaluate; give --semantics softmax|izzo to evaluate it under another")
+    return "izzo", "declared by the file"
+
+
+def check_consistency(args) -> None:
+    """Values the options take together, refused here in one line before any work (the options a mode does not
+    use are refused by :func:`check_options`)."""
+    if args.eps > MAX_EPS or (args.delta is not None and args.delta > MAX_EPS):
+        raise UsageError("--eps and --delta must be at most MAX_EPS = 10^300")
+    if args.against_semantics and args.target_fn:
+        raise UsageError("--against-semantics is g's; --target-fn compares with the task's true function")
+    mx, tl, fl = args.max_length, args.train_length, args.first_length
+    if mx is not None and tl is not None and tl > mx:
+        raise UsageError(f"--train-length {tl} needs --max-length >= {tl}: delta is the max |f - g| over every "
+                         "length up to the training length")
+    if mx is not None and fl is not None and fl > mx:
+        raise UsageError(f"--first-length {fl} exceeds --max-length {mx}: no length would be enumerated")
+    if tl is not None and fl is not None and fl > tl:
+        raise UsageError(f"--first-length {fl} exceeds --train-length {tl}: delta would range over no length")
 
 
 def text_report(rec: dict, f_name: str, g_name: str, f, g) -> str:
     sem = rec["semantics"]
+    src = rec.get("semantics_source") or [None, None]
     lines = [f"f = {f_name}, g = {g_name}",
-             f"semantics: f {_describe_semantics(sem[0], f)}, g "
-             + (_describe_semantics(sem[1], g) if sem[1] else "the true function")]
+             f"semantics: f {_describe_semantics(sem[0], f, src[0])}, g "
+             + (_describe_semantics(sem[1], g, src[1]) if sem[1] else "the true function")]
     rows = rec["lengths"]
     lines.append(f"lengths {rows[0]['length']}..{rec['N0']} (N0 = {rec['N0']}): max |f - g| per length, certified "
                  "[lower, upper] (lower attained by the string)")
@@ -182,8 +217,14 @@ def _pair(args):
         g = _load(args.against)
     if args.delta is not None and args.train_length is not None:
         raise UsageError("give either --delta or --train-length, not both")
-    sem = (args.semantics, args.against_semantics or args.semantics)
-    prob = Problem(f, g, sem, target)
+    sem_f, src_f = resolve_semantics(f, args.model, args.semantics)
+    if g is None:
+        sem_g, src_g = sem_f, src_f  # the target has no attention
+    else:
+        sem_g, src_g = resolve_semantics(g, args.against, args.against_semantics or args.semantics)
+        if args.against_semantics:
+            src_g = "--against-semantics"
+    prob = Problem(f, g, (sem_f, sem_g), target)
     eps = float(args.eps)
     bar = progress(total=None, desc="certify: boxes split", unit="box")
 
@@ -198,7 +239,8 @@ def _pair(args):
     finally:
         bar.close()
     rec = certificate_record(cert, prob)
-    rec.update(model=args.model, against=args.against if g is not None else target.name)
+    rec.update(model=args.model, against=args.against if g is not None else target.name,
+               semantics_source=[src_f, src_g if g is not None else None])
     if args.json:
         return json.dumps(rec)
     return text_report(rec, args.model, rec["against"], f, g)
@@ -244,6 +286,7 @@ def main(argv=None) -> int:
 
     try:
         check_options(args, given_options(ap, argv))
+        check_consistency(args)
         if args.runs or args.summarize_only:
             from bounds.certify.runs import run as run_runs
 

@@ -72,19 +72,41 @@ class CertifyError(BoundsError):
 @dataclass
 class Target:
     """A task's true function as a class-level function: ``map(z)``, ``z`` the mean over the entries of the support
-    classes (prefix classes and window slots) of ``value[token]``; 0 when the support is empty (the tasks'
-    empty-class convention).  ModP: support = residue k mod p, value = [token is '1'], map = identity; SimpleTask:
-    support = tokens '0', '1', value +1 / -1, map = sin(omega z)."""
+    classes (prefix classes and window slots) of the value of their SYMBOL; 0 when the support is empty (the tasks'
+    empty-class convention).  ModP (Izzo et al. sec. 5): support = task positions ``t = k (mod p)`` (a class of
+    residue r mod Delta holds task positions t = r mod Delta, so p must divide the pair's period: the pair is
+    evaluated at ``lcm(Delta, p)``), value = [symbol is '1'], map = identity; SimpleTask: support = symbols '0',
+    '1' at every position, value +1 / -1, map = sin(omega z).
+
+    A target is stated in symbols; :meth:`bind` maps them to a model's token ids (``alphabet[i]`` is token
+    ``i + 1``) and its residues to the pair's period.  The model's alphabet must be the task's symbols."""
 
     name: str
-    residue: int | None  # support residue (None: every residue)
-    values: dict  # token id -> value (tokens absent: not in the support)
+    period: int | None  # the task's period p (None: every position)
+    index: int  # support positions t = index (mod period)
+    symbols: dict  # symbol -> value (symbols absent: not in the support)
+    alphabet: tuple  # the task's alphabet
     omega: float | None = None  # None: identity map
+    values: dict = field(default_factory=dict)  # bound: token id -> value
+    residues: frozenset | None = None  # bound: support residues mod the pair's period (None: every residue)
+
+    def bind(self, alphabet, delta: int) -> Target:
+        """The target on a model with this ``alphabet`` and classes at period ``delta`` (a multiple of the task's
+        period); a one-line :class:`CertifyError` when the alphabet is not the task's symbols."""
+        if sorted(alphabet) != sorted(self.alphabet) or len(set(alphabet)) != len(alphabet):
+            raise CertifyError(f"the model's alphabet {list(alphabet)} is not the task's symbols "
+                               f"{list(self.alphabet)}: the target reads symbols by name")
+        if self.period is not None and delta % self.period:
+            raise CertifyError(f"the pair's period {delta} is not a multiple of the task's period {self.period}")
+        values = {alphabet.index(sym) + 1: v for sym, v in self.symbols.items()}
+        residues = None if self.period is None else frozenset(
+            r for r in range(delta) if r % self.period == self.index % self.period)
+        return Target(self.name, self.period, self.index, self.symbols, self.alphabet, self.omega, values, residues)
 
     def _z(self, win: Window, lo, hi, ratio=None):
         from bounds.certify.class_softmax import lf_max
 
-        sup = np.array([t in self.values and (self.residue is None or r == self.residue)
+        sup = np.array([t in self.values and (self.residues is None or r in self.residues)
                         for t, r in zip(win.token, win.residue, strict=True)])
         vals = np.broadcast_to(np.array([self.values.get(int(t), 0.0) for t in win.token], dtype=float), lo.shape)
         lo2, hi2 = np.where(sup, lo, 0.0), np.where(sup, hi, 0.0)
@@ -124,11 +146,14 @@ def _sin_range(a, b):
 
 def task_target(kind: str, params: dict) -> Target:
     """The true function of a ModP / SimpleTask (App. A.2's tasks) as a :class:`Target`."""
+    from constructions.tasks.modp import ALPHABET as MODP_ALPHABET
+    from constructions.tasks.simple import ALPHABET as SIMPLE_ALPHABET
+
     if kind == "modp":
         p, k = int(params["period"]), int(params.get("index", 0))
-        return Target(f"modp(p={p},k={k}) target", k % p, {1: 0.0, 2: 1.0})
+        return Target(f"modp(p={p},k={k}) target", p, k % p, {"0": 0.0, "1": 1.0}, MODP_ALPHABET)
     if kind == "simple":
-        return Target(f"simple(omega={params['omega']}) target", None, {1: 1.0, 2: -1.0},
+        return Target(f"simple(omega={params['omega']}) target", None, 0, {"0": 1.0, "1": -1.0}, SIMPLE_ALPHABET,
                       float(Fraction(str(params["omega"]))))
     raise CertifyError(f"no target function for task {kind!r}")
 
@@ -140,12 +165,10 @@ class Problem:
     def __init__(self, f, g=None, semantics=("softmax", "softmax"), target: Target | None = None):
         if g is not None and target is not None:
             raise CertifyError("give either a model g or a target function, not both")
-        self.ev = PairEvaluator(f, g, semantics)
-        self.target = target
+        self.ev = PairEvaluator(f, g, semantics, target.period if target is not None else None)
         self.delta, self.tau, self.sigma = self.ev.delta, self.ev.tau, self.ev.sigma
-        if target is not None and target.residue is not None and target.residue >= self.delta:
-            # the target's residue is modulo its own period; the pair period must be a multiple of it
-            raise CertifyError("the target's period does not divide the model's")
+        # the target reads symbols by name, at the residues of the task's period within the pair's (a multiple)
+        self.target = target.bind(tuple(f.alphabet), self.delta) if target is not None else None
         self.w = self.tau + 1
         self.free = self.delta * (self.sigma - 1)
         if self.free > MAX_FREE:
@@ -804,6 +827,11 @@ def certify(prob: Problem, eps: float, delta: float | None = 0.0, train_length: 
     if max_length is not None and max_length < need and defined_up_to is None:
         raise CertifyError(f"--max-length {max_length} is below {need}: the lengths up to the training length and "
                            "Delta + tau + 1 are enumerated before branch-and-bound takes over")
+    if max_length is not None and first > max_length:
+        raise CertifyError(f"the first length {first} exceeds the largest enumerated length {max_length}")
+    if train_length is not None and first > train_length:
+        raise CertifyError(f"the first length {first} exceeds the training length {train_length}: delta would "
+                           "range over no length")
     rows = enumerate_lengths(prob, budget_s / 4, need, max_length, first=first)
     N0 = rows[-1].length
     if train_length is not None:

@@ -88,9 +88,10 @@ def flushes(gap: Fraction, n: int, p: int) -> bool:
     u, v = gap.numerator, gap.denominator
     if n & (n - 1) == 0:
         return (n.bit_length() - 1) * u >= p * v
-    approx = float(gap) * math.log2(n) - p
-    if abs(approx) > 1e-9 * max(1.0, abs(p)):
-        return approx > 0
+    if p.bit_length() <= 1000 and gap < 2**1000:  # a float pre-check (beyond the double range: certified only)
+        approx = float(gap) * math.log2(n) - p
+        if abs(approx) > 1e-9 * max(1.0, abs(p)):
+            return approx > 0
     from mpmath.libmp import mpf_sign
 
     prec = 64 + u.bit_length() + v.bit_length() + p.bit_length()
