@@ -282,7 +282,6 @@ def _ingredients(m, bits, definition, mode):
 def save_npz(args) -> dict:
     """``--save-npz OUT.npz``: the one --model file converted (:func:`constructions.limit_transformer.npz.json_to_npz`),
     written to a temporary name beside OUT and renamed, so OUT is never left half written."""
-    import os
     from pathlib import Path
 
     from constructions.limit_transformer.npz import json_to_npz
@@ -296,14 +295,10 @@ def save_npz(args) -> dict:
         raise UsageError(f"--save-npz {out} already exists; choose another name")
     if not (out.parent if str(out.parent) else Path(".")).is_dir():
         raise UsageError(f"--save-npz {out}: the directory {out.parent} does not exist")
-    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
-    try:
-        json_to_npz(args.model[0], tmp)
-        os.replace(tmp, out)
+    try:  # written to a temporary name beside OUT and renamed (lengthgen_cli.output.write_file)
+        json_to_npz(args.model[0], out)
     except OSError as e:
         raise UsageError(f"--save-npz {out} cannot be written ({e.strerror})") from None
-    finally:
-        tmp.unlink(missing_ok=True)
     return {"saved": str(out), "source": args.model[0], "_json": args.json}
 
 

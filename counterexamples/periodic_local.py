@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import random
 import time
 from dataclasses import dataclass, field
@@ -389,10 +388,9 @@ def _save_checkpoint(path: str | None, state: dict) -> None:
     """Write the sweep state after a finished length, atomically (an interrupt loses at most that length)."""
     if path is None:
         return
-    tmp = f"{path}.tmp"
-    with open(tmp, "w") as fh:
-        json.dump(state, fh)
-    os.replace(tmp, path)
+    from lengthgen_cli.output import write_atomic
+
+    write_atomic(path, state, what="--out")
 
 
 def search_family(spec: FamilySpec, tested: int, *, extra_members=(), random_strings: int = 0,

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 
 KEY = "lengthgen-figure"
 RTOL = 1e-9  # plotted floats come from JSON floats; they agree exactly unless the data changed
@@ -74,21 +73,29 @@ def record(fig, source: str) -> dict:
     return {"source": source, "data": plotted(fig)}
 
 
-def save(fig, stem: str, source: str, dpi: int = 120) -> list[str]:
-    """Write ``stem.png`` and ``stem.svg`` with :func:`record` embedded; close the figure; return the paths.
-    SVG ids and dates are fixed, so redrawing unchanged data gives the same SVG."""
+def save(fig, stem: str, source: str, dpi: int = 120, within: str | None = None) -> list[str]:
+    """Write ``stem.png`` and ``stem.svg`` with :func:`record` embedded (through the one output writer,
+    :func:`lengthgen_cli.output.write_file`: atomic, confined to the folder ``within``, never over a file that
+    is not a regular file); close the figure; return the paths.  SVG ids and dates are fixed, so redrawing
+    unchanged data gives the same SVG."""
     import matplotlib.pyplot as plt
 
-    folder = os.path.dirname(stem)
-    if folder:
-        os.makedirs(folder, exist_ok=True)
+    from lengthgen_cli.output import check_target, write_file
+
     text = json.dumps(record(fig, source), sort_keys=True, separators=(",", ":"))
-    fig.tight_layout()
     paths = [f"{stem}.png", f"{stem}.svg"]
-    with plt.rc_context({"svg.hashsalt": "lengthgen"}):
-        fig.savefig(paths[0], dpi=dpi, metadata={KEY: text})
-        fig.savefig(paths[1], metadata={"Date": None, "Description": text})
-    plt.close(fig)
+    try:
+        for path in paths:  # both refused before either is written
+            check_target(path, what="figure", within=within, make_folder=True)
+        fig.tight_layout()
+        with plt.rc_context({"svg.hashsalt": "lengthgen"}):
+            write_file(paths[0], lambda fh: fig.savefig(fh, format="png", dpi=dpi, metadata={KEY: text}),
+                       binary=True, within=within, make_folder=True, what="figure")
+            write_file(paths[1], lambda fh: fig.savefig(fh, format="svg",
+                                                        metadata={"Date": None, "Description": text}),
+                       binary=True, within=within, make_folder=True, what="figure")
+    finally:
+        plt.close(fig)
     return paths
 
 

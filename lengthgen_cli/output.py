@@ -1,4 +1,23 @@
-"""``--out FILE`` and ``--resume``: the same semantics in every tool.
+"""The one output writer of every tool, and ``--out FILE`` / ``--resume`` with the same semantics everywhere.
+
+Every file a tool writes goes through :func:`write_file` (or :func:`write_atomic` / :func:`write_text` /
+:class:`JsonlOutput`, built on the same checks), and every output path is checked by :func:`check_target` before
+any work starts:
+
+* **atomic**: the bytes go to a temporary file in the target's folder, are flushed to disk, and replace the target
+  in one ``os.replace``, so a crash leaves the old file or the new one, never a torn one;
+* **confined**: the path is resolved (``..`` and symbolic links followed); a path built from an input file's
+  fields (a results file's ``preset``, a record's name) must stay inside the folder the user named (``within``),
+  else it is refused;
+* **never over another kind of file**: an existing target that is not a regular file (a directory, a FIFO, a
+  socket, a character or block device, or a symbolic link to one) is refused, both by the check before work
+  and again at the moment of writing, so ``--results /dev/full`` never replaces the device; an existing regular
+  file is replaced only when it holds this tool's format (``recognise``), so a text file or a user's model file
+  named by mistake is refused before any work, not overwritten after it.
+
+Refusals are :class:`~lengthgen_cli.parser.UsageError` (one line, exit status 2).
+
+``--out FILE`` and ``--resume``:
 
 * FILE is checked before any work starts: a directory, a path whose directory does not exist, an unwritable
   path, or an existing file that is not this tool's output format is refused with one line (exit 2).
@@ -15,6 +34,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -38,6 +58,102 @@ def add_output_options(parser, *, kind: str = "jsonl", what: str = "results", re
                         help=f"write {what} here as the run goes ({fmt}); an existing file needs --resume")
     parser.add_argument("--resume", action="store_true",
                         help="continue the run recorded in --out FILE (skips finished work; FILE may not exist yet)")
+
+
+def _kind(mode: int) -> str:
+    return ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "a device"
+            if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+
+
+def resolve_target(path: str | os.PathLike, *, what: str = "output file",
+                   within: str | os.PathLike | None = None) -> Path:
+    """The resolved output path (symbolic links and ``..`` followed); :class:`UsageError` if it lies outside the
+    folder ``within`` or names an existing path that is not a regular file."""
+    p = Path(path)
+    target = p.resolve()
+    if within is not None:
+        root = Path(within).resolve()
+        if target != root and root not in target.parents:
+            raise UsageError(f"{what} {p} lies outside the folder {within}; a tool writes only inside the folder "
+                             "it was given")
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        return target
+    except OSError as e:
+        raise UsageError(f"{what} {p} cannot be examined ({e.strerror})") from None
+    if not stat.S_ISREG(mode):
+        via = f" (through the link to {target})" if p.is_symlink() else ""
+        raise UsageError(f"{what} {p} is {_kind(mode)}{via}, not a regular file; it is never written over")
+    return target
+
+
+def check_target(path: str | os.PathLike, *, what: str = "output file", within: str | os.PathLike | None = None,
+                 recognise: Callable[[str], bool] | None = None, make_folder: bool = False) -> Path:
+    """Check an output path before any work (:class:`UsageError`, one line): confined to ``within``, not an
+    existing non-regular file, its folder existing (or creatable with ``make_folder``) and writable, and an
+    existing file's text accepted by ``recognise`` (this tool's format; an empty file is accepted).  Returns the
+    resolved path."""
+    target = resolve_target(path, what=what, within=within)
+    folder = target.parent
+    probe = folder
+    while not probe.exists() and make_folder and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir():
+        raise UsageError(f"{what} {path}: the folder {folder} does not exist" if probe == folder else
+                         f"{what} {path}: {probe} is not a folder")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise UsageError(f"{what} {path} cannot be written (the folder {probe} is not writable)")
+    if target.exists() and recognise is not None:
+        try:
+            text = target.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise UsageError(f"{what} {path} exists and cannot be read as text ({e}); choose another name") from None
+        if text.strip() and not recognise(text):
+            raise UsageError(f"{what} {path} exists and is not a file this tool writes; choose another name")
+    return target
+
+
+def json_object_with(**fields) -> Callable[[str], bool]:
+    """A ``recognise`` for :func:`check_target`: the text is one JSON object holding these field values."""
+    def recognise(text: str) -> bool:
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, RecursionError):
+            return False
+        return isinstance(data, dict) and all(data.get(k) == v for k, v in fields.items())
+    return recognise
+
+
+def write_file(path: str | os.PathLike, write: Callable, *, binary: bool = False, what: str = "output file",
+               within: str | os.PathLike | None = None, make_folder: bool = False) -> Path:
+    """Write ``path`` atomically with ``write(file_object)``: into a temporary file in the target's folder, flushed
+    and fsynced, then moved over the target with ``os.replace``.  The target is checked again here (confined to
+    ``within``, not an existing non-regular file), so no caller can write over a device.  Returns the path."""
+    target = resolve_target(path, what=what, within=within)
+    if make_folder:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=target.suffix, dir=target.parent)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; outputs are ordinary files
+    try:
+        with os.fdopen(fd, "wb" if binary else "w", **({} if binary else {"encoding": "utf-8"})) as fh:
+            write(fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        resolve_target(path, what=what, within=within)  # nothing replaced the target by a device meanwhile
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return Path(path)
+
+
+def write_text(path: str | os.PathLike, text: str, **kw) -> Path:
+    """:func:`write_file` of a text."""
+    return write_file(path, lambda fh: fh.write(text), **kw)
 
 
 def _records(path: Path, text: str) -> tuple[list[dict], int]:
@@ -76,12 +192,11 @@ def check_output(path: str | os.PathLike | None, *, kind: str, resume: bool = Fa
     p = Path(path)
     if p.is_dir():
         raise UsageError(f"{option} {p} is a directory; give a file name")
+    resolve_target(p, what=option)
     parent = p.parent if str(p.parent) else Path(".")
     if not parent.is_dir():
         raise UsageError(f"{option} {p}: the directory {parent} does not exist")
     exists = p.exists()
-    if exists and not p.is_file():
-        raise UsageError(f"{option} {p} is not a regular file")
     try:  # the only reliable test of writability (permissions, read-only file systems, root)
         with open(p, "a", encoding="utf-8"):
             pass
@@ -122,7 +237,7 @@ class JsonlOutput:
         self._fh = None
         if path is None:
             return
-        p = Path(path)
+        p = resolve_target(path, what="--out")
         if p.exists():
             text = p.read_text(encoding="utf-8")
             _, good = _records(p, text)
@@ -152,23 +267,9 @@ class JsonlOutput:
         self.close()
 
 
-def write_atomic(path: str, obj) -> None:
-    """Write JSON to ``path`` so that a crash leaves the old file or the new one, never a torn one."""
-    folder = os.path.dirname(path) or "."
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=folder)
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; records are ordinary files
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(obj, fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+def write_atomic(path: str | os.PathLike, obj, **kw) -> Path:
+    """:func:`write_file` of ``obj`` as JSON (a crash leaves the old file or the new one, never a torn one)."""
+    return write_file(path, lambda fh: json.dump(obj, fh), **kw)
 
 
 def check_output_folder(path: str | os.PathLike, option: str) -> Path:

@@ -37,7 +37,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from lengthgen_cli import Parser, require_regular_file, usage_errors
+from lengthgen_cli import Parser, usage_errors
+from lengthgen_cli.output import check_target
 from lengthgen_cli.parser import command
 from lengthgen_cli.types import finite_real
 from verify.results import BASE, ResultsError, merge, results_path
@@ -276,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.results is not None:
         with usage_errors(ap, ResultsError):  # before any mutation runs: a file that is not a results file
-            require_regular_file(args.results, "--results", missing_ok=True)
+            check_target(args.results, what="--results")  # not a device, its folder writable
             if Path(args.results).exists():
                 load_results(Path(args.results))
     try:

@@ -1,7 +1,9 @@
 """The results file: the last recorded outcome of every claim-linked check, and of every mutation run.
 
 One JSON file per installation of the package (not per working directory), merged per entry so that a
-partial run updates only what ran, written atomically (temporary file + ``os.replace``) under a lock so that
+partial run updates only what ran, written atomically by the one output writer
+(:func:`lengthgen_cli.output.write_file`: temporary file + ``os.replace``, never over a device or a file of
+another format: an existing file must be a results file, else :class:`ResultsError`) under a lock so that
 concurrent runs (pytest-xdist workers, two terminals) never lose each other's entries.
 
 Location, first that applies: the ``--claim-results PATH`` pytest option / ``verify.report --results PATH``,
@@ -25,13 +27,15 @@ import contextlib
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 
 from lengthgen_cli.inputs import require_regular_file
+from lengthgen_cli.output import resolve_target, write_file
+from lengthgen_cli.parser import UsageError
 
 RESULTS_ENV = "LENGTHGEN_RESULTS"
 VERSION = 1
+SECTIONS = ("tests", "mutations")
 #: the directory holding the ``verify`` package (a checkout's root, or site-packages)
 BASE = Path(__file__).resolve().parent.parent
 
@@ -77,9 +81,11 @@ def load(path: Path) -> dict:
         return _empty()
     except (OSError, ValueError) as exc:
         raise ResultsError(f"cannot read results file {path}: {exc}") from exc
-    if not isinstance(data, dict) or data.get("version") != VERSION:
-        raise ResultsError(f"results file {path} is not a version-{VERSION} lengthgen results file")
-    for section in ("tests", "mutations"):
+    if (not isinstance(data, dict) or data.get("version") != VERSION or not set(data) <= {"version", *SECTIONS}
+            or not all(isinstance(data.get(s, {}), dict) for s in SECTIONS)):
+        raise ResultsError(f"results file {path} is not a version-{VERSION} lengthgen results file (it holds other "
+                           "fields than version, tests and mutations); it is never written over")
+    for section in SECTIONS:
         data.setdefault(section, {})
     return data
 
@@ -93,7 +99,12 @@ def _locked(path: Path):
     except ImportError:  # pragma: no cover - Windows
         yield
         return
-    with open(path.with_name(path.name + ".lock"), "w") as fh:
+    lock = path.with_name(path.name + ".lock")
+    try:
+        resolve_target(lock, what="results lock file")  # a FIFO there would block the open
+    except UsageError as e:
+        raise ResultsError(str(e)) from None
+    with open(lock, "w") as fh:
         fcntl.flock(fh, fcntl.LOCK_EX)
         try:
             yield
@@ -108,14 +119,7 @@ def merge(path: Path, section: str, entries: dict[str, dict]) -> None:
     with _locked(path):
         data = load(path)
         data[section].update(entries)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
         try:
-            with os.fdopen(fd, "w") as fh:
-                json.dump(data, fh, indent=0, sort_keys=True)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+            write_file(path, lambda fh: json.dump(data, fh, indent=0, sort_keys=True), what="results file")
+        except UsageError as e:
+            raise ResultsError(str(e)) from None

@@ -294,5 +294,5 @@ def plot(s: dict, folder: str, source: str) -> list:
     name = source[len("izzo2025-certify-"):-len(".json")] if source.startswith("izzo2025-certify-") else "runs"
     written = []
     for stem, fig in figures(s).items():
-        written += save(fig, os.path.join(folder, f"{stem}-{name}"), source, dpi=110)
+        written += save(fig, os.path.join(folder, f"{stem}-{name}"), source, dpi=110, within=folder)
     return written

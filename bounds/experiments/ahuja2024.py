@@ -273,7 +273,8 @@ def plot(table: int, rows: list, json_path: str) -> list:
     from lengthgen_cli.figure_data import save
 
     stem, source = os.path.splitext(json_path)[0], os.path.basename(json_path)
-    return [p for suffix, fig in figures(table, rows).items() for p in save(fig, stem + suffix, source, dpi=100)]
+    return [p for suffix, fig in figures(table, rows).items() for p in save(fig, stem + suffix, source, dpi=100,
+                                                                          within=os.path.dirname(stem) or ".")]
 
 
 # ------------------------------------------------------------------------------------------------- CLI
@@ -308,11 +309,9 @@ def _check_paths(runs: str, resume: bool, results: str) -> None:
         raise UsageError(f"--out {runs!r} is a file, not a run folder")
     if os.path.isdir(runs) and not resume and any(f.endswith(".json") for f in os.listdir(runs)):
         raise UsageError(f"the run folder {runs!r} already has records; add --resume to continue it")
-    folder = os.path.dirname(results) or "."
-    if not os.path.isdir(folder):
-        raise UsageError(f"the folder of --results does not exist: {folder}")
-    if os.path.isdir(results):
-        raise UsageError(f"--results {results!r} is a directory")
+    from lengthgen_cli.output import check_target, json_object_with
+
+    check_target(results, what="--results", recognise=json_object_with(paper="ahuja2024"))
 
 
 @command

@@ -40,6 +40,9 @@ def _izzo(summary: dict, json_path: str) -> dict:
     from bounds.experiments.training.plots import figures
 
     preset = summary.get("preset", "")
+    if not (isinstance(preset, str) and re.fullmatch(r"[\w-][\w.-]*", preset) and ".." not in preset):
+        raise UsageError(f"{json_path}: the field 'preset' must be a preset name (letters, digits, _ - .), got "
+                         f"{str(preset)[:60]!r}")
     folder = os.path.join(os.path.dirname(json_path), "figures", *([] if preset == "quick" else [preset]))
     return {os.path.join(folder, stem): fig for (_, stem), fig in figures(summary, preset).items()}
 
@@ -99,15 +102,20 @@ def draw(json_path: str) -> dict:
 
 
 def regenerate(folder: str = DEFAULT_DIR) -> list[str]:
-    """Redraw every figure of every results file in ``folder``; returns the paths written."""
+    """Redraw every figure of every results file in ``folder``; returns the paths written.  Every figure is drawn
+    and its paths checked (inside ``folder``, not over a file of another kind: :func:`lengthgen_cli.output.check_target`)
+    before the first is written."""
     from lengthgen_cli.figure_data import save
+    from lengthgen_cli.output import check_target
 
-    paths = []
+    drawn = []
     for path in results_files(folder):
         dpi = _rule(os.path.basename(path))[1]
         for stem, fig in draw(path).items():
-            paths += save(fig, stem, os.path.basename(path), dpi=dpi)
-    return paths
+            for ext in FIGURE_EXTENSIONS:
+                check_target(stem + ext, what="figure", within=folder, make_folder=True)
+            drawn.append((fig, stem, os.path.basename(path), dpi))
+    return [p for fig, stem, source, dpi in drawn for p in save(fig, stem, source, dpi=dpi, within=folder)]
 
 
 def figure_files(folder: str) -> list[str]:

@@ -493,7 +493,8 @@ def plot(summary: dict, json_path: str) -> list[str]:
     from lengthgen_cli.figure_data import save
 
     fig = figure(summary)
-    return [] if fig is None else save(fig, os.path.splitext(json_path)[0], os.path.basename(json_path), dpi=110)
+    return [] if fig is None else save(fig, os.path.splitext(json_path)[0], os.path.basename(json_path), dpi=110,
+                                          within=os.path.dirname(json_path) or ".")
 
 
 # -------------------------------------------------------------------------------------------------- CLI
@@ -604,6 +605,9 @@ def run(args) -> int:
     name = f"golowich2025-{args.experiment}-{preset.name}"
     runs_dir = args.runs or os.path.join("runs", name)
     check_run_options(args, runs_dir)
+    from bounds.experiments.options import check_summary_paths
+
+    check_summary_paths(args.results_dir, name, preset.name)
     todo = specs(args.experiment, preset, args.device, args.threads)
     left = [s for s in todo if not recorded(runs_dir, s)]
     if not args.summarize_only:

@@ -373,7 +373,8 @@ def plot(summary: dict, json_path: str) -> list[str]:
     """Draw :func:`figure` beside its results file (same stem, PNG + SVG, arrays embedded)."""
     from lengthgen_cli.figure_data import save
 
-    return save(figure(summary), os.path.splitext(json_path)[0], os.path.basename(json_path))
+    return save(figure(summary), os.path.splitext(json_path)[0], os.path.basename(json_path),
+                within=os.path.dirname(json_path) or ".")
 
 
 # -------------------------------------------------------------------------------------------------- CLI
@@ -433,7 +434,7 @@ def main(argv=None) -> int:
 def run(args) -> int:
     import dataclasses
 
-    from bounds.experiments.options import check_run_options, write_summary
+    from bounds.experiments.options import check_run_options, check_summary_paths, write_summary
     from bounds.experiments.training.executor import SweepError, load_records, recorded, run_specs
     from bounds.experiments.training.progress import SweepProgress
 
@@ -458,6 +459,7 @@ def run(args) -> int:
                                                     for t, arch in preset.tasks.items()})
     runs_dir = args.runs or os.path.join("runs", f"huang2024-fig1-{preset.name}")
     check_run_options(args, runs_dir)
+    check_summary_paths(args.results_dir, f"huang2024-fig1-{preset.name}", preset.name)
     todo_specs = specs(preset, tasks, preset.seeds, args.device, args.threads)
     left = [s for s in todo_specs if not recorded(runs_dir, s)]
     if not args.summarize_only:

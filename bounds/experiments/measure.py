@@ -205,6 +205,12 @@ def run(argv=None, show_progress: bool | None = None) -> dict:
     preset = _preset(args)
     runs_dir = args.out or os.path.join("runs", f"izzo2025-{preset.name}")
     _check_out(runs_dir, args.resume or args.summarize_only)
+    if args.preset:
+        from lengthgen_cli.output import check_target, json_object_with
+
+        for path in _results_paths(args.results_dir, preset.name):
+            check_target(path, what="results file", within=args.results_dir, make_folder=True,
+                         recognise=json_object_with(preset=preset.name))
     specs = preset.specs(device=args.device, threads=args.threads)
     for s in specs:  # the task parameters are checked before anything trains
         _task_or_usage(s.kwargs["task"], s.kwargs["params"])
@@ -259,7 +265,7 @@ def refresh(args) -> dict:
                 summary = refresh_predictions(json.load(fh))
         except (OSError, ValueError, KeyError) as e:
             raise UsageError(f"cannot read the results file {path!r}: {e}") from None
-        write_atomic(path, summary)
+        write_atomic(path, summary, within=args.results_dir)
         written.append(path)
         tasks += summary["tasks"]
     if not written:
@@ -290,20 +296,23 @@ def _task_or_usage(task: str, params: dict) -> None:
         raise UsageError(str(e)) from None
 
 
+def _results_paths(results_dir: str, name: str) -> list[str]:
+    """The results files of the preset ``name``: ``izzo2025-modp-<name>.json``, ``izzo2025-simple-<name>.json``."""
+    return [os.path.join(results_dir, f"izzo2025-{kind}-{name}.json") for kind in ("modp", "simple")]
+
+
 def write_results(summary: dict, results_dir: str, name: str) -> list[str]:
-    """``izzo2025-modp-<name>.json`` and ``izzo2025-simple-<name>.json`` (atomic)."""
+    """``izzo2025-modp-<name>.json`` and ``izzo2025-simple-<name>.json`` (atomic, inside ``results_dir``)."""
     from lengthgen_cli.output import write_atomic
 
-    os.makedirs(results_dir, exist_ok=True)
     written = []
-    for kind in ("modp", "simple"):
+    for kind, path in zip(("modp", "simple"), _results_paths(results_dir, name), strict=True):
         part = {k: v for k, v in summary.items() if k not in ("tasks", "_json")}
         part["tasks"] = [t for t in summary["tasks"] if t["task_kind"] == kind]
         part["slope"] = summary["slopes"].get(kind)
         part.pop("slopes", None)
         if part["tasks"]:
-            path = os.path.join(results_dir, f"izzo2025-{kind}-{name}.json")
-            write_atomic(path, part)
+            write_atomic(path, part, within=results_dir, make_folder=True)
             written.append(path)
     return written
 

@@ -34,19 +34,29 @@ def add_run_options(ap, default_runs: str) -> None:
                     help="train nothing: summarize the runs already recorded (cells without a record are listed as missing)")
 
 
+def check_summary_paths(results_dir: str, name: str, preset: str) -> None:
+    """Before any training: ``<results_dir>/<name>.json`` and ``.md`` can be written by :func:`write_summary`
+    (inside ``results_dir``, not over a file of another kind; an existing JSON file is this preset's results)."""
+    import os
+
+    from lengthgen_cli.output import check_target, json_object_with
+
+    check_target(os.path.join(results_dir, f"{name}.json"), what="results file", within=results_dir,
+                 make_folder=True, recognise=json_object_with(preset=preset))
+    check_target(os.path.join(results_dir, f"{name}.md"), what="results table", within=results_dir, make_folder=True)
+
+
 def write_summary(summary: dict, results_dir: str, name: str, text: str, plot, no_plot: bool) -> int:
     """Write a trained reproduction's results: ``<results_dir>/<name>.json`` (atomic), the Markdown table ``text`` as
     ``<name>.md``, and unless ``no_plot`` the figures ``plot(summary, json_path)`` draws; print the table and every
     path written."""
     import os
 
-    from lengthgen_cli.output import write_atomic
+    from lengthgen_cli.output import write_atomic, write_text
 
-    os.makedirs(results_dir, exist_ok=True)
     path = os.path.join(results_dir, f"{name}.json")
-    write_atomic(path, summary)
-    with open(os.path.join(results_dir, f"{name}.md"), "w", encoding="utf-8") as fh:
-        fh.write(text + "\n")
+    write_atomic(path, summary, within=results_dir, make_folder=True)
+    write_text(os.path.join(results_dir, f"{name}.md"), text + "\n", within=results_dir)
     print(text)
     if not no_plot:
         for p in plot(summary, path):

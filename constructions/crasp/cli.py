@@ -25,6 +25,7 @@ from lengthgen_cli import (
     progress,
     usage_errors,
 )
+from lengthgen_cli.output import write_text
 
 # Exhaustive checks evaluate every word up to --max-len at once per length; beyond this many words the
 # memory (words x length bytes) and time are refused up front.  The largest benchmark default is 488280.
@@ -199,8 +200,8 @@ def cmd_trace(args) -> int:
     check_output(args.out, kind="artefact", recognise=_is_trace_html)
     t = trace(prog, s, all_ops=args.all)
     if args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
-            f.write(f"<!doctype html><meta charset='utf-8'><title>{prog.name} on {s}</title>\n{t.html()}\n")
+        write_text(args.out, f"<!doctype html><meta charset='utf-8'><title>{prog.name} on {s}</title>\n{t.html()}\n",
+                   what="--out")
     if args.json:
         print(json.dumps({"name": prog.name, "string": s, "accepted": t.accepted, "out": args.out,
                           "rows": [{"label": label, "sort": sort, "values": [v if isinstance(v, bool | int) else str(v)

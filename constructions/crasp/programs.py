@@ -447,13 +447,12 @@ EXAMPLES_DIR = os.path.join(os.path.dirname(__file__), "examples")
 def export_examples(directory: str = EXAMPLES_DIR) -> list[str]:
     """Write every benchmark program as ``directory/NAME.crasp`` (canonical text with a header)."""
     from constructions.crasp.syntax import format_program
+    from lengthgen_cli.output import write_text
 
-    os.makedirs(directory, exist_ok=True)
     paths = []
     for name, b in BENCHMARKS.items():
         path = os.path.join(directory, f"{name}.crasp")
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(format_program(b.program(), header=True))
+        write_text(path, format_program(b.program(), header=True), within=directory, make_folder=True)
         paths.append(path)
     return paths
 

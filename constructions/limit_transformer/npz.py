@@ -146,8 +146,9 @@ def write_npz(data: dict, path) -> None:
     finally:
         for (c, k, _, _), v in zip(fields, originals, strict=True):
             c[k] = v
-    with open(path, "wb") as f:
-        np.savez(f, **{HEADER: np.array(header)}, **arrays)
+    from lengthgen_cli.output import write_file
+
+    write_file(path, lambda f: np.savez(f, **{HEADER: np.array(header)}, **arrays), binary=True, what="model file")
 
 
 def is_npz(path) -> bool:

@@ -218,7 +218,9 @@ def save_model(model: LimitTransformer, path) -> None:
 
         write_npz(model_to_dict(model), path)
         return
-    Path(path).write_text(json.dumps(model_to_dict(model), indent=1) + "\n")
+    from lengthgen_cli.output import write_text
+
+    write_text(path, json.dumps(model_to_dict(model), indent=1) + "\n", what="model file")
 
 
 def load_model(path) -> LimitTransformer:

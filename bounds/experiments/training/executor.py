@@ -163,7 +163,7 @@ def run_specs(specs: Iterable[RunSpec], out_dir: str, executor: str = "local", w
     def save(spec: RunSpec, rec: dict, seconds: float) -> None:
         full = {"key": spec.key, "fn": spec.fn, "kwargs": spec.kwargs, "executor": name,
                 "wall_seconds": round(seconds, 3), "record": rec}
-        write_atomic(record_path(out_dir, spec), full)
+        write_atomic(record_path(out_dir, spec), full, within=out_dir)
         if on_record:
             on_record(full)
 

@@ -187,7 +187,7 @@ def plot_summary(summary: dict, out_dir: str, name: str) -> list[str]:
 
     paths = []
     for (kind, stem), fig in figures(summary, name).items():
-        paths += save(fig, os.path.join(out_dir, stem), source_name(kind, name))
+        paths += save(fig, os.path.join(out_dir, stem), source_name(kind, name), within=out_dir)
     return paths
 
 
