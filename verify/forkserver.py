@@ -24,7 +24,23 @@ import time
 PRELOAD = ("pytest", "numpy", "scipy.linalg", "sympy", "z3", "hypothesis", "hypothesis.strategies", "jsonschema")
 
 
-def _child(args: list[str], env: dict[str, str]) -> None:
+def _end_with_parent() -> None:
+    """SIGKILL this process when its parent ends (Linux ``prctl(PR_SET_PDEATHSIG)``), so that a SIGKILLed
+    ``verify.mutate`` leaves neither this server nor a run behind; where prctl is missing, the server still ends
+    at the end of its input.  (:func:`lengthgen_cli.process.die_with_parent` does the same for pool workers; it
+    is not imported here because the server imports nothing of the package before a fork.)"""
+    import ctypes
+
+    try:
+        ctypes.CDLL(None).prctl(1, int(signal.SIGKILL), 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def _child(args: list[str], env: dict[str, str], server: int) -> None:
+    _end_with_parent()
+    if os.getppid() != server:  # the server ended before prctl took effect
+        os._exit(1)
     os.setpgid(0, 0)
     os.environ.update(env)
     devnull = os.open(os.devnull, os.O_RDWR)
@@ -58,6 +74,11 @@ def _wait(pid: int, timeout: float) -> int:
 def serve() -> None:
     import importlib
 
+    parent = os.getppid()
+    _end_with_parent()
+    if os.getppid() != parent:  # the parent ended before prctl took effect
+        return
+
     for name in PRELOAD:
         try:
             importlib.import_module(name)
@@ -66,9 +87,10 @@ def serve() -> None:
     for line in sys.stdin:
         request = json.loads(line)
         sys.stdout.flush()
+        server = os.getpid()
         pid = os.fork()
         if pid == 0:
-            _child(request["args"], request.get("env", {}))
+            _child(request["args"], request.get("env", {}), server)
         rc = _wait(pid, float(request["timeout"]))
         print(json.dumps({"rc": rc}), flush=True)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, wait
 from fractions import Fraction
 
 from lengthgen_cli import JsonlOutput, UsageError, check_output, progress
@@ -147,9 +147,9 @@ def run(args) -> str:
                 records.append(r)
                 bar.update(1)
         else:
-            import multiprocessing as mp
+            from lengthgen_cli.process import worker_pool
 
-            with ProcessPoolExecutor(max_workers=args.workers, mp_context=mp.get_context("spawn")) as pool:
+            with worker_pool(args.workers) as pool:
                 pending = {pool.submit(certify_seed, path, i, *opts) for path, i in todo}
                 while pending:
                     finished, pending = wait(pending, return_when=FIRST_COMPLETED)

@@ -180,14 +180,16 @@ def run_specs(specs: Iterable[RunSpec], out_dir: str, executor: str = "local", w
 
 
 def _run_pool(todo: list[RunSpec], workers: int, save, on_steps) -> None:
-    import multiprocessing as mp
+    """The local executor: ``workers`` spawned processes that end with the command (a SIGKILL of this process
+    included; Ctrl-C kills them at once: :func:`lengthgen_cli.process.worker_pool`)."""
     import queue as queue_mod
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures import FIRST_COMPLETED, wait
 
-    ctx = mp.get_context("spawn")
-    with ctx.Manager() as manager:
+    from lengthgen_cli.process import start_manager, worker_pool
+
+    with start_manager() as manager:
         q = manager.Queue() if on_steps else None
-        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+        with worker_pool(workers) as pool:
             futures = {pool.submit(_execute_with_queue, s.as_dict(), q): s for s in todo}
             pending = set(futures)
             while pending:
