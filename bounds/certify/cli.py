@@ -22,6 +22,12 @@ Modes::
     python -m bounds.certify --model f.json --against g.json --eps 1/10 [--delta D | --train-length N]
     python -m bounds.certify --model f.json --target-fn --task modp --period 3 [--index K]
     python -m bounds.certify --runs runs/izzo2025-quick [--target-fn] --out certs.jsonl [--resume] [--workers 2]
+    python -m bounds.certify --export-model runs/izzo2025-quick/RUN.json --seed-index 0 --out model.json
+    python -m bounds.certify --write-witness cert.json --out witness.txt
+
+Every verdict leads with the certified horizon (:mod:`bounds.certify.horizon`): the largest length H up to which
+every input is within delta + eps, and the shortest failing input X found.  Lengths are model lengths (the
+input's symbols plus the leading ``$``), from 2 in every mode unless ``--first-length`` says otherwise.
 
 ``--runs DIR`` reads every record of a ``bounds.experiments.measure`` run folder, converts each trained seed
 (:func:`bounds.certify.trained.from_record`, softmax semantics), certifies it against its task's App. A.2
@@ -90,15 +96,23 @@ def _parser():
     ap.add_argument("--max-length", type=bounded_int(1, MAX_LENGTH, f"MAX_LENGTH = {MAX_LENGTH}"), default=None,
                     help="enumerate exactly up to this N0 (default: picked within a quarter of the budget)")
     ap.add_argument("--first-length", type=bounded_int(1, MAX_LENGTH, f"MAX_LENGTH = {MAX_LENGTH}"), default=None,
-                    help="smallest model length certified (default 1; 2 in --runs mode: the empty input is never "
-                         "trained)")
+                    help="smallest model length certified (default 2 in every mode: the empty input, model length "
+                         "1, is never trained)")
     ap.add_argument("--max-boxes", type=bounded_int(1, MAX_BOXES, f"MAX_BOXES = {MAX_BOXES}"), default=MAX_BOXES,
                     help=f"stop branch-and-bound after this many boxes split (default {MAX_BOXES}); with "
                          "--max-length and a time budget that is not reached, the certificate does not depend on "
                          "the machine's speed")
     ap.add_argument("--gap", type=finite_real(positive=True), default=None,
                     help="stop branch-and-bound at this gap U - L (default eps/10)")
-    add_output_options(ap, kind="jsonl", what="one certificate record per trained seed (--runs)")
+    add_output_options(ap, kind="jsonl", what="one certificate record per trained seed (--runs; with "
+                       "--export-model the model file, with --write-witness the string)")
+    ap.add_argument("--export-model", metavar="RUN.json",
+                    help="write seed --seed-index of a trained run record (a file of a bounds.experiments.measure run "
+                         "folder) to --out as a model file (.json, or .npz), for --model")
+    ap.add_argument("--seed-index", type=bounded_int(0, 4096, "4096"), default=0,
+                    help="which seed of the run record --export-model writes (default 0)")
+    ap.add_argument("--write-witness", metavar="CERT.json",
+                    help="write the shortest failing input of a --json certificate to --out (when too long to print)")
     ap.add_argument("--workers", type=bounded_int(1, MAX_WORKERS, f"MAX_WORKERS = {MAX_WORKERS}"), default=1,
                     help="processes certifying runs in parallel (--runs; default 1)")
     ap.add_argument("--seeds", type=bounded_int(1, 256, "256"), default=None,
@@ -155,10 +169,46 @@ def check_consistency(args) -> None:
         raise UsageError(f"--first-length {fl} exceeds --train-length {tl}: delta would range over no length")
 
 
+def _ratio(H: int, train_length: int | None) -> str:
+    return f" = {H / train_length:.3g} x the training length {train_length}" if train_length else ""
+
+
+def horizon_line(rec: dict) -> str:
+    """The certified horizon in an experimenter's words (:mod:`bounds.certify.horizon`): up to which length every
+    input is within delta + eps, and the shortest failing input (the string, or its class counts when long)."""
+    h = rec["horizon"]
+    d = rec["delta"]
+    within = f"within delta + eps = {d[0] + rec['eps']:.6g}"
+    if h["every_length"]:
+        return f"{within} at every length (every input of model length >= {h['first_length']}, certified)"
+    H = h["H"]
+    if H >= h["first_length"]:
+        head = (f"{within} on every input of model length {h['first_length']}..{H} "
+                f"(H = {H}{_ratio(H, rec.get('train_length'))}, certified)")
+    else:
+        head = f"not within delta + eps = {d[1] + rec['eps']:.6g} from the first length {h['first_length']} on"
+    if h["X"] is None:
+        return head + "; no failing input found (longer lengths undecided within the time budget)"
+    w = h["witness"]
+    if w["string"] is not None:
+        wtxt = repr(w["string"])
+    else:
+        wtxt = (f"the input with class counts {w['counts']} and window {w['window']} (class = token id * Delta + "
+                f"residue; {WRITE_HINT})")
+    gap = "exact: X = H + 1" if h["exact"] else f"X - H = {h['X_minus_H']}"
+    return (f"{head}; first failure at length {h['X']}: {wtxt} (|f - g| >= {h['x_value']:.6g} > delta + eps = "
+            f"{d[1] + rec['eps']:.6g}; {gap})")
+
+
+WRITE_HINT = "rerun with --json > cert.json, then python -m bounds.certify --write-witness cert.json --out FILE"
+
+
 def text_report(rec: dict, f_name: str, g_name: str, f, g) -> str:
     sem = rec["semantics"]
     src = rec.get("semantics_source") or [None, None]
-    lines = [f"f = {f_name}, g = {g_name}",
+    lines = [f"horizon: {horizon_line(rec)}",
+             "  (lengths are model lengths: the input's symbols plus the leading $)",
+             f"f = {f_name}, g = {g_name}",
              f"semantics: f {_describe_semantics(sem[0], f, src[0])}, g "
              + (_describe_semantics(sem[1], g, src[1]) if sem[1] else "the true function")]
     rows = rec["lengths"]
@@ -186,14 +236,14 @@ def text_report(rec: dict, f_name: str, g_name: str, f, g) -> str:
     else:
         v = (f"undetermined, gap [{rec['lower']:.6g}, {rec['upper']:.6g}] around delta + eps = {dtxt} + "
              f"{rec['eps']:.6g}")
-    lines.append(f"verdict: {v}")
+    lines.append(f"verdict: {v} (the largest |f - g| found; the horizon above gives the shortest failure)")
     lines.append(f"gap U - L = {rec['gap']:.3g}, time {rec['seconds']:.1f} s, N0 = {rec['N0']}, "
                  f"{rec['boxes_split']} boxes split; best input {wtxt}")
     return "\n".join(lines)
 
 
 def _pair(args):
-    from bounds.certify.search import Problem, certificate_record, certify, task_target
+    from bounds.certify.search import FIRST_LENGTH, Problem, certificate_record, certify, task_target
 
     if args.model is None:
         raise UsageError("give --model FILE (with --against FILE or --target-fn), or --runs DIR")
@@ -235,7 +285,7 @@ def _pair(args):
 
     try:
         cert = certify(prob, eps, float(args.delta or 0), args.train_length, args.time_budget, args.gap,
-                       args.max_length, tick, args.first_length or 1, max_boxes=args.max_boxes)
+                       args.max_length, tick, args.first_length or FIRST_LENGTH, max_boxes=args.max_boxes)
     finally:
         bar.close()
     rec = certificate_record(cert, prob)
@@ -251,14 +301,26 @@ TASK_OPTIONS = {"modp": ("--period", "--index"), "simple": ("--omega",)}
 PAIR_OPTIONS = ("--model", "--against", "--task", "--period", "--index", "--omega", "--delta", "--train-length",
                 "--semantics", "--against-semantics")
 RUNS_OPTIONS = ("--workers", "--seeds", "--summary", "--summarize-only", "--plots", "--out", "--resume")
+FILE_OPTIONS = ("--export-model", "--seed-index", "--write-witness")
 SEARCH_OPTIONS = ("--target-fn", "--time-budget", "--max-length", "--max-boxes", "--first-length", "--gap",
                   "--workers", "--seeds")
+
+ALL_OPTIONS = tuple(dict.fromkeys((*PAIR_OPTIONS, *RUNS_OPTIONS, *SEARCH_OPTIONS, *FILE_OPTIONS, "--runs",
+                                   "--eps", "--json")))
 
 
 def check_options(args, given: set) -> None:
     """Refuse in one line every option given that the mode asked for does not use."""
     from lengthgen_cli import refuse_unused
 
+    if args.export_model or args.write_witness:
+        if args.export_model and args.write_witness:
+            raise UsageError("give either --export-model or --write-witness, not both")
+        keep = ("--out", "--export-model", "--seed-index") if args.export_model else ("--out", "--write-witness")
+        refuse_unused(given, [o for o in ALL_OPTIONS if o not in keep],
+                      "--export-model / --write-witness write one file")
+        return
+    refuse_unused(given, ("--seed-index",), "--seed-index picks the seed --export-model writes")
     if args.summarize_only:
         refuse_unused(given, (*PAIR_OPTIONS, *SEARCH_OPTIONS), "--summarize-only certifies nothing")
         return
@@ -286,12 +348,18 @@ def main(argv=None) -> int:
 
     try:
         check_options(args, given_options(ap, argv))
-        check_consistency(args)
-        if args.runs or args.summarize_only:
+        if args.export_model or args.write_witness:
+            from bounds.certify.export import export_model, write_witness
+
+            out = (export_model(args.export_model, args.seed_index, args.out) if args.export_model
+                   else write_witness(args.write_witness, args.out))
+        elif args.runs or args.summarize_only:
+            check_consistency(args)
             from bounds.certify.runs import run as run_runs
 
             out = run_runs(args)
         else:
+            check_consistency(args)
             out = _pair(args)
     except (UsageError, BoundsError, ValueError) as e:
         print(f"bounds.certify: error: {' '.join(str(e).split())}", file=sys.stderr)

@@ -3,7 +3,9 @@
 Each (run, seed) is converted (:func:`bounds.certify.trained.from_record`; the trained network's exact softmax
 semantics), certified against its task's App. A.2 construction (izzo semantics, under which the construction is
 exact at every length: :mod:`constructions.tasks`) and, with ``--target-fn``, against the task's true function,
-with delta = the certified max |f - g| over the training lengths 2..N.  One JSON line per (run, seed) goes to
+with delta = the certified max |f - g| over the training lengths (model lengths 2..N + 1: the empty input is never
+trained), and the certified horizon H and shortest failure X of each certificate
+(:mod:`bounds.certify.horizon`).  One JSON line per (run, seed) goes to
 ``--out`` as it is produced (resumable: a kill loses only the certificates in flight); ``--workers`` processes
 certify in parallel.  :func:`summarize` turns the records into the per-task table of docs/certify.md, including
 the soundness check: the certified sup of ``|f - f*|`` is at least the measured root-mean-square error at every
@@ -39,11 +41,13 @@ def _construction(kind: str, params: dict):
 
 
 def certify_seed(path: str, seed_index: int, eps: float, budget: float, target_fn: bool, gap: float | None,
-                 max_boxes: int | None = None, first: int = 2) -> dict:
+                 max_boxes: int | None = None, first: int | None = None) -> dict:
     """The record of one trained seed (run in a worker process); ``max_boxes`` and ``first`` as in
-    :func:`bounds.certify.search.certify` (``first = 2``: the empty input is never trained)."""
-    from bounds.certify.search import Problem, certificate_record, certify, task_target
+    :func:`bounds.certify.search.certify` (default FIRST_LENGTH = 2: the empty input is never trained)."""
+    from bounds.certify.search import FIRST_LENGTH, Problem, certificate_record, certify, task_target
     from bounds.certify.trained import from_record
+
+    first = first or FIRST_LENGTH
 
     with open(path, encoding="utf-8") as fh:
         full = json.load(fh)
@@ -136,7 +140,7 @@ def run(args) -> str:
         if (key, seed) not in done:
             todo.append((path, i))
     eps = float(args.eps)
-    opts = (eps, args.time_budget, args.target_fn, args.gap, args.max_boxes, args.first_length or 2)
+    opts = (eps, args.time_budget, args.target_fn, args.gap, args.max_boxes, args.first_length)
     bar = progress(total=len(jobs), desc="certify: seeds", unit="seed")
     bar.update(len(jobs) - len(todo))
     with JsonlOutput(args.out) as out:
@@ -223,11 +227,40 @@ def summarize(records: list, eps: float) -> dict:
                                            for m in rs[0]["measured"]["test_loss"]},
                          "plateau": [r["measured"]["plateau"] for r in rs],
                          "sound": all(c[3] for c in checks),
-                         "seconds": [r["construction"]["seconds"] for r in rs]})
+                         "seconds": [r["construction"]["seconds"] for r in rs],
+                         "horizon": {which: horizon_summary([r[which] for r in rs if r.get(which)], N + 1)
+                                     for which in ("construction", "target") if any(r.get(which) for r in rs)}})
         out_tasks.append({"task": name, "task_kind": t["task_kind"], "rows": rows})
     return {"eps": eps, "records": len(records), "verdicts": verdicts_all,
             "generalizing_empirically": {"plateau_below": PLATEAU_EPS, "verdicts": generalizing},
             "soundness": {"checks": sound_total, "holding": sound_ok, "tolerance": MEASURE_TOL}, "tasks": out_tasks}
+
+
+#: horizon multiples of the training length counted per row of the summary
+HORIZON_MULTIPLES = (10**3, 10**9)
+
+
+def horizon_summary(certs: list, train_length: int) -> dict:
+    """Per-row horizon statistics of certificates (one per seed) against the training length (model length N + 1):
+    the median H / (N + 1) (``inf`` for every length), the shortest failure X with its string (or class counts),
+    and how many seeds are certified to >= 10^3 (N + 1), >= 10^9 (N + 1) and at every length.  Records made
+    before the horizon existed count under ``without_horizon``."""
+    hs = [c["horizon"] for c in certs if c.get("horizon")]
+    ratios = [math.inf if h["every_length"] else h["H"] / train_length for h in hs]
+    fails = [h for h in hs if h["X"] is not None]
+    short = min(fails, key=lambda h: h["X"]) if fails else None
+    return {"seeds": len(certs), "without_horizon": len(certs) - len(hs), "train_length": train_length,
+            "median_H_over_train": _med(ratios) if ratios else None, "H": [None if h["every_length"] else h["H"]
+                                                                       for h in hs],
+            "X": [h["X"] for h in hs],
+            "shortest_X": None if short is None else short["X"],
+            "shortest_witness": None if short is None else (short["witness"].get("string")
+                                                            if short["witness"].get("string") is not None
+                                                            else {"counts": short["witness"].get("counts"),
+                                                                  "window": short["witness"].get("window")}),
+            "at_least": {str(m): sum(h["every_length"] or h["H"] >= m * train_length for h in hs)
+                         for m in HORIZON_MULTIPLES},
+            "every_length": sum(h["every_length"] for h in hs)}
 
 
 def _med(xs):
@@ -243,6 +276,9 @@ def summary_text(s: dict) -> str:
              "  of the seeds whose test-loss plateau is below {plateau_below} (they generalize empirically): "
              "{v[certified]} certified, {v[fails]} fail, {v[undetermined]} undetermined".format(
                  **s["generalizing_empirically"], v=s["generalizing_empirically"]["verdicts"]),
+             "  (U: certified sup of |f - g| over every length; L: the largest |f - g| realized by an input; delta: "
+             "the certified max over the training lengths; RMSE@8N: the trained network's measured test loss at 8N, a "
+             "root mean square over random inputs, so it can lie far below U and L)",
              "  task                 N  seeds  cert/fail/und  median U   median L   median delta  median RMSE@8N"]
     for t in s["tasks"]:
         for r in t["rows"]:
@@ -251,7 +287,39 @@ def summary_text(s: dict) -> str:
             lines.append(f"  {t['task']:<19} {r['N']:>3}  {r['seeds']:>5}  {vv['certified']:>4}/{vv['fails']}/"
                          f"{vv['undetermined']:<5}  {_med(r['upper']):<9.4g}  {_med(r['lower']):<9.4g}  "
                          f"{_med(r['delta']):<12.4g}  {_med(rm):.4g}")
+    lines += horizon_text(s)
     return "\n".join(lines)
+
+
+def _short_witness(w) -> str:
+    if w is None:
+        return ""
+    if isinstance(w, str):
+        return repr(w) if len(w) <= 40 else f"{w[:18]!r}...{w[-18:]!r}"
+    return f"counts {w['counts']}"
+
+
+def horizon_text(s: dict) -> list:
+    """The horizon table of :func:`summary_text`: per task, training length and certificate."""
+    rows = [(t["task"], r, which, hz) for t in s["tasks"] for r in t["rows"]
+            for which, hz in r.get("horizon", {}).items()]
+    if not rows:
+        return []
+    lines = ["certified horizon per seed (model lengths, the input's symbols plus $; N + 1 = the training length): "
+             "H = every input up to length H is within delta + eps (certified), X = the shortest failing input found",
+             "  task                 N  certificate   median H/(N+1)  >=1e3(N+1)  >=1e9(N+1)  every length  "
+             "shortest X  (its input)"]
+    for task, r, which, hz in rows:
+        med = hz["median_H_over_train"]
+        medtxt = "n/a" if med is None else ("inf" if med == math.inf else f"{med:.4g}")
+        n_h = hz["seeds"] - hz["without_horizon"]
+        if hz["without_horizon"]:
+            medtxt += f" ({hz['without_horizon']} without)"
+        lines.append(f"  {task:<19} {r['N']:>3}  {which:<12}  {medtxt:<14}  {hz['at_least']['1000']:>4}/{n_h:<5}  "
+                     f"{hz['at_least']['1000000000']:>4}/{n_h:<5}  {hz['every_length']:>6}/{n_h:<5}  "
+                     f"{hz['shortest_X'] if hz['shortest_X'] is not None else '-'!s:<10}  "
+                     f"{_short_witness(hz['shortest_witness'])}")
+    return lines
 
 
 def figures(s: dict) -> dict:

@@ -44,6 +44,7 @@ from bounds.certify.class_softmax import (
     log_bounds,
     weight_box,
 )
+from bounds.certify.horizon import find_horizon
 from bounds.certify.weight_ratios import (
     log_ratio_bounds,
     ratio_box,
@@ -62,6 +63,7 @@ MAX_WINDOWS = 4096  # (phase, window) pieces of the domain
 MAX_CONFIGS_PER_LENGTH = 400_000  # enumeration below N0
 BATCH = 48  # boxes split per step
 MAX_BOXES = 2_000_000  # boxes split by branch-and-bound (default of --max-boxes)
+FIRST_LENGTH = 2  # smallest model length certified by default: the empty input ($ alone) is never trained
 
 
 class CertifyError(BoundsError):
@@ -371,14 +373,27 @@ def _slope(head, win, a: int, b: int) -> float:
     return float(head.G.mid[b] - head.G.mid[a] + rm[b] - rm[a])
 
 
-def realize(prob: Problem, piece: Piece, rho: float, theta: np.ndarray, n_min: int, state=None, ratios=()):
-    """A real input near (rho, theta): (counts, n).  ``state`` (E,): entries required present (count >= 1) or
-    absent (count 0); ``ratios``: (head, a, b, target) log-ratios ``ln u_b - ln u_a`` aimed at by moving counts
-    within a residue (a heuristic: any real input gives a valid lower bound)."""
+def _fit_length(prob: Problem, piece: Piece, n: int, n_min: int, n_max: int | None) -> int | None:
+    """The length of the piece's phase nearest above ``n`` within ``[n_min, n_max]`` (``n_max`` None: up to
+    MAX_REALIZED_LENGTH), or the nearest below when none is above; None when the range holds none."""
+    top = MAX_REALIZED_LENGTH if n_max is None else min(n_max, MAX_REALIZED_LENGTH)
+    n = min(max(n, n_min), top)
+    n += (prob.w + piece.k - n) % prob.delta
+    while n > top:
+        n -= prob.delta
+    return n if n >= n_min else None
+
+
+def realize(prob: Problem, piece: Piece, rho: float, theta: np.ndarray, n_min: int, state=None, ratios=(),
+            n_max: int | None = None):
+    """A real input near (rho, theta) of length in ``[n_min, n_max]``: (counts, n), or None when that range holds
+    no length of the piece's phase.  ``state`` (E,): entries required present (count >= 1) or absent (count 0);
+    ``ratios``: (head, a, b, target) log-ratios ``ln u_b - ln u_a`` aimed at by moving counts within a residue (a
+    heuristic: any real input gives a valid lower bound)."""
     D, sig, w = prob.delta, prob.sigma, prob.w
-    n = max(n_min, int(round(1 / rho)) if rho > 0 else n_min)
-    n = min(n, MAX_REALIZED_LENGTH)
-    n += (w + piece.k - n) % D
+    n = _fit_length(prob, piece, int(round(1 / rho)) if rho > 0 else n_min, n_min, n_max)
+    if n is None:
+        return None
     M = n - w
     per = positions_per_residue(M, D)
     counts = {0: 1}
@@ -457,7 +472,7 @@ CLIMB_FACTORS = (0.0, 1e-6, 1e-3, 0.1, 0.5, 2.0, 10.0, 1e3, 1e6)  # count multip
 LENGTH_FACTORS = ((1, 10**6), (1, 100), (1, 2), (2, 1), (100, 1), (10**6, 1), (10**20, 1))  # length multipliers
 
 
-def _neighbours(prob: Problem, piece: Piece, counts: dict, n: int, n_min: int) -> dict:
+def _neighbours(prob: Problem, piece: Piece, counts: dict, n: int, n_min: int, n_max: int | None = None) -> dict:
     """Real inputs near (counts, n) of one piece, grouped by length: one class's count multiplied (its residue's
     other classes absorbing the difference), or the length multiplied with every count scaled along."""
     D, sig, w = prob.delta, prob.sigma, prob.w
@@ -483,9 +498,8 @@ def _neighbours(prob: Problem, piece: Piece, counts: dict, n: int, n_min: int) -
                         break
                 out.setdefault(n, []).append({k: v for k, v in new.items() if v})
     for num, den in LENGTH_FACTORS:
-        n2 = min(MAX_REALIZED_LENGTH, max(n_min, n * num // den))
-        n2 += (w + piece.k - n2) % D
-        if n2 == n or n2 > MAX_REALIZED_LENGTH:
+        n2 = _fit_length(prob, piece, n * num // den, n_min, n_max)
+        if n2 is None or n2 == n:
             continue
         per2 = positions_per_residue(n2 - w, D)
         new = {0: 1}
@@ -499,7 +513,7 @@ def _neighbours(prob: Problem, piece: Piece, counts: dict, n: int, n_min: int) -
     return out
 
 
-def local_search(prob: Problem, pcs: list, best: list, n_min: int, budget_s: float) -> None:
+def local_search(prob: Problem, pcs: list, best: list, n_min: int, budget_s: float, n_max: int | None = None) -> None:
     """Hill-climb from the best realized input ``best = [value, (counts, window, n)]`` through
     :func:`_neighbours`, each evaluated with the certified evaluator (its lower end: a valid lower bound), while it
     improves and the budget lasts; ``best`` is updated in place."""
@@ -509,7 +523,7 @@ def local_search(prob: Problem, pcs: list, best: list, n_min: int, budget_s: flo
         counts, window, n = best[1]
         piece = by_window[tuple(window)]
         improved = False
-        for n2, cs in _neighbours(prob, piece, counts, n, n_min).items():
+        for n2, cs in _neighbours(prob, piece, counts, n, n_min, n_max).items():
             lo_v, _ = prob.point(cs, window, n2)
             j = int(np.argmax(lo_v))
             if lo_v[j] > best[0]:
@@ -616,11 +630,14 @@ def _slope_gap(prob: Problem, piece: Piece, h: int, k: int) -> np.ndarray:
 
 
 def branch_and_bound(prob: Problem, N0: int, tol: float, budget_s: float, max_boxes: int = MAX_BOXES,
-                     lower_start: float = 0.0, stop_above: float | None = None, progress=None) -> BnBResult:
-    """Certified sup of |f - g| over every input of model length > N0 (module docstring); stops when the gap is
-    <= tol, the time budget is spent, or (``stop_above``) a realized input exceeds that value."""
+                     lower_start: float = 0.0, stop_above: float | None = None, progress=None,
+                     n_max: int | None = None, stop_below: float | None = None) -> BnBResult:
+    """Certified sup of |f - g| over every input of model length > N0 (and <= ``n_max`` when given: the lengths
+    ``N0 + 1 .. n_max``) (module docstring); stops when the gap is <= tol, the time budget is spent, (``stop_above``)
+    a realized input exceeds that value, or (``stop_below``) the certified bound is at most that value."""
     t0 = time.perf_counter()
-    rho_max = 1.0 / (N0 + 1)
+    rho_max = float(np.nextafter(1.0 / (N0 + 1), 1.0))  # outward: 1/(N0 + 1) itself is inside
+    rho_min = 0.0 if n_max is None else float(np.nextafter(1.0 / n_max, 0.0))
     ps = pieces(prob)
     F = prob.free
     heap: list = []
@@ -646,10 +663,10 @@ def branch_and_bound(prob: Problem, N0: int, tol: float, budget_s: float, max_bo
                 b = boxes[i]
                 rc = math.sqrt(b.rl * b.rh) if b.rl > 0 else b.rh / 2
                 centre = (b.tl + b.th) / 2
-                for c, n in (realize(prob, piece, rc, centre, N0 + 1),
-                             realize(prob, piece, rc, centre, N0 + 1, b.state, _ratio_targets(b))):
-                    if c not in by_n.setdefault(n, []):
-                        by_n[n].append(c)
+                for got in (realize(prob, piece, rc, centre, N0 + 1, n_max=n_max),
+                            realize(prob, piece, rc, centre, N0 + 1, b.state, _ratio_targets(b), n_max)):
+                    if got is not None and got[0] not in by_n.setdefault(got[1], []):
+                        by_n[got[1]].append(got[0])
             before = best[0]
             for n, cs in by_n.items():
                 lo_v, _ = prob.point(cs, piece.window, n)
@@ -657,11 +674,13 @@ def branch_and_bound(prob: Problem, N0: int, tol: float, budget_s: float, max_bo
                 if lo_v[j] > best[0]:
                     best[0], best[1] = float(lo_v[j]), (cs[j], piece.window, n)
             if best[0] > before:
-                local_search(prob, ps, best, N0 + 1, max(0.5, budget_s / 50))
+                local_search(prob, ps, best, N0 + 1, max(0.5, budget_s / 50), n_max)
 
     E_of = [p.win.E for p in ps]
     for i in range(len(ps)):
-        box = Box(i, 0.0, rho_max, np.zeros(F), np.ones(F), np.zeros(E_of[i], dtype=np.int8), {})
+        if not _has_length(ps[i], prob, rho_min, rho_max):
+            continue
+        box = Box(i, rho_min, rho_max, np.zeros(F), np.ones(F), np.zeros(E_of[i], dtype=np.int8), {})
         push(i, [box], evaluate(i, [box]))
     split = 0
     converged = False
@@ -671,6 +690,8 @@ def branch_and_bound(prob: Problem, N0: int, tol: float, budget_s: float, max_bo
             converged = True
             break
         if stop_above is not None and best[0] > stop_above:
+            break
+        if stop_below is not None and upper <= stop_below:
             break
         if time.perf_counter() - t0 > budget_s or split >= max_boxes:
             break
@@ -795,6 +816,8 @@ class Certificate:
     verdict: str
     seconds: float
     notes: list = field(default_factory=list)
+    horizon: object = None  # bounds.certify.horizon.Horizon
+    train_length: int | None = None  # model length
 
     @property
     def gap(self) -> float:
@@ -808,13 +831,15 @@ def describe_witness(prob: Problem, counts: dict, window: tuple, n: int, limit: 
 
 def certify(prob: Problem, eps: float, delta: float | None = 0.0, train_length: int | None = None,
             budget_s: float = 60.0, tol: float | None = None, max_length: int | None = None,
-            progress=None, first: int = 1, defined_up_to: int | None = None,
+            progress=None, first: int = FIRST_LENGTH, defined_up_to: int | None = None,
             max_boxes: int = MAX_BOXES) -> Certificate:
     """The verdict of the module docstring: lengths ``first..N0`` enumerated (N0 within a quarter of the budget, at
     least the training length and Delta + tau + 2), every longer length by branch-and-bound to gap ``tol``
-    (default eps/10).  ``delta`` is the agreement delta; with ``train_length`` it is the certified max |f - g| over
-    the lengths up to it (its lower end decides "certified", its upper end "fails").  ``first = 2`` leaves out the
-    empty input (``$`` alone), on which a trained network is never trained.  ``defined_up_to``: the pair computes
+    (default eps/10) within 60 % of the rest of the budget, then the certified horizon H and the shortest failure X
+    (:mod:`bounds.certify.horizon`) within what is left.  ``delta`` is the agreement delta; with ``train_length`` it
+    is the certified max |f - g| over the lengths up to it (its lower end decides "certified", its upper end
+    "fails").  ``first`` (default FIRST_LENGTH = 2) leaves out the empty input (``$`` alone, model length 1), on
+    which a trained network is never trained.  ``defined_up_to``: the pair computes
     only inputs up to this model length (a trained model with absolute positions,
     :func:`bounds.certify.trained.absolute_as_periodic`): every length up to it is enumerated, none beyond is
     claimed (no branch-and-bound).  ``max_boxes`` stops branch-and-bound after that many boxes split: with
@@ -843,15 +868,26 @@ def certify(prob: Problem, eps: float, delta: float | None = 0.0, train_length: 
     short_best = max(rows, key=lambda r: r.lower)
     remaining = max(budget_s - (time.perf_counter() - t0), budget_s / 4)
     if defined_up_to is None:
-        long = branch_and_bound(prob, N0, tol, remaining, max_boxes, lower_start=0.0, progress=progress)
+        long = branch_and_bound(prob, N0, tol, 0.6 * remaining, max_boxes, lower_start=0.0, progress=progress)
     else:
         long = BnBResult(0.0, 0.0, None, 0, 0, 0.0, True)
+
+    def probe_range(lo: int, M: int, seconds: float) -> BnBResult:
+        return branch_and_bound(prob, lo, 1e-12, seconds, max_boxes, stop_above=d_hi + eps, stop_below=d_lo + eps,
+                                n_max=M)
+
+    horizon = find_horizon(prob, rows, long if defined_up_to is None else None, d_lo + eps, d_hi + eps,
+                           max(budget_s - (time.perf_counter() - t0), budget_s / 10), first, probe_range,
+                           MAX_REALIZED_LENGTH)
     upper = max(short_hi, long.upper)
     if long.lower > short_best.lower and long.witness is not None:
         counts, window, n = long.witness
         lower, wl, ws, wc, ww = long.lower, n, describe_witness(prob, counts, window, n), counts, list(window)
     else:
         lower, wl, ws, wc, ww = short_best.lower, short_best.length, short_best.witness, {}, []
+    if horizon.X is not None and horizon.x_value > lower:  # a probe of the horizon realized a larger value
+        lower, wl = horizon.x_value, horizon.X
+        ws, wc, ww = horizon.witness["string"], horizon.witness["counts"], horizon.witness["window"]
     if upper <= d_lo + eps:
         verdict = "certified"
     elif lower > d_hi + eps:
@@ -860,13 +896,14 @@ def certify(prob: Problem, eps: float, delta: float | None = 0.0, train_length: 
         verdict = "undetermined"
     return Certificate((prob.ev.tf.semantics, prob.ev.tg.semantics if prob.ev.tg else None), eps, (d_lo, d_hi),
                        N0, rows, long, upper, lower, wl, ws, {str(k): v for k, v in wc.items()}, ww, verdict,
-                       time.perf_counter() - t0)
+                       time.perf_counter() - t0, horizon=horizon, train_length=train_length)
 
 
 def certificate_record(cert, prob=None) -> dict:
     """A certificate as JSON."""
     long = cert.long
-    return {"verdict": cert.verdict, "upper": cert.upper, "lower": cert.lower, "gap": cert.gap,
+    return {"verdict": cert.verdict, "horizon": cert.horizon.record() if cert.horizon is not None else None,
+            "train_length": cert.train_length, "upper": cert.upper, "lower": cert.lower, "gap": cert.gap,
             "eps": cert.eps, "delta": list(cert.delta), "delta_plus_eps": cert.delta[0] + cert.eps,
             "semantics": list(cert.semantics), "N0": cert.N0, "seconds": round(cert.seconds, 3),
             "boxes_split": long.boxes_split, "boxes_open": long.boxes_open, "long_upper": long.upper,

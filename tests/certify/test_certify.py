@@ -42,8 +42,10 @@ def test_bump_pair_fails_with_its_string():
     f, g = bump_pair(2)
     cert = certify(Problem(f, g, ("izzo", "izzo")), 0.1, delta=0.0, budget_s=CAP_S, max_length=6, max_boxes=48)
     assert cert.verdict == "fails"
-    assert all(r.upper < 1e-9 for r in cert.rows[:4])  # f = g exactly: certified to rounding
-    row = cert.rows[4]
+    assert cert.rows[0].length == 2  # the empty input (model length 1) is never trained: left out by default
+    assert all(r.upper < 1e-9 for r in cert.rows[:3])  # f = g exactly on lengths 2..4: certified to rounding
+    assert (cert.horizon.H, cert.horizon.X, cert.horizon.exact) == (4, 5, True)
+    row = cert.rows[3]
     assert row.lower >= 0.5 and sorted(row.witness) == ["0", "0", "0", "1"]
     exact = abs(exact_forward(f, row.witness, positions="last")[0] - exact_forward(g, row.witness, positions="last")[0])
     assert row.lower <= exact <= row.upper  # the realized string, evaluated exactly
@@ -111,7 +113,9 @@ def test_cli_pair_and_errors(tmp_path, capsys):
                          "izzo", "--time-budget", "2", "--max-length", "4", "--json"], capsys)
     rec = json.loads(out)
     assert code == 0 and rec["verdict"] == "fails" and rec["lower"] > 0.1
-    row = rec["lengths"][2]  # length 3 = 2N + 1: the first break, its string evaluated exactly
+    row = rec["lengths"][1]  # length 3 = 2N + 1 (rows start at 2): the first break, its string evaluated exactly
+    assert rec["lengths"][0]["length"] == 2
+    assert (rec["horizon"]["H"], rec["horizon"]["X"], rec["horizon"]["witness"]["string"]) == (2, 3, row["witness"])
     exact = abs(exact_forward(f, row["witness"], positions="last")[0] - exact_forward(g, row["witness"],
                                                                                       positions="last")[0])
     assert row["lower"] - 1e-9 <= exact <= row["upper"] + 1e-9 and exact >= Fraction(1, 2)
@@ -163,6 +167,11 @@ def test_cli_runs_records_resume_and_soundness(tiny_run, tmp_path, capsys):
     assert code == 0 and "1 trained seeds" in text
     recs = [json.loads(x) for x in out.read_text().splitlines()]
     assert len(recs) == 1 and recs[0]["construction"]["verdict"] in ("certified", "fails", "undetermined")
+    for which in ("construction", "target"):  # each record carries H and X; lengths from 2 as in pair mode
+        h = recs[0][which]["horizon"]
+        assert h["first_length"] == 2 and recs[0][which]["lengths"][0][0] == 2
+        assert h["every_length"] or (h["H"] >= 1 and (h["X"] is None or h["X"] > h["H"]))
+    assert "certified horizon per seed" in text and "shortest X" in text and "RMSE@8N: the trained network" in text
     from bounds.certify.runs import soundness
 
     assert all(ok for *_, ok in soundness(recs[0]))

@@ -157,8 +157,11 @@ register(
     "quick-sweep run ModP p = 2, N = 5, seed 0 (plateau 0.0077 < 1e-2; docs/results/izzo2025-trained-witness.json), "
     "an input of length 129 on which the trained network is off by 0.243 while it agrees within 0.018 up to its "
     "training length (certified class-level evaluation, the torch network itself and the exact target agree; the "
-    "App. A.2 construction is exact on it). verify/tests/izzo2025/test_certify.py; docs/certify.md has the sweep's "
-    "verdicts (certified / fails / undetermined per run).")
+    "App. A.2 construction is exact on it). Its certified horizon against the task's function: every input of "
+    "model length 2..22 is within delta + eps = 0.118 and the shortest failure has length 23 "
+    "('0101010101000000000001', off by 0.122 on the torch network too), so the run is trusted only up to 3.7 x "
+    "its training length (bounds.certify.horizon). verify/tests/izzo2025/test_certify.py; docs/certify.md has the "
+    "sweep's verdicts (certified / fails / undetermined per run).")
 
 register(
     "izzo2025:thm4.1.residual", "Theorem 4.1 (L omits the residual path)",

@@ -49,7 +49,10 @@ def test_bump_pair_break_found_at_every_length():
     f, g = bump_pair(2)
     cert = certify(Problem(f, g, ("izzo", "izzo")), 0.1, delta=0.0, budget_s=CAP_S, max_length=6, max_boxes=1)
     assert cert.verdict == "fails" and cert.lower >= 0.5
-    assert all(r.upper < 1e-9 for r in cert.rows[:4]) and cert.rows[4].lower >= 0.5
+    assert cert.rows[0].length == 2  # model lengths 2.. (the empty input is never trained)
+    assert all(r.upper < 1e-9 for r in cert.rows[:3]) and cert.rows[3].lower >= 0.5
+    # the certified horizon: every input up to 2N = 4 within eps, the first failure at 2N + 1 = 5
+    assert (cert.horizon.H, cert.horizon.X, cert.horizon.exact) == (4, 5, True)
     same = certify(Problem(g, g, ("izzo", "izzo")), 0.1, delta=0.0, budget_s=CAP_S, max_length=6, max_boxes=1)
     assert same.verdict == "certified" and same.upper == 0.0
 
@@ -97,3 +100,35 @@ def test_trained_run_below_plateau_threshold_fails_at_length_129():
         [counts], window, len(ids))
     assert hi_g[0] < 1e-9 and not lo_g[0] > 0.24
     assert np.isclose(target, 25 / 64)
+
+
+@checks("izzo2025:sec5.threshold")
+def test_trained_run_certified_horizon_is_22_first_failure_23():
+    """The certified horizon of the same run against the task's function (delta = the certified max over the
+    training lengths 2..6, eps = 0.1): every input of model length 2..22 is within delta + eps (certified: the
+    enumerated maxima), the shortest failing input has length 23 (the string below, off by 0.122 > 0.118), so
+    the horizon is exact at 22 / 6 = 3.7 x the training length.  Negative control: the same check at H + 1 is
+    rejected (the length-23 row exceeds delta + eps); the trained torch network itself agrees on the string."""
+    from bounds.certify.trained import from_record
+
+    rec = _witness_run()
+    f = from_record(rec, 0)
+    target = task_target("modp", {"period": 2, "index": 0})
+    cert = certify(Problem(f, None, ("softmax", "softmax"), target), 0.1, None, rec["N"] + 1, budget_s=60,
+                   max_length=30)
+    h = cert.horizon
+    t_cert, t_fail = cert.delta[0] + 0.1, cert.delta[1] + 0.1
+    assert (h.H, h.X, h.exact) == (22, 23, True)
+    assert h.witness["string"] == "0101010101000000000001"
+    rows = {r.length: r for r in cert.rows}
+    assert all(rows[n].upper <= t_cert for n in range(2, 23)) and rows[23].lower > t_fail
+    assert not rows[h.H + 1].upper <= t_cert  # control: H + 1 is not within
+    torch = pytest.importorskip("torch")
+    from bounds.experiments.training.train import rebuild
+
+    s = h.witness["string"]
+    ids = f.encode(s)[0]
+    with torch.no_grad():
+        out = rebuild(rec, 0)(torch.tensor(ids[None, :]))[0, -1].item()
+    exact = float(ModPTask(2, 0).target(s))
+    assert abs(abs(out - exact) - h.x_value) < 1e-4 and abs(out - exact) > t_fail  # the trained network itself

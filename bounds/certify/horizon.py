@@ -1,0 +1,140 @@
+"""The certified horizon of a pair: up to which length is ``|f - g| <= delta + eps`` on every input, and where does
+it first fail?
+
+Izzo et al. Theorem 4.1 asks whether agreement up to a training length implies agreement within eps at every
+length; sec. 5 measures it by test loss at a few longer lengths.  For one concrete pair (:mod:`bounds.certify.search`)
+this module answers the experimenter's question in two numbers:
+
+* ``H``, the largest model length such that every input of every length ``first..H`` is within delta + eps,
+  **certified**: the certified upper end of max ``|f - g|`` per length for the enumerated lengths (up to N0), and
+  the branch-and-bound's certified bound over ranges of lengths ``N0 + 1 .. M`` beyond (``every_length`` when the
+  bound over every length > N0 is within);
+* ``X``, the **shortest** failing input found: an input (a string, or its class counts when long) whose certified
+  lower end of ``|f - g|`` exceeds delta + eps.  The enumerated lengths are scanned in increasing order; beyond
+  N0 the lengths between H and the shortest known failure are bisected (geometrically while they span more than a
+  factor 2, then arithmetically), each probe a branch-and-bound over the range ``H + 1 .. M`` that stops at a
+  certificate (``H := M``) or at a realized failure of length ``m <= M`` (``X := m``).
+
+``H < X`` always; ``X = H + 1`` makes the horizon exact.  Lengths are model lengths (the input's symbols plus the
+leading ``$``), as everywhere in :mod:`bounds.certify`; the empty input (model length 1) is never trained, so the
+lengths start at 2 unless asked.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+#: the witness is written out as a string up to this many symbols; longer ones are given by their class counts
+WITNESS_STRING_LIMIT = 10**5
+#: a longer witness can still be written out by ``python -m bounds.certify --write-witness`` up to this many symbols
+WITNESS_WRITE_LIMIT = 10**9
+#: probes of the bisection (each a branch-and-bound over a range of lengths)
+MAX_PROBES = 200
+
+
+@dataclass
+class Horizon:
+    """``H`` (``every_length``: no length fails or is undecided) and ``X`` (None: no failing input found) of the
+    module docstring; ``x_value`` is the certified lower end of ``|f - g|`` at the witness, ``threshold`` the
+    delta + eps it exceeds (the upper end of delta)."""
+
+    first_length: int
+    H: int
+    every_length: bool
+    X: int | None
+    x_value: float | None
+    witness: dict = field(default_factory=dict)  # {"length", "string" or None, "counts", "window"}
+    probes: int = 0
+    seconds: float = 0.0
+
+    @property
+    def exact(self) -> bool:
+        return self.X is not None and self.X == self.H + 1
+
+    def record(self) -> dict:
+        return {"H": None if self.every_length else self.H, "every_length": self.every_length, "X": self.X,
+                "X_minus_H": None if self.X is None else self.X - self.H, "exact": self.exact,
+                "first_length": self.first_length, "x_value": self.x_value, "witness": self.witness,
+                "probes": self.probes, "seconds": round(self.seconds, 3),
+                "lengths": "model lengths: the input's symbols plus the leading $"}
+
+
+def witness_of(prob, counts: dict, window, n: int) -> dict:
+    """The witness at model length n: the string when it has at most WITNESS_STRING_LIMIT symbols, else None
+    beside its class counts (class = token id * Delta + residue) and window (query last)."""
+    from bounds.true_threshold import witness_string
+
+    s = witness_string(counts, tuple(window), prob.delta, prob.ev.f.alphabet) if n - 1 <= WITNESS_STRING_LIMIT \
+        else None
+    return {"length": n, "string": s, "counts": {str(k): v for k, v in counts.items()},
+            "window": [int(c) for c in window], "period": prob.delta, "alphabet": list(prob.ev.f.alphabet)}
+
+
+def _probe(lo: int, up: int) -> int:
+    """A length in ``lo + 1 .. up``: the geometric middle while ``up > 2 lo``, else the arithmetic one."""
+    if up > 2 * lo + 2:
+        m = math.isqrt(max(lo, 1) * up)
+    else:
+        m = (lo + up + 1) // 2
+    return min(max(m, lo + 1), up)
+
+
+def find_horizon(prob, rows: list, long, t_cert: float, t_fail: float, budget_s: float, first: int,
+                 probe_range, top_length: int) -> Horizon:
+    """H and X of the module docstring from the enumerated ``rows`` (``first..N0``, certified [lower, upper] per
+    length) and the branch-and-bound ``long`` over every length > N0 (:class:`bounds.certify.search.BnBResult`;
+    None: nothing is claimed beyond N0); ``t_cert`` = delta + eps with delta's lower end (a length is within when
+    its certified upper end is at most this), ``t_fail`` with delta's upper end (an input fails when its certified
+    lower end exceeds this).  ``probe_range(lo, M, seconds)`` is the branch-and-bound over the lengths
+    ``lo + 1 .. M`` stopping at a bound <= t_cert or a realized value > t_fail (a BnBResult); the probes share
+    ``budget_s`` seconds and stay at most ``top_length``."""
+    t0 = time.perf_counter()
+    H = first - 1
+    for r in rows:
+        if r.upper > t_cert:
+            break
+        H = r.length
+    X = x_value = None
+    witness: dict = {}
+    for r in rows:
+        if r.lower > t_fail:
+            X, x_value = r.length, r.lower
+            witness = {"length": r.length, "string": r.witness, "counts": {}, "window": [], "period": prob.delta,
+                       "alphabet": list(prob.ev.f.alphabet)}
+            break
+    N0 = rows[-1].length if rows else first - 1
+    every = False
+    if X is None and long is not None and long.witness is not None and long.lower > t_fail:
+        counts, window, n = long.witness
+        X, x_value, witness = n, long.lower, witness_of(prob, counts, window, n)
+    if X is None and H == N0 and long is not None and long.upper <= t_cert:
+        every = True
+    probes = 0
+    if every or long is None or (X is not None and X <= N0):
+        return Horizon(first, H, every, X, x_value, witness, probes, time.perf_counter() - t0)
+    # beyond N0: bisect between the lengths cleared (certified, or searched without a failure) and the shortest
+    # failure; only a certified range extends H
+    cleared = N0
+    top = (X - 1) if X is not None else top_length
+    while probes < MAX_PROBES and cleared < top:
+        left = budget_s - (time.perf_counter() - t0)
+        if left <= 0:
+            break
+        M = _probe(cleared, top)
+        res = probe_range(cleared, M, max(left / 3, min(left, 0.05)))
+        probes += 1
+        if res.witness is not None and res.lower > t_fail:
+            counts, window, n = res.witness
+            X, x_value, witness = n, res.lower, witness_of(prob, counts, window, n)
+            top = n - 1
+        elif res.upper <= t_cert:
+            if H == cleared:
+                H = M
+            cleared = M
+        elif M == cleared + 1:
+            break  # the next length is undecided within the budget
+        else:
+            top = M - 1
+    return Horizon(first, H, False, X, x_value, witness, probes, time.perf_counter() - t0)
