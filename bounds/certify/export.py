@@ -20,7 +20,7 @@ import numpy as np
 
 from lengthgen_cli import UsageError
 from lengthgen_cli.inputs import require_regular_file
-from lengthgen_cli.output import check_output
+from lengthgen_cli.output import check_target, write_file
 
 
 def _read_json(path: str, what: str):
@@ -72,13 +72,11 @@ def export_model(path: str, seed_index: int, out: str | None) -> str:
     if str(out).endswith(".npz"):
         from constructions.limit_transformer.npz import is_npz
 
-        check_output(out, kind="artefact")
-        from pathlib import Path
-
-        if Path(out).exists() and Path(out).stat().st_size and not is_npz(Path(out)):
-            raise UsageError(f"--out {out} exists and is not a model file; choose another name")
+        target = check_target(out, what="--out")
+        if target.exists() and target.stat().st_size and not is_npz(target):
+            raise UsageError(f"--out {out} exists and is not a file this tool writes; choose another name")
     else:
-        check_output(out, kind="artefact", recognise=_is_model_file)
+        check_target(out, what="--out", recognise=_is_model_file)
     try:
         model = from_record(rec, seed_index)
     except (ConversionError, TaskSpecError) as e:
@@ -138,12 +136,15 @@ def write_witness(path: str, out: str | None) -> str:
     if symbols > WITNESS_WRITE_LIMIT:
         raise UsageError(f"the failing input has {symbols} symbols, above the limit WITNESS_WRITE_LIMIT = "
                          f"{WITNESS_WRITE_LIMIT}; its class counts are in {path}")
-    check_output(out, kind="artefact", recognise=_is_witness_text)
-    with open(out, "w", encoding="utf-8") as fh:
+    check_target(out, what="--out", recognise=_is_witness_text)
+
+    def write(fh):
         if w.get("string") is not None:
             fh.write(w["string"])
         else:
             for piece in witness_chunks(w["counts"], w["window"], int(w["period"]), w["alphabet"]):
                 fh.write(piece)
         fh.write("\n")
+
+    write_file(out, write, what="--out")
     return f"wrote {out}: the failing input of model length {w['length']} ({symbols} symbols, without $)"
