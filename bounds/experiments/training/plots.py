@@ -21,9 +21,10 @@ The summary files are the input (not the raw runs), so the committed figures can
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
+
+from lengthgen_cli import Parser, UsageError, command, require_regular_file, usage_errors
 
 
 def _plt():
@@ -191,17 +192,31 @@ def plot_summary(summary: dict, out_dir: str, name: str) -> list[str]:
     return paths
 
 
+@command
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m bounds.experiments.training.plots", description=__doc__.splitlines()[0])
+    ap = Parser(module="bounds.experiments.training.plots", description=__doc__.splitlines()[0])
     ap.add_argument("results", nargs="+", help="summary JSON files (izzo2025-<kind>-<preset>.json)")
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--name", default="")
+    ap.add_argument("--out", required=True, metavar="DIR", help="the folder the figures are written to (only there)")
+    ap.add_argument("--name", default="", help="the preset name in the figures' file names (default: the summary's)")
     args = ap.parse_args(argv)
-    for path in args.results:
-        with open(path, encoding="utf-8") as fh:
-            summary = json.load(fh)
-        for p in plot_summary(summary, args.out, args.name or summary.get("preset", "")):
-            print(p)
+    with usage_errors(ap):
+        summaries = []
+        for path in args.results:
+            try:
+                summary = json.loads(require_regular_file(path, "results file").read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
+                raise UsageError(f"cannot read the results file {path}: {str(e).splitlines()[0] if str(e) else e}") \
+                    from None
+            if not isinstance(summary, dict) or not isinstance(summary.get("tasks"), list):
+                raise UsageError(f"{path} is not a summary of bounds.experiments.measure (no list 'tasks')")
+            summaries.append(summary)
+        for summary in summaries:
+            try:
+                paths = plot_summary(summary, args.out, args.name or str(summary.get("preset", "")))
+            except (KeyError, TypeError, ValueError) as e:
+                raise UsageError(f"a results file is not a summary of bounds.experiments.measure ({e!r})") from None
+            for p in paths:
+                print(p)
     return 0
 
 
