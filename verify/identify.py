@@ -186,7 +186,9 @@ def _is_zero(c, activation: str, m: int) -> bool:
     """Whether the Taylor coefficient c_m is zero, decided exactly (an undecidable one is refused)."""
     if isinstance(c, int | Fraction):
         return c == 0
-    z = sympy.simplify(c).is_zero
+    z = c.is_zero  # sympy's assumptions first: exact, and far cheaper than simplify where they decide
+    if z is None:
+        z = sympy.simplify(c).is_zero
     if z is None:
         raise ActivationExpressionError(f"activation {activation!r}: cannot decide whether its Taylor coefficient "
                                         f"c_{m} = {c} is zero")

@@ -170,3 +170,12 @@ def test_time_limit_lets_a_finished_block_through():
     with pytest.raises(TimeLimitExceeded, match="exceeded the time limit of 0.05 s"), time_limit(0.05, "spin"):
         while True:
             pass
+
+
+def test_large_constants_are_analysed_exactly():
+    """Constants as large as the grammar admits are kept exact (no numerical identification of coefficients):
+    c*x is linear for c = exp(10^9), and the shifted sinh has c_0 != 0 and c_2 != 0 (permutations only)."""
+    assert I.identify("x*exp(10**9)", 2)["class"] == "all invertible linear maps: U = V in GL_n"
+    assert I.identify("x*exp(10**9)", 2)["identified"] is False
+    shifted = I.identify("sinh(x+10**9)", 2)
+    assert shifted["identified"] is True and shifted["class"] == "permutations: U = V = P"
