@@ -216,3 +216,24 @@ def test_crasp_trace_out_device_refused(tmp_path, capsys):
     assert cli.main(["trace", "majority", "aab", "--out", str(dev)]) == 2
     assert "not a regular file" in capsys.readouterr().err
     assert _node(dev) == before
+
+
+def test_report_refuses_a_model_file_or_device_as_results_before_running(tmp_path, capsys, monkeypatch):
+    from verify import report
+
+    monkeypatch.setattr(report, "run_checks", lambda *a, **k: pytest.fail("checks ran"))
+    model = tmp_path / "model.json"
+    model.write_text(json.dumps({"format": "lengthgen.limit-transformer", "version": 1, "alphabet": ["a"]}))
+    text = model.read_bytes()
+    assert report.main(["--results", str(model), "--run"]) == 2
+    assert "not a version-1 lengthgen results file" in _one_line(capsys, "verify.report")
+    assert model.read_bytes() == text
+    dev = tmp_path / "dev"
+    before = _device(dev)
+    assert report.main(["--results", str(dev), "--run"]) == 2
+    _one_line(capsys, "verify.report")
+    assert _node(dev) == before
+    good = tmp_path / "results.json"  # control: a results file (or a new name) passes the check
+    good.write_text(json.dumps({"version": 1, "tests": {}, "mutations": {}}))
+    assert report.main(["--results", str(good), "--paper", "ahuja2024", "--json"]) == 0
+    capsys.readouterr()

@@ -16,7 +16,8 @@ import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from lengthgen_cli import Parser, require_regular_file, usage_errors
+from lengthgen_cli import Parser, command, usage_errors
+from lengthgen_cli.output import check_target
 from verify.claims import PAPERS, STRENGTH_MEANING, STRENGTHS, VERIFYING, ClaimError, load_all
 from verify.collect import BASE, CollectionError, check_locations, collect_tests, pytest_base_args
 from verify.results import ResultsError, load, results_path
@@ -135,6 +136,7 @@ def build_report(paper: str | None = None, results: str | None = None, with_stat
     return rows
 
 
+@command
 def main(argv: list[str] | None = None) -> int:
     ap = Parser(module="verify.report", description=__doc__.splitlines()[0])
     fmt = ap.add_mutually_exclusive_group()
@@ -155,9 +157,11 @@ def main(argv: list[str] | None = None) -> int:
     special = [t for t in args.tests if not (Path(t).is_dir() or Path(t).is_file())]
     if special:
         ap.error(f"--tests: not a test file or directory: {', '.join(special)}")
-    if args.results is not None:  # before the claims load: a FIFO or a directory is refused at once
-        with usage_errors(ap):
-            require_regular_file(args.results, "--results", missing_ok=True)
+    if args.results is not None:  # before the claims load and any check: a FIFO, a device, a directory or a
+        with usage_errors(ap, ResultsError):  # file of another format (a model file) is refused at once
+            check_target(args.results, what="--results")
+            if Path(args.results).exists():
+                load(Path(args.results))
     try:
         claims = load_all()
         if args.paper and args.paper not in PAPERS:
