@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 WITNESS_STRING_LIMIT = 10**5
 #: a longer witness can still be written out by ``python -m bounds.certify --write-witness`` up to this many symbols
 WITNESS_WRITE_LIMIT = 10**9
+#: the enumeration is extended by the horizon up to max(EXTEND_FACTOR N0, EXTEND_MIN) (and half its time budget)
+EXTEND_FACTOR, EXTEND_MIN = 4, 64
 #: probes of the bisection (each a branch-and-bound over a range of lengths)
 MAX_PROBES = 200
 
@@ -82,14 +84,20 @@ def _probe(lo: int, up: int) -> int:
 
 
 def find_horizon(prob, rows: list, long, t_cert: float, t_fail: float, budget_s: float, first: int,
-                 probe_range, top_length: int) -> Horizon:
+                 probe_range, top_length: int, shorter=None, extend=None) -> Horizon:
     """H and X of the module docstring from the enumerated ``rows`` (``first..N0``, certified [lower, upper] per
     length) and the branch-and-bound ``long`` over every length > N0 (:class:`bounds.certify.search.BnBResult`;
     None: nothing is claimed beyond N0); ``t_cert`` = delta + eps with delta's lower end (a length is within when
     its certified upper end is at most this), ``t_fail`` with delta's upper end (an input fails when its certified
     lower end exceeds this).  ``probe_range(lo, M, seconds)`` is the branch-and-bound over the lengths
     ``lo + 1 .. M`` stopping at a bound <= t_cert or a realized value > t_fail (a BnBResult); the probes share
-    ``budget_s`` seconds and stay at most ``top_length``."""
+    ``budget_s`` seconds and stay at most ``top_length``.  ``shorter(witness, lo)``, when given, looks for a
+    shorter failure of length > lo from a failing input found beyond N0 (``(value, witness)`` or None: e.g. the
+    input rescaled to shorter lengths), tried after every failure the branch-and-bound finds.  ``extend(n)``, when
+    given, enumerates one more length exactly (a row, or None when the length is beyond the enumeration's limits):
+    while H = N0 and no failure is known at a length <= N0, lengths N0 + 1, N0 + 2, ... up to
+    max(EXTEND_FACTOR N0, EXTEND_MIN) are enumerated within half of the budget before any bisection, so a failure
+    at a moderate length is found exactly."""
     t0 = time.perf_counter()
     H = first - 1
     for r in rows:
@@ -104,19 +112,41 @@ def find_horizon(prob, rows: list, long, t_cert: float, t_fail: float, budget_s:
             witness = {"length": r.length, "string": r.witness, "counts": {}, "window": [], "period": prob.delta,
                        "alphabet": list(prob.ev.f.alphabet)}
             break
-    N0 = rows[-1].length if rows else first - 1
     every = False
+
+    def found(value: float, w: tuple, lo: int):
+        """A failure found beyond N0 (the best so far), then a shorter one from it when ``shorter`` finds it."""
+        if shorter is not None:
+            better = shorter(w, lo)
+            if better is not None:
+                value, w = better
+        return w[2], value, witness_of(prob, *w)
+
+    N0 = rows[-1].length if rows else first - 1
     if X is None and long is not None and long.witness is not None and long.lower > t_fail:
-        counts, window, n = long.witness
-        X, x_value, witness = n, long.lower, witness_of(prob, counts, window, n)
+        X, x_value, witness = found(long.lower, long.witness, N0)
     if X is None and H == N0 and long is not None and long.upper <= t_cert:
         every = True
     probes = 0
     if every or long is None or (X is not None and X <= N0):
         return Horizon(first, H, every, X, x_value, witness, probes, time.perf_counter() - t0)
-    # beyond N0: bisect between the lengths cleared (certified, or searched without a failure) and the shortest
-    # failure; only a certified range extends H
     cleared = N0
+    while extend is not None and H == cleared and (X is None or cleared + 1 < X) \
+            and cleared < max(EXTEND_FACTOR * N0, EXTEND_MIN) and time.perf_counter() - t0 < budget_s / 2:
+        r = extend(cleared + 1)
+        if r is None:
+            break
+        cleared = r.length
+        if r.lower > t_fail:
+            X, x_value = r.length, r.lower
+            witness = {"length": r.length, "string": r.witness, "counts": {}, "window": [], "period": prob.delta,
+                       "alphabet": list(prob.ev.f.alphabet)}
+            break
+        if r.upper > t_cert:
+            break
+        H = r.length
+    # beyond: bisect between the lengths cleared (certified, or searched without a failure) and the shortest
+    # failure; only a certified range extends H
     top = (X - 1) if X is not None else top_length
     while probes < MAX_PROBES and cleared < top:
         left = budget_s - (time.perf_counter() - t0)
@@ -126,9 +156,8 @@ def find_horizon(prob, rows: list, long, t_cert: float, t_fail: float, budget_s:
         res = probe_range(cleared, M, max(left / 3, min(left, 0.05)))
         probes += 1
         if res.witness is not None and res.lower > t_fail:
-            counts, window, n = res.witness
-            X, x_value, witness = n, res.lower, witness_of(prob, counts, window, n)
-            top = n - 1
+            X, x_value, witness = found(res.lower, res.witness, cleared)
+            top = X - 1
         elif res.upper <= t_cert:
             if H == cleared:
                 H = M

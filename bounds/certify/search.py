@@ -501,16 +501,54 @@ def _neighbours(prob: Problem, piece: Piece, counts: dict, n: int, n_min: int, n
         n2 = _fit_length(prob, piece, n * num // den, n_min, n_max)
         if n2 is None or n2 == n:
             continue
-        per2 = positions_per_residue(n2 - w, D)
-        new = {0: 1}
-        for r in range(D):
-            cls = [t * D + r for t in range(1, sig + 1)]
-            tot = sum(counts.get(c, 0) for c in cls) or 1
-            got = [counts.get(c, 0) * per2[r] // tot for c in cls]
-            got[int(np.argmax(got))] += per2[r] - sum(got)
-            new.update({c: v for c, v in zip(cls, got, strict=True) if v})
-        out.setdefault(n2, []).append(new)
+        out.setdefault(n2, []).append(rescale(prob, counts, n2))
     return out
+
+
+def rescale(prob: Problem, counts: dict, n2: int) -> dict:
+    """Class counts of an input scaled to model length ``n2`` (same window and phase): per residue, each class keeps
+    its share of the residue's positions (rounded down, the rest to the largest)."""
+    D, sig, w = prob.delta, prob.sigma, prob.w
+    per2 = positions_per_residue(n2 - w, D)
+    new = {0: 1}
+    for r in range(D):
+        cls = [t * D + r for t in range(1, sig + 1)]
+        tot = sum(counts.get(c, 0) for c in cls) or 1
+        got = [counts.get(c, 0) * per2[r] // tot for c in cls]
+        got[int(np.argmax(got))] += per2[r] - sum(got)
+        new.update({c: v for c, v in zip(cls, got, strict=True) if v})
+    return new
+
+
+def shortest_rescaled_failure(prob: Problem, witness: tuple, lo: int, threshold: float, steps: int = 400):
+    """The failing input ``witness = (counts, window, n)`` rescaled (:func:`rescale`) to shorter lengths of its phase
+    in ``lo + 1 .. n - 1``, bisected on the length for the shortest one whose certified lower end of ``|D|`` still
+    exceeds ``threshold`` (a heuristic search: every input it returns is a real, certified failure).  Returns
+    ``(value, (counts, window, n'))`` or None when no shorter rescaling fails."""
+    counts, window, n = witness
+    D = prob.delta
+    phase = (n - prob.w) % D
+
+    def fit(m):  # the largest length <= m of the witness's phase
+        return m - ((m - prob.w - phase) % D)
+
+    best = None
+    a, b = lo, n  # invariant: the rescaling at b fails (or b = n, the witness itself)
+    for _ in range(steps):
+        if b - a <= D:
+            break
+        mid = fit((a + b) // 2 if b < 2 * a + 2 else math.isqrt(max(a, 1) * b))
+        if mid <= a:
+            mid = fit(b - 1)
+            if mid <= a:
+                break
+        c2 = rescale(prob, counts, mid)
+        value = float(prob.point([c2], tuple(window), mid)[0][0])
+        if value > threshold:
+            best, b = (value, (c2, tuple(window), mid)), mid
+        else:
+            a = mid
+    return best
 
 
 def local_search(prob: Problem, pcs: list, best: list, n_min: int, budget_s: float, n_max: int | None = None) -> None:
@@ -872,13 +910,21 @@ def certify(prob: Problem, eps: float, delta: float | None = 0.0, train_length: 
     else:
         long = BnBResult(0.0, 0.0, None, 0, 0, 0.0, True)
 
+    def extend(n: int) -> LengthRow | None:
+        if count_configurations(n, prob.sigma, prob.delta, prob.tau) > MAX_CONFIGS_PER_LENGTH:
+            return None
+        return enumerate_length(prob, n)
+
+    def shorter(witness: tuple, lo: int):
+        return shortest_rescaled_failure(prob, witness, lo, d_hi + eps)
+
     def probe_range(lo: int, M: int, seconds: float) -> BnBResult:
         return branch_and_bound(prob, lo, 1e-12, seconds, max_boxes, stop_above=d_hi + eps, stop_below=d_lo + eps,
                                 n_max=M)
 
     horizon = find_horizon(prob, rows, long if defined_up_to is None else None, d_lo + eps, d_hi + eps,
                            max(budget_s - (time.perf_counter() - t0), budget_s / 10), first, probe_range,
-                           MAX_REALIZED_LENGTH)
+                           MAX_REALIZED_LENGTH, shorter, extend if defined_up_to is None else None)
     upper = max(short_hi, long.upper)
     if long.lower > short_best.lower and long.witness is not None:
         counts, window, n = long.witness

@@ -32,16 +32,18 @@ def _exact(f, g, string):
     return abs(exact_forward(f, string, positions="last")[0] - exact_forward(g, string, positions="last")[0])
 
 
-@pytest.mark.parametrize("X,max_length", [(3, 10), (40, 10), (40, 50), (10**6, 10)])
+@pytest.mark.parametrize("X,max_length", [(3, 10), (40, 10), (40, 50), (500, 10), (10**6, 10)])
 def test_horizon_of_a_pair_failing_first_at_a_known_length(X, max_length):
-    """H = X - 1 and the first failure at X, whether X is among the enumerated lengths (N0 = max_length) or found by
-    the bisection beyond them; the witness is checked exactly where it is short enough to evaluate."""
+    """H = X - 1 and the first failure at X, whether X is among the enumerated lengths (N0 = max_length), among the
+    lengths the horizon enumerates beyond them (40 <= EXTEND_MIN), or found by the bisection on ranges of lengths
+    (500 and 10^6); the witness is checked exactly where it is short enough to evaluate."""
     cert, f, g = _horizon(X, max_length=max_length)
     h = cert.horizon
     assert (h.H, h.X, h.exact, h.every_length) == (X - 1, X, True, False)
     assert cert.verdict == "fails" and h.x_value > float(T)
     assert h.witness["length"] == X
-    if X <= 50:
+    assert (h.probes > 0) == (X > 64)  # beyond the extended enumeration: the bisection found it
+    if X <= 500:
         s = h.witness["string"]
         assert len(s) == X - 1 and _exact(f, g, s) > T  # the witness fails, exactly
         assert _exact(f, g, "1" * (X - 2)) < T  # and the length before it is within (the only input there)
