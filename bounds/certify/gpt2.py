@@ -1,0 +1,298 @@
+"""One-layer GPT-2 models with no positions (NoPE) and a BOS token: the form the certificate reads, and its import.
+
+Huang et al. (huang2024) sec. 5 / App. E.3 train GPT-2 decoders from scratch; their NoPE variant replaces the
+position table ``wpe`` by zeros (as :mod:`bounds.experiments.training.decoders` builds it).  A one-layer such model
+computes, at the last position of ``BOS x_1 ... x_n``::
+
+    h   = wte[x_n]                                      (no position term)
+    x1  = h + c_proj(Attn(ln_1(h), ln_1(wte[BOS]), ln_1(wte[x_1]), ..., ln_1(wte[x_n]))) (causal: all positions)
+    x2  = x1 + mlp_proj(act(c_fc(ln_2(x1))))
+    out = head(ln_f(x2))                                 (the compared logits)
+
+with scores ``q . k / sqrt(d_head)`` (``scale_attn_weights``; a constant, not Izzo et al.'s log n).  Keys and values
+depend only on the token of a position, so the output depends only on the last token, the count of each token and
+n (:mod:`bounds.certify.gpt2_enclosure` encloses that function).
+
+:func:`load` reads a Hugging Face ``save_pretrained`` directory or a PyTorch state_dict file with its declared
+``config.json``; :class:`Gpt2Form` holds the float64 parameters and the torch model (float64) used to check the
+reading (:func:`import_check`) and to re-check failing inputs.  Anything outside the form is refused with
+:class:`FormError`, one line naming what.  torch and transformers are imported inside the functions only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+
+ACTIVATIONS = ("gelu_new", "gelu_pytorch_tanh", "gelu")  # tanh approximation (GPT-2's default), exact erf GELU
+MAX_ALPHABET = 8  # the attention enclosure enumerates the 2^(|alphabet| + 1) vertices of a mass box
+MAX_WIDTH = 1024
+LAYER_PREFIXES = ("transformer.", "body.", "model.")
+HEAD_KEYS = ("lm_head", "token_head", "score", "head")
+
+
+class FormError(ValueError):
+    """A model outside the supported one-layer NoPE GPT-2 form (the message names what)."""
+
+
+@dataclass(eq=False)
+class Gpt2Form:
+    """Float64 parameters of a one-layer NoPE GPT-2 with a linear head (``Conv1D`` weights: ``y = x @ W + b``)."""
+
+    wte: np.ndarray  # (vocab, d)
+    ln1: tuple  # (gamma, beta)
+    attn_w: np.ndarray  # (d, 3d): q, k, v
+    attn_b: np.ndarray
+    proj_w: np.ndarray  # (d, d)
+    proj_b: np.ndarray
+    ln2: tuple
+    fc_w: np.ndarray  # (d, m)
+    fc_b: np.ndarray
+    mproj_w: np.ndarray  # (m, d)
+    mproj_b: np.ndarray
+    lnf: tuple
+    head_w: np.ndarray  # (outputs, d)
+    head_b: np.ndarray  # (outputs,)
+    n_head: int
+    ln_eps: float
+    activation: str
+    scale_attn: bool
+    bos: int
+    alphabet: tuple  # token ids an input may contain (BOS excluded)
+    torch_model: object = field(default=None, repr=False)  # callable ids -> last-position logits (float64)
+
+    @property
+    def d(self) -> int:
+        return self.wte.shape[1]
+
+    def torch_logits(self, ids) -> np.ndarray:
+        """The torch forward (float64) at the last position of ``BOS ids``."""
+        if self.torch_model is None:
+            raise FormError("no torch model attached to this form")
+        return self.torch_model([self.bos, *ids])
+
+    def with_params(self, **changes) -> Gpt2Form:
+        """A copy with some parameters replaced (its torch model rebuilt from them)."""
+        kw = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "torch_model"}
+        kw.update(changes)
+        form = Gpt2Form(**kw)
+        form.torch_model = _torch_from_form(form)
+        return form
+
+
+# --------------------------------------------------------------------------------------------- reading
+def _config_checks(cfg: dict) -> None:
+    if cfg.get("model_type", "gpt2") != "gpt2":
+        raise FormError(f"model_type {cfg.get('model_type')!r} is not gpt2 (only one-layer GPT-2 is supported)")
+    if cfg.get("n_layer") != 1:
+        raise FormError(f"{cfg.get('n_layer')} layers: only one-layer GPT-2 models are supported")
+    act = cfg.get("activation_function", "gelu_new")
+    if act not in ACTIVATIONS:
+        raise FormError(f"activation {act!r} is not supported (supported: {', '.join(ACTIVATIONS)})")
+    if cfg.get("add_cross_attention"):
+        raise FormError("cross-attention is not supported")
+    d, h = cfg.get("n_embd"), cfg.get("n_head")
+    if not isinstance(d, int) or not isinstance(h, int) or d < 1 or h < 1 or d % h:
+        raise FormError(f"n_embd {d} and n_head {h} must be positive with n_head dividing n_embd")
+    if d > MAX_WIDTH:
+        raise FormError(f"width {d} exceeds MAX_WIDTH = {MAX_WIDTH}")
+
+
+def _strip(sd: dict) -> dict:
+    out = {}
+    for k, v in sd.items():
+        for p in LAYER_PREFIXES:
+            if k.startswith(p):
+                k = k[len(p):]
+                break
+        out[k] = v
+    return out
+
+
+def from_state_dict(sd: dict, cfg: dict, *, bos: int | None = None, alphabet=None) -> Gpt2Form:
+    """The form of a one-layer NoPE GPT-2 state_dict (keys of ``GPT2Model``, optionally under ``transformer.`` /
+    ``body.``, and a head ``lm_head`` / ``token_head`` / ``score`` / ``head``, else tied to ``wte``) with its
+    declared config (a ``GPT2Config`` dict)."""
+    _config_checks(cfg)
+    sd = {k: np.asarray(v.detach().double().cpu().numpy() if hasattr(v, "detach") else v, dtype=np.float64)
+          for k, v in _strip(sd).items()}
+    layers = sorted({k.split(".")[1] for k in sd if k.startswith("h.")})
+    if layers != ["0"]:
+        raise FormError(f"{len(layers)} layers in the state_dict ({', '.join(layers)}): only one layer is supported")
+    if "wpe.weight" in sd and np.any(sd["wpe.weight"]):
+        raise FormError(f"absolute positions are used (wpe nonzero, max |wpe| = {np.abs(sd['wpe.weight']).max():.3g}):"
+                        " only NoPE (wpe = 0 or absent) is supported")
+    try:
+        wte = sd["wte.weight"]
+        p = "h.0."
+        head_w = head_b = None
+        for name in HEAD_KEYS:
+            if f"{name}.weight" in sd:
+                head_w = sd[f"{name}.weight"]
+                head_b = sd.get(f"{name}.bias")
+                break
+        if head_w is None:
+            head_w = wte
+        form = Gpt2Form(
+            wte=wte, ln1=(sd[p + "ln_1.weight"], sd[p + "ln_1.bias"]),
+            attn_w=sd[p + "attn.c_attn.weight"], attn_b=sd[p + "attn.c_attn.bias"],
+            proj_w=sd[p + "attn.c_proj.weight"], proj_b=sd[p + "attn.c_proj.bias"],
+            ln2=(sd[p + "ln_2.weight"], sd[p + "ln_2.bias"]),
+            fc_w=sd[p + "mlp.c_fc.weight"], fc_b=sd[p + "mlp.c_fc.bias"],
+            mproj_w=sd[p + "mlp.c_proj.weight"], mproj_b=sd[p + "mlp.c_proj.bias"],
+            lnf=(sd["ln_f.weight"], sd["ln_f.bias"]), head_w=head_w,
+            head_b=np.zeros(head_w.shape[0]) if head_b is None else head_b,
+            n_head=cfg["n_head"], ln_eps=float(cfg.get("layer_norm_epsilon", 1e-5)),
+            activation=cfg.get("activation_function", "gelu_new"),
+            scale_attn=bool(cfg.get("scale_attn_weights", True)), bos=-1, alphabet=())
+    except KeyError as e:
+        raise FormError(f"the state_dict has no {e.args[0]!r}: not a GPT-2 layer") from None
+    d, vocab = form.d, wte.shape[0]
+    if wte.shape[1] != cfg["n_embd"] or form.attn_w.shape != (d, 3 * d) or head_w.shape[1] != d:
+        raise FormError(f"parameter shapes do not match n_embd = {cfg['n_embd']}")
+    if not all(np.all(np.isfinite(a)) for a in sd.values()):
+        raise FormError("the state_dict holds a non-finite parameter")
+    bos = cfg.get("bos_token_id") if bos is None else bos
+    if not isinstance(bos, int) or not 0 <= bos < vocab:
+        raise FormError(f"BOS token id {bos} is not in the vocabulary 0..{vocab - 1} (give --bos)")
+    alphabet = tuple(i for i in range(vocab) if i != bos) if alphabet is None else tuple(int(a) for a in alphabet)
+    if not alphabet or len(set(alphabet)) != len(alphabet) or bos in alphabet \
+            or not all(0 <= a < vocab for a in alphabet):
+        raise FormError(f"alphabet {list(alphabet)} must be distinct token ids in 0..{vocab - 1} other than BOS {bos}")
+    if len(alphabet) > MAX_ALPHABET:
+        raise FormError(f"alphabet of {len(alphabet)} tokens exceeds MAX_ALPHABET = {MAX_ALPHABET}")
+    form.bos, form.alphabet = bos, alphabet
+    form.torch_model = _torch_from_form(form)
+    return form
+
+
+def _tokenizer_ids(path: str):
+    """BOS id and the alphabet from a tokenizer saved beside the model (None where there is none)."""
+    if not any(os.path.exists(os.path.join(path, f)) for f in ("tokenizer.json", "vocab.json",
+                                                                 "tokenizer_config.json")):
+        return None, None
+    from transformers import AutoTokenizer
+
+    tok = AutoTokenizer.from_pretrained(path)
+    bos = tok.bos_token_id
+    special = set(tok.all_special_ids)
+    return bos, tuple(sorted(i for i in tok.get_vocab().values() if i not in special))
+
+
+def load(path: str, *, config: str | None = None, bos: int | None = None, alphabet=None) -> Gpt2Form:
+    """A Hugging Face ``save_pretrained`` directory, or a state_dict file (``torch.save``) with ``config`` (a
+    GPT2Config JSON).  BOS and alphabet: the options, else the tokenizer saved beside the model, else the config's
+    ``bos_token_id`` and every other id."""
+    if os.path.isdir(path):
+        cfg_path = os.path.join(path, "config.json")
+        if not os.path.isfile(cfg_path):
+            raise FormError(f"{path} has no config.json (not a save_pretrained directory)")
+        cfg = _read_json(cfg_path)
+        _config_checks(cfg)
+        from transformers import GPT2Model
+
+        try:
+            from transformers import AutoModel
+
+            model = AutoModel.from_pretrained(path) if cfg.get("architectures") is None else None
+            if model is None:
+                import transformers
+
+                arch = cfg["architectures"][0]
+                if not arch.startswith("GPT2"):
+                    raise FormError(f"architecture {arch} is not a GPT-2 model")
+                model = getattr(transformers, arch).from_pretrained(path)
+        except (OSError, AttributeError) as e:
+            raise FormError(f"cannot read the model in {path}: {str(e).splitlines()[0]}") from None
+        sd = model.state_dict()
+        if isinstance(model, GPT2Model):
+            sd = {f"transformer.{k}": v for k, v in sd.items()}
+        tb, ta = _tokenizer_ids(path)
+        return from_state_dict(sd, cfg, bos=bos if bos is not None else tb, alphabet=alphabet or ta)
+    if config is None:
+        raise FormError(f"{path} is a state_dict file: give its GPT2Config JSON (--config)")
+    cfg = _read_json(config)
+    _config_checks(cfg)
+    import torch
+
+    try:
+        sd = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as e:  # noqa: BLE001 - torch raises many kinds on a bad file
+        raise FormError(f"cannot read the state_dict {path}: {str(e).splitlines()[0]}") from None
+    if not isinstance(sd, dict):
+        raise FormError(f"{path} does not hold a state_dict")
+    return from_state_dict(sd, cfg, bos=bos, alphabet=alphabet)
+
+
+def _read_json(path: str) -> dict:
+    try:
+        with open(path) as fh:
+            cfg = json.load(fh)
+    except (OSError, json.JSONDecodeError) as e:
+        raise FormError(f"cannot read the config {path}: {str(e).splitlines()[0]}") from None
+    if not isinstance(cfg, dict):
+        raise FormError(f"{path} is not a JSON object")
+    return cfg
+
+
+# --------------------------------------------------------------------------------------------- torch
+def _torch_from_form(form: Gpt2Form):
+    """A float64 ``transformers`` GPT2Model built from the form's parameters (wpe zero) with the linear head: the
+    reference forward.  Returns ``ids -> last-position logits``."""
+    import torch
+    from transformers import GPT2Config, GPT2Model
+
+    d, vocab = form.d, form.wte.shape[0]
+    cfg = GPT2Config(vocab_size=vocab, n_positions=8192, n_embd=d, n_layer=1, n_head=form.n_head,
+                     n_inner=form.fc_w.shape[1], activation_function=form.activation,
+                     layer_norm_epsilon=form.ln_eps, scale_attn_weights=form.scale_attn, resid_pdrop=0.0,
+                     bos_token_id=form.bos, eos_token_id=form.bos, pad_token_id=form.bos,
+                     embd_pdrop=0.0, attn_pdrop=0.0, attn_implementation="eager")
+    body = GPT2Model(cfg).double().eval()
+    t = lambda a: torch.tensor(np.asarray(a), dtype=torch.float64)  # noqa: E731
+    sd = {"wte.weight": t(form.wte), "wpe.weight": torch.zeros(8192, d, dtype=torch.float64),
+          "h.0.ln_1.weight": t(form.ln1[0]), "h.0.ln_1.bias": t(form.ln1[1]),
+          "h.0.attn.c_attn.weight": t(form.attn_w), "h.0.attn.c_attn.bias": t(form.attn_b),
+          "h.0.attn.c_proj.weight": t(form.proj_w), "h.0.attn.c_proj.bias": t(form.proj_b),
+          "h.0.ln_2.weight": t(form.ln2[0]), "h.0.ln_2.bias": t(form.ln2[1]),
+          "h.0.mlp.c_fc.weight": t(form.fc_w), "h.0.mlp.c_fc.bias": t(form.fc_b),
+          "h.0.mlp.c_proj.weight": t(form.mproj_w), "h.0.mlp.c_proj.bias": t(form.mproj_b),
+          "ln_f.weight": t(form.lnf[0]), "ln_f.bias": t(form.lnf[1])}
+    missing = body.load_state_dict(sd, strict=False)
+    if [k for k in missing.missing_keys if not k.endswith("attn.bias") and not k.endswith("masked_bias")]:
+        raise FormError(f"cannot rebuild the torch model: missing {missing.missing_keys}")
+    hw, hb = t(form.head_w), t(form.head_b)
+
+    def forward(ids):
+        if len(ids) > 8192:
+            raise FormError(f"input of {len(ids)} positions exceeds the torch check's 8192")
+        with torch.no_grad():
+            x = torch.tensor([list(ids)], dtype=torch.long)
+            h = body(input_ids=x, attention_mask=torch.ones_like(x)).last_hidden_state[0, -1]
+            return (h @ hw.T + hb).numpy()
+
+    return forward
+
+
+def import_check(form: Gpt2Form, samples: int = 32, max_length: int = 24, seed: int = 0) -> dict:
+    """Agreement of the class-reduced enclosure with the torch forward (float64) on random inputs: the largest
+    ``|torch - enclosure midpoint|`` and the largest distance of the torch value outside the enclosure (the
+    torch forward rounds, so this is ~1e-15, not 0)."""
+    from bounds.certify.gpt2_enclosure import Enclosure, point_box
+
+    rng = np.random.default_rng(seed)
+    enc = Enclosure(form)
+    worst_mid = worst_out = 0.0
+    for _ in range(samples):
+        n = int(rng.integers(1, max_length + 1))
+        ids = [int(a) for a in rng.choice(form.alphabet, size=n)]
+        ref = form.torch_logits(ids)
+        counts = [ids.count(a) for a in form.alphabet]
+        lo, hi = enc.logits(form.alphabet.index(ids[-1]), *point_box(counts, n))
+        lo, hi = lo[0], hi[0]
+        worst_mid = max(worst_mid, float(np.max(np.abs(ref - (lo + hi) / 2))))
+        worst_out = max(worst_out, float(np.max(np.maximum(lo - ref, ref - hi).clip(0))))
+    return {"samples": samples, "max_abs_difference": worst_mid, "max_outside_enclosure": worst_out}
