@@ -237,3 +237,23 @@ def test_report_refuses_a_model_file_or_device_as_results_before_running(tmp_pat
     good.write_text(json.dumps({"version": 1, "tests": {}, "mutations": {}}))
     assert report.main(["--results", str(good), "--paper", "ahuja2024", "--json"]) == 0
     capsys.readouterr()
+
+
+def test_reproduce_refuses_a_device_where_its_figure_goes_before_any_run(tmp_path, capsys, monkeypatch):
+    from bounds.experiments import reproduce
+    from bounds.experiments.training import executor
+
+    monkeypatch.setattr(executor, "run_specs", lambda *a, **k: pytest.fail("a run started"))
+    before = _device(tmp_path / "res-fig3.svg")
+    argv = ["ahuja2024", "--table", "1", "--preset", "tiny", "--out", str(tmp_path / "runs"), "--results",
+            str(tmp_path / "res.json")]
+    assert reproduce.main(argv) == 2
+    assert "res-fig3.svg is a device" in _one_line(capsys, "bounds.experiments.reproduce ahuja2024")
+    assert _node(tmp_path / "res-fig3.svg") == before
+    d = tmp_path / "trained"
+    d.mkdir()
+    before = _device(d / "huang2024-fig1-quick.png")
+    assert reproduce.main(["huang2024", "--figure", "1", "--preset", "quick", "--runs", str(tmp_path / "r2"), "--results-dir",
+                           str(d)]) == 2
+    assert "huang2024-fig1-quick.png is a device" in capsys.readouterr().err
+    assert _node(d / "huang2024-fig1-quick.png") == before

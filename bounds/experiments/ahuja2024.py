@@ -312,6 +312,10 @@ def _check_paths(runs: str, resume: bool, results: str) -> None:
     from lengthgen_cli.output import check_target, json_object_with
 
     check_target(results, what="--results", recognise=json_object_with(paper="ahuja2024"))
+    stem = os.path.splitext(results)[0]
+    for suffix in ("", "-fig3"):  # the figures plot() saves beside the results file
+        for ext in (".png", ".svg"):
+            check_target(stem + suffix + ext, what="figure")
 
 
 @command

@@ -35,7 +35,8 @@ def add_run_options(ap, default_runs: str) -> None:
 
 
 def check_summary_paths(results_dir: str, name: str, preset: str) -> None:
-    """Before any training: ``<results_dir>/<name>.json`` and ``.md`` can be written by :func:`write_summary`
+    """Before any training: ``<results_dir>/<name>.json``, ``.md`` and the figure ``.png``/``.svg`` can be
+    written by :func:`write_summary`
     (inside ``results_dir``, not over a file of another kind; an existing JSON file is this preset's results)."""
     import os
 
@@ -44,6 +45,8 @@ def check_summary_paths(results_dir: str, name: str, preset: str) -> None:
     check_target(os.path.join(results_dir, f"{name}.json"), what="results file", within=results_dir,
                  make_folder=True, recognise=json_object_with(preset=preset))
     check_target(os.path.join(results_dir, f"{name}.md"), what="results table", within=results_dir, make_folder=True)
+    for ext in (".png", ".svg"):  # the figure plot() saves beside the JSON, same stem
+        check_target(os.path.join(results_dir, f"{name}{ext}"), what="figure", within=results_dir, make_folder=True)
 
 
 def write_summary(summary: dict, results_dir: str, name: str, text: str, plot, no_plot: bool) -> int:
