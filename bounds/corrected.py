@@ -189,11 +189,17 @@ class ProofConstants:
         w, S, D = self.window, self.sigma, self.period
         if self.trivial:
             return 1 + w + D * (S + 1)
-        x = self.growth()
-        return 1 + w + D * (S * (-(-x.numerator // x.denominator) + 1) + 2)
+        return self.length_at(math.ceil(self.growth()))
+
+    def length_at(self, top):
+        """``1 + w + Delta (|Sigma| (top + 1) + 2)``: the longest z when every scaled count is at most ``top`` (at
+        s = 1, ``top = ceil(lambda theta^-k)``).  Plain arithmetic, so the proof (verify/izzo/corrected.py) calls it
+        on symbols: checking the proof checks this formula."""
+        return 1 + self.window + self.period * (self.sigma * (top + 1) + 2)
 
     def hardmax_side(self, H: int) -> int:
-        """N_H: the longest z when z must be stretched to reach the hardmax threshold H."""
+        """N_H: the longest z when z must be stretched to reach the hardmax threshold H (plain arithmetic in the
+        non-trivial case, so the proof calls it on symbols)."""
         if self.trivial:
             return H + self.period - 1
         return H + self.period * (self.sigma + 4)

@@ -95,7 +95,10 @@ def ball(exact) -> Ball:
 def from_floats(mid: np.ndarray, rel: float = 0.0) -> Ball:
     """Enclosure of values known to within relative error ``rel`` of the given doubles."""
     mid = np.asarray(mid, dtype=np.float64)
-    return Ball(mid, np.abs(mid) * rel + (TINY if rel else 0.0))
+    if not rel:
+        return Ball(mid, np.zeros_like(mid))
+    # fl(|mid| rel) may round below the exact product by u; the factor (1 + 4u) rounds it up past it
+    return Ball(mid, np.abs(mid) * rel * (1 + 4 * U) + TINY)
 
 
 def matmul(a: Ball, b: Ball) -> Ball:

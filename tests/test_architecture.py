@@ -15,40 +15,13 @@ Each rule ships with a negative control: the same checker run on a synthetic tre
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
+from verify.inputs import PACKAGES, imports_of, module_name
+
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("constructions", "verify", "counterexamples", "bounds", "lengthgen_cli")
 CHECKS = ("verify", "counterexamples", "bounds")
 UTILITIES = ("lengthgen_cli",)
-
-
-def module_name(root: Path, path: Path) -> str:
-    parts = list(path.relative_to(root).with_suffix("").parts)
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-def imports_of(root: Path, path: Path) -> set[str]:
-    """Every module named by an import in ``path`` (relative imports resolved; ``from p import m`` gives p.m
-    when p.m is a module of the tree, else p)."""
-    me = module_name(root, path)
-    package = me if path.name == "__init__.py" else me.rpartition(".")[0]
-    out = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        if isinstance(node, ast.Import):
-            out.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")[: len(package.split(".")) - node.level + 1]
-                target = ".".join(base + ([node.module] if node.module else []))
-            else:
-                target = node.module
-            for a in node.names:
-                sub = root.joinpath(*f"{target}.{a.name}".split("."))
-                full = f"{target}.{a.name}"
-                out.add(full if sub.with_suffix(".py").exists() or (sub / "__init__.py").exists() else target)
-    return out
 
 
 def import_graph(root: Path, packages=PACKAGES) -> dict[str, set[str]]:

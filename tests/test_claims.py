@@ -63,27 +63,84 @@ def test_status_is_verified_only_with_passing_checks_and_a_caught_mutation():
     c = Claim("izzo2025:x", "X", "x", "as-stated")
     assert status(c, "pass", "caught") == "verified"
     assert status(Claim("izzo2025:x", "X", "x", "numerical"), "pass", "caught") == "verified-numerically"
-    for mut in ("none", "survived", "not run"):
+    for mut in ("none", "survived", "not run", "caught-script"):  # a proof-script mutation is not enough
         assert status(c, "pass", mut) == "passing"
+    assert status(c, "pass", "stale") == "stale"
     for out in ("not run", "partial", "skipped", "none"):
         assert status(c, out, "caught") == "unconfirmed"
     assert status(c, "fail", "caught") == "failing"
+    script = Claim("izzo2025:x", "X", "x", "proof-script-only")
+    assert status(script, "pass", "caught-script") == status(script, "pass", "caught") == "verified-script"
+    assert status(script, "pass", "survived") == "passing" and status(script, "pass", "stale") == "stale"
     assert status(Claim("izzo2025:x", "X", "x", "gap"), "pass", "none") == "gap"
     assert status(Claim("izzo2025:x", "X", "x", "refuted"), "not run", "none") == "unconfirmed"
     assert status(Claim("izzo2025:x", "X", "x", "unchecked"), "pass", "caught") == "unchecked"
 
 
 def test_mutation_state_counts_only_runs_of_the_current_definition_on_the_claims_own_checks():
-    declared = {"m1": "d1", "m2": "d2"}
+    declared = {"m1": ("d1", "bounds/x.py"), "m2": ("d2", "bounds/y.py")}
     k = "izzo2025:x"
-    assert mutation_state(k, {}, {}) == "none"
-    assert mutation_state(k, declared, {}) == "not run"
-    assert mutation_state(k, declared, {"m1": {"spec": "d1", "claims": {k: "caught"}}}) == "caught"
-    assert mutation_state(k, declared, {"m1": {"spec": "old", "claims": {k: "caught"}}}) == "not run"
+    assert mutation_state(k, {}, {}) == ("none", "")
+    assert mutation_state(k, declared, {})[0] == "not run"
+    assert mutation_state(k, declared, {"m1": {"spec": "d1", "claims": {k: "caught"}}})[0] == "caught"
+    assert mutation_state(k, declared, {"m1": {"spec": "old", "claims": {k: "caught"}}})[0] == "not run"
     neighbour = {"m1": {"spec": "d1", "claims": {k: "survived", "izzo2025:y": "caught"}},
                  "m2": {"spec": "d2", "claims": {k: "error"}}}
-    assert mutation_state(k, declared, neighbour) == "survived"
-    assert mutation_state("izzo2025:y", {"m1": "d1"}, neighbour) == "caught"
+    assert mutation_state(k, declared, neighbour)[0] == "survived"
+    assert mutation_state("izzo2025:y", {"m1": declared["m1"]}, neighbour)[0] == "caught"
+    script = {"m1": ("d1", "verify/izzo/eq1.py")}  # a caught mutation of a proof script is not library code
+    assert mutation_state(k, script, {"m1": {"spec": "d1", "claims": {k: "caught"}}})[0] == "caught-script"
+
+
+def _tree(root):
+    """A package tree: a library module, a helper it imports, a proof-script test that imports the library."""
+    for d in ("constructions", "verify", "verify/tests", "verify/tests/izzo2025"):
+        (root / d).mkdir(parents=True, exist_ok=True)
+        (root / d / "__init__.py").write_text("")
+    (root / "constructions" / "helper.py").write_text("def one():\n    return 1\n")
+    (root / "constructions" / "lib.py").write_text("from constructions.helper import one\n\n"
+                                                   "def f(x):\n    return x + one()\n")
+    (root / "constructions" / "unrelated.py").write_text("X = 1\n")
+    test = root / "verify" / "tests" / "izzo2025" / "test_f.py"
+    test.write_text("from constructions.lib import f\n\ndef test_f():\n    assert f(1) == 2\n")
+    return test
+
+
+def test_a_verified_claim_turns_stale_when_a_file_its_record_judged_changes(tmp_path):
+    """Records are keyed on the digests of the mutated file, the claim's test files and the modules those import:
+    weakening the test, changing the library or a module it imports makes a verified claim stale at once, naming
+    the file; an unchanged tree (and a change to a module the checks do not import) stays verified."""
+    from verify.inputs import inputs
+
+    k, test = "izzo2025:x", _tree(tmp_path)
+    files = ["verify/tests/izzo2025/test_f.py"]
+    judged = inputs(files, also=["constructions/lib.py"], root=tmp_path)
+    assert {"constructions/lib.py", "constructions/helper.py", "constructions/__init__.py"} <= set(judged)
+    assert "constructions/unrelated.py" not in judged
+    declared = {"m": ("d", "constructions/lib.py")}
+    record = {"m": {"spec": "d", "claims": {k: "caught"}, "inputs": {k: sorted(judged)}, "digests": judged}}
+    claim = Claim(k, "X", "x", "as-stated")
+
+    def now():
+        state, note = mutation_state(k, declared, record, lambda name: inputs(files, ["constructions/lib.py"],
+                                                                              root=tmp_path))
+        return status(claim, "pass", state), note
+
+    assert now() == ("verified", "")  # negative control: nothing changed
+    (tmp_path / "constructions" / "unrelated.py").write_text("X = 2\n")
+    assert now() == ("verified", "")  # not read by the checks
+    original = test.read_text()
+    test.write_text("def test_f():\n    pass\n")  # the test weakened
+    st, note = now()
+    assert st == "stale" and note.startswith("m: verify/tests/izzo2025/test_f.py") and "changed" in note
+    test.write_text(original)
+    assert now() == ("verified", "")
+    (tmp_path / "constructions" / "helper.py").write_text("def one():\n    return 2\n")  # an imported module
+    st, note = now()
+    assert st == "stale" and "constructions/helper.py" in note
+    # a record written before records were keyed on their files is stale too
+    old = {"m": {"spec": "d", "claims": {k: "caught"}}}
+    assert mutation_state(k, declared, old, lambda name: {})[0] == "stale"
 
 
 def test_results_merge_updates_only_what_ran(tmp_path):
@@ -232,3 +289,17 @@ def test_claim_linked_tests_live_only_under_verify(tmp_path):
     assert _claim_linked_files(ROOT / "verify" / "tests")  # the scanner sees the real ones
     (tmp_path / "test_x.py").write_text('import pytest\n\n@pytest.mark.claims("izzo2025:thm4.1")\ndef test_a():\n    pass\n')
     assert _claim_linked_files(tmp_path) == [tmp_path / "test_x.py"]  # negative control
+
+
+def test_each_strength_has_an_example_of_that_strength(report_rows):
+    from verify.report import STRENGTH_EXAMPLE
+
+    by_key = {r["claim"]: r for r in report_rows}
+    assert set(STRENGTH_EXAMPLE) == set(STRENGTHS)
+    assert all(by_key[k]["strength"] == s for s, (k, _) in STRENGTH_EXAMPLE.items())
+
+
+def test_a_verifying_claim_whose_checks_run_no_library_code_is_flagged():
+    row = {"claim": "izzo2025:x", "strength": "as-stated", "tests": ["t"], "runs_library": False}
+    assert any("proof-script-only" in w for w in inconsistencies([row]))
+    assert not inconsistencies([{**row, "runs_library": True}])  # control

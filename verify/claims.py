@@ -23,6 +23,8 @@ Strengths (what the linked checks establish when they pass; docs/claims.md defin
 ``bounded-instances`` the statement (or its proof steps) checked exactly on finitely many instances
                      (chosen examples, bounded lengths or sizes); nothing is claimed beyond them.
 ``numerical``        floating-point evidence (training runs, sampled estimates) within a stated tolerance.
+``proof-script-only`` the argument is checked by a proof script of ``verify/`` that runs no library code of
+                     the package (the mathematics, not the package's code).
 ``refuted``          a witness, checked exactly, contradicts the statement as printed.
 ``gap``              a step of the published argument is wrong, missing or ill-posed (witness in docs/gaps.md).
 ``unchecked``        no check backs the statement.
@@ -55,13 +57,21 @@ STRENGTH_MEANING = {
     "bounded-instances": "the statement or its proof steps checked exactly on finitely many instances "
                          "(chosen examples, bounded lengths or sizes); nothing is claimed beyond them",
     "numerical": "floating-point evidence (training runs, sampled estimates) within a stated tolerance",
+    "proof-script-only": "the paper's argument is checked by a proof script of verify/ that runs no library code "
+                         "(nothing of constructions/, bounds/, counterexamples/): it shows the mathematics, not "
+                         "that any code of the package computes it; caught mutations of the script show its steps "
+                         "can fail",
     "refuted": "a witness, checked exactly, contradicts the statement as printed",
     "gap": "a step of the published argument is wrong, missing or ill-posed (witness in docs/gaps.md)",
     "unchecked": "no check backs the statement",
 }
 STRENGTHS = tuple(STRENGTH_MEANING)
-#: strengths that, backed by passing checks with a caught mutation, earn a ``verified*`` status
+#: strengths about library code that, backed by passing checks and a caught mutation of library code
+#: (:func:`verify.inputs.is_library`), earn a ``verified*`` status
 VERIFYING = ("as-stated", "steps-cited", "bounded-instances", "numerical")
+#: the strength of a claim whose checks run no library code: a caught mutation of its proof script earns
+#: ``verified-script``, never ``verified``
+SCRIPT_ONLY = "proof-script-only"
 #: strengths that report a finding (a witness against the paper); the witness checks must pass
 FINDINGS = ("refuted", "gap")
 #: the strength an old-style ``status`` argument declares (conservative: "verified" is not "as-stated")
@@ -103,6 +113,8 @@ class Claim:
     leaves_out: for ``bounded-instances`` (and ``numerical``) claims, what the checked instances do not cover.
     cited:     for ``steps-cited`` claims, the steps of the proof that are cited, not discharged (why the claim is
                not ``as-stated``).
+    covers:    for ``proof-script-only`` claims, how far the proof script reaches: one of :data:`VERIFYING` (e.g.
+               ``as-stated``: the script proves the statement for all its instances, with no library code).
     """
 
     key: str
@@ -112,6 +124,7 @@ class Claim:
     evidence: str = ""
     leaves_out: str = ""
     cited: str = ""
+    covers: str = ""
 
     @property
     def paper(self) -> str:
@@ -132,13 +145,14 @@ def register_paper(key: str, citation: str) -> None:
 
 
 def register(key: str, statement: str, summary: str, status: str | None = None, evidence: str = "",
-             *, strength: str | None = None, leaves_out: str = "", cited: str = "") -> Claim:
+             *, strength: str | None = None, leaves_out: str = "", cited: str = "", covers: str = "") -> Claim:
     """Register a claim; raises :class:`ClaimError` on a malformed key, bad strength or duplicate.
 
     Give ``strength`` (one of :data:`STRENGTHS`); the legacy positional ``status`` is mapped by
     :data:`LEGACY_STATUS` when no strength is given.  ``leaves_out``: what the instances of a
     ``bounded-instances`` claim do not cover (the report prints it); ``cited``: the steps a ``steps-cited``
-    claim cites rather than discharges (the report prints them).
+    claim cites rather than discharges (the report prints them); ``covers``: for a ``proof-script-only`` claim,
+    the strength its proof script reaches (as-stated, steps-cited, bounded-instances or numerical).
     """
     m = _KEY.match(key)
     if m is None:
@@ -153,9 +167,12 @@ def register(key: str, statement: str, summary: str, status: str | None = None, 
         strength = LEGACY_STATUS[status or "unchecked"]
     if strength not in STRENGTHS:
         raise ClaimError(f"claim {key!r} has strength {strength!r}; use one of {', '.join(STRENGTHS)}")
+    if (strength == SCRIPT_ONLY) != bool(covers) or (covers and covers not in VERIFYING):
+        raise ClaimError(f"claim {key!r}: covers= (one of {', '.join(VERIFYING)}) is given exactly for strength "
+                         f"{SCRIPT_ONLY!r}")
     if key in _REGISTRY:
         raise ClaimError(f"claim {key!r} is registered twice")
-    c = Claim(key, statement, summary, strength, evidence, leaves_out, cited)
+    c = Claim(key, statement, summary, strength, evidence, leaves_out, cited, covers)
     _REGISTRY[key] = c
     return c
 

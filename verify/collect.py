@@ -1,13 +1,24 @@
-"""Which tests check which claim: pytest's collection of the claim-linked tests, from any directory."""
+"""Which tests check which claim: pytest's collection of the claim-linked tests, from any directory.
+
+Collecting imports every test module (tens of seconds), so the map is kept in a cache file beside the results
+file, keyed on the sha256 of everything that can change what pytest collects: every Python file of our packages,
+``pyproject.toml``, the root ``conftest.py``, every file under ``verify/tests/`` and ``docs/results/*.json``, the
+``extra`` test paths, the claim modules named by ``LENGTHGEN_CLAIMS`` and entry points, and the Python and pytest
+versions.  A report that runs nothing then reads the map instead of collecting (:func:`collect_tests`).
+"""
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
+import json
+import os
+import sys
 from collections import defaultdict
 from pathlib import Path
 
-from verify.results import BASE, node_key
+from verify.results import BASE, node_key, results_path
 
 
 def check_locations() -> list[str]:
@@ -54,11 +65,57 @@ def _reason(output: str) -> str:
     return lines[-1] if lines else "no output"
 
 
-def collect_tests(extra: list[str] | tuple[str, ...] = ()) -> dict[str, dict[str, bool]]:
-    """Map claim key -> {node key: is slow}, by pytest's collection (no test is executed).
+def _tree_key(extra) -> str:
+    """Digest of everything that can change what pytest collects (see the module docstring)."""
+    import pytest
+
+    from verify.claims import _extra_modules
+    from verify.inputs import PACKAGES
+
+    files = [f for pkg in PACKAGES for f in (BASE / pkg).rglob("*.py")]
+    files += [BASE / "pyproject.toml", BASE / "conftest.py", *(BASE / "docs" / "results").glob("*.json")]
+    files += [f for f in (BASE / "verify" / "tests").rglob("*") if f.is_file() and "__pycache__" not in f.parts]
+    for e in extra:
+        e = Path(e).resolve()
+        files += [f for f in e.rglob("*.py")] if e.is_dir() else [e]
+    h = hashlib.sha256(json.dumps([sys.version, pytest.__version__, _extra_modules(), os.environ.get("PYTHONPATH"),
+                                   [str(Path(e).resolve()) for e in extra]]).encode())
+    for f in sorted(set(files)):
+        if f.is_file():
+            h.update(f"{f}\0".encode() + hashlib.sha256(f.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def cache_path(results: str | os.PathLike | None = None) -> Path:
+    """The collection cache: beside the results file."""
+    r = results_path(results)
+    return r.with_name(r.stem + ".collected.json")
+
+
+def collect_tests(extra: list[str] | tuple[str, ...] = (), results: str | os.PathLike | None = None,
+                  cached: bool = True) -> dict[str, dict[str, bool]]:
+    """Map claim key -> {node key: is slow}, by pytest's collection (no test is executed), or from the cache
+    (:func:`cache_path`) when nothing that can change the collection has changed since it was written.
 
     ``extra``: further test files or directories (the tests of your own claims, docs/own_claims.md).
     """
+    if not cached:
+        return _collect(extra)
+    key = _tree_key(extra)
+    path = cache_path(results)
+    with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
+        data = json.loads(path.read_text())
+        if data["key"] == key:
+            return data["tests"]
+    tests = _collect(extra)
+    from verify.results import ResultsError, write_json
+
+    with contextlib.suppress(OSError, ResultsError):  # no cache where the folder cannot take one
+        write_json(path, {"key": key, "tests": tests})
+    return tests
+
+
+def _collect(extra) -> dict[str, dict[str, bool]]:
     import pytest
 
     collector = _Collector()

@@ -192,6 +192,7 @@ class Proof:
     steps: tuple = field(default_factory=tuple)
 
     def run(self) -> list[StepResult]:
+        self_check()
         results = []
         for st in self.steps:
             out = st.discharge()
@@ -242,6 +243,46 @@ def assert_universal_proof(proof: Proof, count: int | None = None) -> list[StepR
             if solver.check() != z3.sat:
                 raise AssertionError(f"{proof.claim}/{r.step.name}: inconsistent hypotheses")
     return results
+
+
+_SELF_CHECK = {"state": "pending"}
+
+
+def self_check() -> None:
+    """The kernel's guards, shown to work before the first proof of a process is run (:meth:`Proof.run`), so that
+    every check that runs a proof fails when a guard is removed:
+
+    * a z3 answer other than unsat is not a proof: a step z3 cannot decide within its time limit (x^3 + y^3 = z^3
+      over the positive integers, 1 ms) is not proved;
+    * :func:`assert_universal_proof` refuses a step whose hypotheses contradict each other (it would prove any
+      goal), even when its negative control is rejected.
+
+    Raises :class:`KernelError` naming the guard that failed."""
+    if _SELF_CHECK["state"] != "pending":
+        return  # passed already, or running (the proofs below call run())
+    import z3
+
+    _SELF_CHECK["state"] = "running"
+    try:
+        x, y, z = z3.Ints("x y z")
+        hard = Z3Step("kernel:self-check", "undecided", (x >= 1, y >= 1, z >= 1, x * x * x + y * y * y == z * z * z),
+                      z3.BoolVal(False), timeout_ms=1)
+        if hard.discharge().holds:
+            raise KernelError("kernel self-check: a z3 step that timed out (unknown) counts as proved")
+        r = z3.Real("r")
+        vacuous = Proof("kernel:self-check", "contradictory hypotheses", (
+            z3_with_control("kernel:self-check", "vacuous", [r > 0, r < 0], r == 1, neg_hypotheses=[r > 0]),))
+        try:
+            assert_universal_proof(vacuous)
+        except AssertionError as exc:
+            if "inconsistent hypotheses" not in str(exc):
+                raise KernelError(f"kernel self-check: a vacuous step was refused for another reason: {exc}") from exc
+        else:
+            raise KernelError("kernel self-check: a step with contradictory hypotheses was accepted")
+    except BaseException:
+        _SELF_CHECK["state"] = "pending"
+        raise
+    _SELF_CHECK["state"] = "passed"
 
 
 def z3_max(a, b):

@@ -41,6 +41,7 @@ from lengthgen_cli import Parser, usage_errors
 from lengthgen_cli.output import check_target
 from lengthgen_cli.parser import command
 from lengthgen_cli.types import finite_real
+from verify.inputs import Reader, inputs
 from verify.results import BASE, ResultsError, merge, results_path
 from verify.results import load as load_results
 
@@ -110,9 +111,17 @@ def all_mutations() -> dict[str, Mutation]:
     return dict(_MUTATIONS)
 
 
-def declared_for(key: str) -> dict[str, str]:
-    """The mutations declared against claim ``key``: name -> spec digest."""
-    return {m.name: m.spec for m in all_mutations().values() if key in m.claims}
+def declared_for(key: str) -> dict[str, tuple[str, str]]:
+    """The mutations declared against claim ``key``: name -> (spec digest, mutated path)."""
+    return {m.name: (m.spec, m.path) for m in all_mutations().values() if key in m.claims}
+
+
+def judged_inputs(m: Mutation, key: str, tests: dict[str, dict[str, bool]], root: Path = BASE,
+                  reader: Reader | None = None) -> dict[str, str]:
+    """Digests of the files that decide mutation ``m``'s run on claim ``key``: the mutated file, the claim's
+    required test files and what they import (:func:`verify.inputs.inputs`)."""
+    files = sorted({n.split("::", 1)[0] for n in required_nodes(key, tests)})
+    return inputs(files, also=[m.path], root=root, reader=reader)
 
 
 def _copy_tree(dest: Path) -> None:
@@ -208,7 +217,7 @@ def run(selected: list[Mutation], results: Path, resume: bool, timeout: float, q
     """Run ``selected`` mutations; returns one result row per mutation (also merged into ``results``)."""
     from verify.collect import collect_tests
 
-    tests = collect_tests()
+    tests = collect_tests((), results)
     done = load_results(results)["mutations"] if resume else {}
     todo = [m for m in selected if not (done.get(m.name, {}).get("spec") == m.spec)]
     with tempfile.TemporaryDirectory(prefix="lengthgen-mutate-") as tmp:
@@ -239,6 +248,8 @@ def _run_in(runner: _Pytest, todo: list[Mutation], tests: dict, results: Path, t
         target = copy / m.path
         t0 = time.perf_counter()
         original = target.read_text() if target.exists() else None
+        reader = Reader(copy)  # the unmutated copy: what the record judges
+        judged = {k: judged_inputs(m, k, tests, copy, reader) for k in m.claims}
         per_claim: dict[str, str] = {}
         try:
             if original is None:
@@ -254,7 +265,9 @@ def _run_in(runner: _Pytest, todo: list[Mutation], tests: dict, results: Path, t
         seconds = round(time.perf_counter() - t0, 2)
         result = ("caught" if all(v == "caught" for v in per_claim.values()) else
                   "error" if "error" in per_claim.values() else "survived")
-        row = {"claims": per_claim, "outcome": result, "spec": m.spec, "seconds": seconds, "at": time.time()}
+        row = {"claims": per_claim, "outcome": result, "spec": m.spec, "seconds": seconds, "at": time.time(),
+               "inputs": {k: sorted(d) for k, d in judged.items()},
+               "digests": {f: h for d in judged.values() for f, h in d.items()}}
         merge(results, "mutations", {m.name: row})
         rows.append({"name": m.name, **row})
         detail = ", ".join(f"{k} {v}" for k, v in per_claim.items())

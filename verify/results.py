@@ -15,7 +15,12 @@ Format (version 1)::
     {"version": 1,
      "tests": {"<node key>": {"claims": [keys], "outcome": "passed"|"failed"|"skipped", "at": epoch seconds}},
      "mutations": {"<name>": {"claims": {key: "caught"|"survived"|"error"}, "outcome": "caught" (all claims)
-                              |"survived"|"error", "spec": digest, "seconds": float, "at": epoch seconds}}}
+                              |"survived"|"error", "spec": digest, "seconds": float, "at": epoch seconds,
+                              "inputs": {key: [files the run on key judged]},
+                              "digests": {file: sha256 when the run started}}}}
+
+A mutation record counts only while the files it judged keep their digests (:mod:`verify.inputs`,
+:mod:`verify.status`); a record without ``inputs`` (written by an earlier version) counts as stale.
 
 A node key is the test's file path relative to the directory holding the ``verify`` package (absolute for
 tests elsewhere) followed by pytest's ``::``-separated name, so a checkout and an installed copy agree.
@@ -119,7 +124,14 @@ def merge(path: Path, section: str, entries: dict[str, dict]) -> None:
     with _locked(path):
         data = load(path)
         data[section].update(entries)
-        try:
-            write_file(path, lambda fh: json.dump(data, fh, indent=0, sort_keys=True), what="results file")
-        except UsageError as e:
-            raise ResultsError(str(e)) from None
+        write_json(path, data)
+
+
+def write_json(path: Path, data) -> None:
+    """Write ``data`` as JSON to ``path`` (:func:`lengthgen_cli.output.write_file`: temporary file + ``os.replace``);
+    :class:`ResultsError` in one line when the path cannot take it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        write_file(path, lambda fh: json.dump(data, fh, indent=0, sort_keys=True), what="results file")
+    except UsageError as e:
+        raise ResultsError(str(e)) from None

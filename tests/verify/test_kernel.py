@@ -66,3 +66,48 @@ def test_proof_requires_negative_controls_and_runs_them():
     weak = Z3Step(s.claim, s.name, s.hypotheses, s.goal, negative=negated(s, goal=y >= x))  # also true
     with pytest.raises(AssertionError, match="NOT rejected"):
         assert_proof(Proof("izzo2025:thm4.1", "weak control", (weak,)))
+
+
+def test_solver_timeout_is_not_a_proof():
+    """A step z3 cannot decide in its time limit (unknown) is not proved; the same formula with a hypothesis
+    that makes it decidable is (the control)."""
+    a, b, c = z3.Ints("a b c")
+    hyps = (a >= 1, b >= 1, c >= 1, a * a * a + b * b * b == c * c * c)
+    out = Z3Step("izzo2025:thm4.1", "fermat3", hyps, z3.BoolVal(False), timeout_ms=1).discharge()
+    assert not out.holds and out.detail.startswith("unknown")
+    small = Z3Step("izzo2025:thm4.1", "fermat3-bounded", (*hyps, a <= 2, b <= 2, c <= 2), z3.BoolVal(False))
+    assert small.discharge().holds
+
+
+def test_contradictory_hypotheses_are_refused():
+    """assert_universal_proof refuses a step whose hypotheses contradict each other although its control is
+    rejected; the same step with consistent hypotheses is accepted (the control)."""
+    from verify.kernel import assert_universal_proof, z3_with_control
+
+    vacuous = Proof("izzo2025:thm4.1", "t", (z3_with_control("izzo2025:thm4.1", "s", [x > 0, x < 0], x == 1,
+                                                             neg_hypotheses=[x > 0]),))
+    with pytest.raises(AssertionError, match="inconsistent hypotheses"):
+        assert_universal_proof(vacuous)
+    sound = Proof("izzo2025:thm4.1", "t", (z3_with_control("izzo2025:thm4.1", "s", [x > 0, y == 2 * x], y > x,
+                                                           neg_goal=y < x),))
+    assert assert_universal_proof(sound)
+
+
+def test_self_check_fails_when_a_guard_is_removed(monkeypatch):
+    """The self-check that runs before the first proof of a process notices a kernel that counts an unknown z3
+    answer as proved, and one that accepts contradictory hypotheses."""
+    import verify.kernel as k
+
+    monkeypatch.setitem(k._SELF_CHECK, "state", "pending")
+    k.self_check()  # the real kernel passes
+    monkeypatch.setitem(k._SELF_CHECK, "state", "pending")
+    monkeypatch.setattr(k.Z3Step, "discharge", lambda self: k.Outcome(True, "always"))
+    with pytest.raises(KernelError, match="timed out"):
+        k.self_check()
+    monkeypatch.undo()
+    monkeypatch.setitem(k._SELF_CHECK, "state", "pending")
+    real = k.assert_proof
+    monkeypatch.setattr(k, "assert_universal_proof", lambda proof, count=None: real(proof))
+    with pytest.raises(KernelError, match="contradictory hypotheses was accepted"):
+        k.self_check()
+    assert k._SELF_CHECK["state"] == "pending"

@@ -23,7 +23,8 @@ proved (below).
 * positions: the residue counts of one length differ by at most 1, and a length shorter by Delta has one position
   fewer in every residue (integer arithmetic);
 * the length: residue counts between Phi - 1 and Phi + |Sigma| + 2, N_1 at s = 1, N_H after the stretch, the stretch
-  target reachable, |z| >= H;
+  target reachable, |z| >= H; N_1 and N_H are the code's (``ProofConstants.length_at`` and ``hardmax_side`` called
+  on the proof's symbols, and ``compression_length`` rounding lambda theta^-k up on the code's own constants);
 * the stretch: F at ``t L`` lies between F and t F (``t >= 1``; induction over the rules defining F, then summed over
   classes and maximized over residues), F is the identity once L passes every count, and on the grid
   ``s_j = 1 + j/(2 Phi*)`` the first point with ``Phi >= Phi*`` has ``Phi <= Phi* + 1/2`` (an induction over the
@@ -33,10 +34,22 @@ proved (below).
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 import sympy
 import z3
 
-from verify.kernel import Proof, SympyStep, Z3Step, sympy_with_control, z3_max, z3_min, z3_with_control
+from verify.kernel import (
+    EnumerationStep,
+    Proof,
+    SympyStep,
+    Z3Step,
+    sympy_with_control,
+    z3_max,
+    z3_min,
+    z3_with_control,
+)
 
 CLAIM = "izzo2025:thm4.1.corrected"
 
@@ -245,12 +258,21 @@ def _positions():
     )
 
 
+def _code_constants(S, Dl, w, k, th, lam):
+    """The code's :class:`bounds.corrected.ProofConstants` on symbols: its N_1 (``length_at``) and N_H
+    (``hardmax_side``) are computed by the code's own functions, so a change there changes the proof's goals."""
+    from bounds.corrected import ProofConstants
+
+    return ProofConstants(S, Dl, w, k, None, None, lam, th)
+
+
 def _length():
-    Phi, S, w, Dl, zl, H, t, n0, L, P = z3.Reals("Phi Sigma w Delta z H t need0 L P")
+    Phi, S, w, Dl, zl, H, t, n0, L, P, T, th = z3.Reals("Phi Sigma w Delta z H t need0 L P top theta")
+    pc = _code_constants(S, Dl, w, 1, th, L)
     tr = [S >= 1, n0 <= Phi + S, t < n0 + 2]
     upper = [w >= 1, Dl >= 1, S >= 1, zl < 1 + w + Dl * (Phi + S + 2)]
-    s1 = upper + [Phi <= S * L * P, L >= 1, P >= 1]
-    N1 = 1 + w + Dl * (S * (L * P + 1) + 2)
+    s1 = upper + [Phi <= S * L * P, L >= 1, P >= 1, T >= L * P]
+    N1 = pc.length_at(T)  # the code's N_1 at top = ceil(lambda theta^-k) >= lambda theta^-k
     sH = upper + [Phi <= (H - 1 - w) / Dl + 1 + z3.RealVal("1/2")]
     low = [w >= 1, Dl >= 1, zl >= 1 + w + Dl * (Phi - 1), Phi >= (H - 1 - w) / Dl + 1]
     L0, Smax = z3.Reals("L0 Smax")
@@ -260,10 +282,14 @@ def _length():
     return (
         _z3("residue counts of z: t_r < need_r0 + 2 <= Phi + |Sigma| + 2", tr, t < Phi + S + 2,
             neg_goal=t < Phi + S + 1),
-        _z3("length at s = 1: |z| < 1 + w + Delta (|Sigma| (lambda theta^-k + 1) + 2) = N_1", s1, zl < N1,
-            neg_goal=zl < 1 + w + Dl * S * L * P),
-        _z3("length after the stretch: |z| < H + Delta (|Sigma| + 4) = N_H", sH, zl < H + Dl * (S + 4),
-            neg_goal=zl < H + Dl * (S + 3)),
+        _z3("length at s = 1: |z| < 1 + w + Delta (|Sigma| (ceil(lambda theta^-k) + 1) + 2) = N_1 (the code's "
+            "length_at)", s1, zl < N1, neg_goal=zl < 1 + w + Dl * S * L * P),
+        EnumerationStep(CLAIM, "the code's N_1 is length_at(top) with top >= lambda theta^-k, the least integer",
+                        _n1_instances, _n1_rounds_up, negative=EnumerationStep(
+                            CLAIM, "control: a top one below", _n1_instances,
+                            lambda pc: pc.compression_length() == pc.length_at(math.ceil(pc.growth()) - 1))),
+        _z3("length after the stretch: |z| < H + Delta (|Sigma| + 4) = N_H (the code's hardmax_side)", sH,
+            zl < pc.hardmax_side(H), neg_goal=zl < H + Dl * (S + 3)),
         _z3("the stretch target is reachable: |x| > N_H => max_r S_r(x) >= (H - 1 - w)/Delta + 1", reach,
             Smax >= (H - 1 - w) / Dl + 1,
             neg_hypotheses=_drop(reach, L0 + 1 + w > H + Dl * (S + 4)) + [L0 + 1 + w > H]),
@@ -271,6 +297,23 @@ def _length():
         _z3("after the stretch D_m = 1 with an attended residue forces |x| <= H + 3 Delta < N_H", d1,
             L0 + 1 + w <= H + 3 * Dl, neg_goal=L0 + 1 + w <= H + Dl),
     )
+
+
+def _n1_instances():
+    """The code's constants for a few quantities (|Sigma|, Delta, w, k, K, eps), theta chosen by the code."""
+    from bounds.corrected import proof_constants
+
+    for q in ((2, 1, 2, 1, 1, "1/10"), (3, 2, 3, 2, 2, "1/20"), (2, 3, 4, 1, "3/2", "1/7"), (4, 2, 2, 3, 1, "1/3")):
+        pc = proof_constants(*q[:4], Fraction(q[4]), Fraction(q[5]))
+        if not pc.trivial:
+            yield pc
+
+
+def _n1_rounds_up(pc) -> bool:
+    """N_1 = length_at(top) with top the least integer >= lambda theta^-k (exact rationals)."""
+    g, n1 = pc.growth(), pc.compression_length()
+    tops = [t for t in range(max(0, math.floor(g) - 1), math.floor(g) + 3) if pc.length_at(t) == n1]
+    return len(tops) == 1 and tops[0] >= g > tops[0] - 1
 
 
 def _hardmax():

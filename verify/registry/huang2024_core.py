@@ -291,7 +291,7 @@ register("huang2024:lem53", "Lemma 53",
          leaves_out="as huang2024:lem52.subclass")
 register("huang2024:lem56", "Lemma 56",
          "Nuclear-norm bound ||M||_* <= ||V||^2 ||A||_* for M = V^T A V (UNCERTAIN).",
-         strength="numerical",
+         strength="proof-script-only", covers="numerical",
          evidence="verify/huang/random_init.py::lemma56_ratio: ||V^T A V||_* <= ||V||_2^2 ||A||_* on Hypothesis-random "
          "integer matrices (n, m <= 5), attained by V = 2I; control: the first power of ||V||_2 is not enough "
          "(verify/tests/huang2024/test_random_init.py)",
@@ -357,7 +357,7 @@ register("huang2024:prop51", "Proposition 51",
          "is no statement to check")
 register("huang2024:prop54", "Proposition 54",
          "With i.i.d. init of variance ~1/d and d = Omega(N), E[(8)] = O(1).",
-         strength="numerical",
+         strength="proof-script-only", covers="numerical",
          evidence="verify/huang/random_init.py: E[(8)] = N/d + 2/d^2 (Gaussian moments), O(1) when d = Omega(N); Monte "
          "Carlo (4000 samples per point) agrees within 4 standard errors; control: unit-variance entries make (8) "
          "> 100x larger (verify/tests/huang2024/test_random_init.py)",

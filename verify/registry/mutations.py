@@ -666,3 +666,52 @@ mutation("izzo-certify-no-length-power", "izzo2025:sec5.threshold", "bounds/cert
 mutation("izzo-certify-enumeration-argmin", "izzo2025:thm4.1", "bounds/certify/search.py",
          "            i = int(np.argmax(lo))", "            i = int(np.argmin(lo))",
          "wrong search: the per-length witness is the input of smallest certified |f - g| (the break is missed)")
+
+# ------------------------------------------------------------------------- the numeric core and the kernel
+# Library code under every certificate and every proof: the float enclosures of the interval mode (Theorem 4.1's
+# length for float-weight models), Assumption 4.2's coverage checker at its exact boundary, the proof kernel's guards.
+mutation("izzo-enclosure-lower-rounded-up", "izzo2025:thm4.1", "bounds/float_enclosures.py",
+         "def _down(x, mid, rad):\n    return x - (", "def _down(x, mid, rad):\n    return x + (",
+         "wrong rounding direction: the lower end of every enclosure rounded up (an exact endpoint falls outside)")
+mutation("izzo-enclosure-matmul-drops-rounding", "izzo2025:thm4.1", "bounds/float_enclosures.py",
+         "rad = gamma_n(n) * (am @ bm)", "rad = 0 * (am @ bm)",
+         "dropped radius term: the float dot product's rounding error gamma_n |a| |b| (Higham Lemma 3.1)")
+mutation("izzo-enclosure-matmul-drops-b-radius", "izzo2025:thm4.1", "bounds/float_enclosures.py",
+         "rad = rad + am @ b.rad", "rad = rad + 0 * (am @ b.rad)",
+         "dropped radius term: the right factor's radius |a_mid| rad_b")
+mutation("izzo-enclosure-matmul-a-radius-short", "izzo2025:thm4.1", "bounds/float_enclosures.py",
+         "a.rad @ (bm + b.rad)", "a.rad @ bm",
+         "dropped radius term: rad_a rad_b (the left radius times the right one)")
+mutation("izzo-enclosure-add-drops-rounding", "izzo2025:thm4.1", "bounds/float_enclosures.py",
+         "rad = a.rad + b.rad + np.abs(mid) * U", "rad = a.rad + b.rad",
+         "dropped radius term: the rounding error of the float sum")
+mutation("izzo-enclosure-from-floats-unrounded", "izzo2025:thm4.1", "bounds/float_enclosures.py",
+         "np.abs(mid) * rel * (1 + 4 * U) + TINY", "np.abs(mid) * rel + TINY",
+         "radius rounded to nearest: fl(|mid| rel) may fall below the exact relative error it must cover")
+mutation("golowich-coverage-twice-allowed", "golowich2025:asm4.2", "constructions/golowich/assumptions.py",
+         "        if e > eta(l):", "        if e > 2 * eta(l):",
+         "loosened check: Assumption 4.2 accepted while the needed eta_l is up to twice the allowed one")
+mutation("golowich-coverage-limit-refused", "golowich2025:asm4.2", "constructions/golowich/assumptions.py",
+         "        if e > eta(l):", "        if e >= eta(l):",
+         "swapped comparison: an eta_l exactly at the allowed value is refused")
+mutation("kernel-accepts-contradictory-hypotheses", ("ahuja2024:thm4", "izzo2025:eq1"), "verify/kernel.py",
+         "            if solver.check() != z3.sat:\n", "            if False:\n",
+         "dropped guard: a z3 step whose hypotheses contradict each other (it proves any goal) is accepted")
+mutation("kernel-unknown-is-proved", ("ahuja2024:thm4", "izzo2025:eq1"), "verify/kernel.py",
+         'return Outcome(False, f"unknown (', 'return Outcome(True, f"unknown (',
+         "dropped guard: a z3 answer 'unknown' (a timeout) counts as a proof")
+mutation("izzo-corrected-hardmax-side-short", "izzo2025:thm4.1.corrected", "bounds/corrected.py",
+         "return H + self.period * (self.sigma + 4)", "return H + self.period * (self.sigma + 3)",
+         "shrunk term: the code's N_H = H + Delta (|Sigma| + 4) one residue period per symbol short")
+mutation("izzo-corrected-n1-short", "izzo2025:thm4.1.corrected", "bounds/corrected.py",
+         "self.period * (self.sigma * (top + 1) + 2)", "self.period * (self.sigma * (top + 1) + 1)",
+         "shrunk term: the code's N_1 one residue period short")
+mutation("izzo-corrected-n1-floor", "izzo2025:thm4.1.corrected", "bounds/corrected.py",
+         "self.length_at(math.ceil(self.growth()))", "self.length_at(math.floor(self.growth()))",
+         "shrunk term: N_1 from the scaled count lambda theta^-k rounded down instead of up")
+mutation("golowich-table2-preset-lmax", "golowich2025:tab2", "bounds/experiments/golowich2025.py",
+         "k_test=(4, 6, 8, 10, 12, 14, 16), L_max=510)", "k_test=(4, 6, 8, 10, 12, 14, 16), L_max=500)",
+         "library preset off Table 2: the paper preset of the sparse-parity experiment with L_max = 500")
+mutation("golowich-table3-preset-runs", "golowich2025:tab3", "bounds/experiments/golowich2025.py",
+         "_PAPER_ARCH,\n                        10, 64, 50000", "_PAPER_ARCH,\n                        3, 64, 50000",
+         "library preset off Table 3: the paper preset of the scratchpad experiment with 3 runs instead of 10")

@@ -185,6 +185,22 @@ def test_random_shift_eta(base, Lloc, expect):
 
 
 @checks("golowich2025:asm4.2")
+@pytest.mark.parametrize("base,Lloc,need", [({(1, 2): F(1)}, 2, lambda l: l - 1),
+                                            ({(1, 2): F(1, 100), (2, 3): F(99, 100)}, 3, lambda l: F(100))])
+def test_coverage_checker_at_its_exact_boundary(base, Lloc, need):
+    """Assumption 4.2's checker against its exact boundary: an allowed eta_l equal to the needed one is accepted,
+    one just below it (by 1/10^9, and by a factor 2/3 or 1/2, so a checker that tolerated violations up to twice
+    the allowed value would accept) is refused, with the offending length named."""
+    ens = _shift_ensemble(base, Lloc)
+    ls = range(Lloc + 1, 9)
+    assert all(coverage_eta(ens, Lloc, l)[0] == need(l) for l in ls)
+    assert check_coverage(ens, Lloc, ls, eta=need).holds
+    for under in (lambda l: need(l) - F(1, 10**9), lambda l: need(l) * F(2, 3), lambda l: need(l) / 2):
+        v = check_coverage(ens, Lloc, ls, eta=under)
+        assert not v.holds and v.witness["l"] == Lloc + 1 and F(v.witness["needed_eta"]) == need(Lloc + 1)
+
+
+@checks("golowich2025:asm4.2")
 def test_coverage_forces_the_contiguous_set_when_L_local_le_k():
     """Q_k is a point mass on {1..k}; inequality (ii) with l' = k then requires Q_l({1..k}) >= 1/eta_l."""
     ens = point_ensemble((1, 2), 2, 1, (2, 2), 1, lambda l: uniform([(i, i + 1) for i in range(2, l)] or [(1, 2)]))

@@ -1,0 +1,146 @@
+"""bounds.float_enclosures (the interval mode of the Theorem 4.1 length for float-weight models) against exact
+rational arithmetic.
+
+Soundness: every exact value the inputs admit lies in the enclosure, both in the Ball contract
+``|x - mid| <= rad`` (checked with Fractions, no rounding) and between the float endpoints ``lower``/``upper``.
+The instances are TIGHT: inputs are taken at the vertices of their balls, signs aligned, so the exact product
+attains the radius that each term of the a-priori bound accounts for; dropping a radius term or rounding an
+endpoint the wrong way puts the exact value outside.  A width control bounds each enclosure from above by the exact
+range plus the float error allowance, so an enclosure cannot pass by being vacuous either.  Negative controls: the
+same checker rejects an enclosure with an endpoint rounded inward and one with a radius term dropped.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bounds.float_enclosures import TINY, Ball, U, add, ball, from_floats, matmul, sq_norm_upper, sub
+from verify.claims import checks
+
+REL = st.floats(min_value=-1e3, max_value=1e3, allow_nan=False, allow_infinity=False).filter(
+    lambda x: x == 0 or abs(x) > 1e-3)
+
+
+def _fr(a) -> np.ndarray:
+    return np.vectorize(F, otypes=[object])(np.asarray(a, dtype=np.float64))
+
+
+def contains(b: Ball, exact: np.ndarray) -> bool:
+    """The exact values lie in the ball (Fraction arithmetic) and between its float endpoints."""
+    mid, rad, lo, hi = _fr(b.mid), _fr(b.rad), _fr(b.lower), _fr(b.upper)
+    dev = np.vectorize(abs, otypes=[object])(exact - mid)
+    return bool(np.all(dev <= rad) and np.all(lo <= exact) and np.all(exact <= hi))
+
+
+def width_ok(b: Ball, needed: np.ndarray, scale: np.ndarray, n: int, extra=0) -> bool:
+    """The radius is at most the exact half-range ``needed`` plus the float allowance ``4 (n + 4) u scale``
+    (``scale``: the magnitudes entering the computation), subnormal padding and ``extra`` (for a product of two
+    balls, midpoint-radius arithmetic over-estimates by at most ``rad_a . rad_b``: Rump, "Fast and parallel
+    interval arithmetic", BIT 39 (1999), Prop. 2.1)."""
+    allow = needed + extra + _fr(scale) * F(4 * (n + 4)) * F(U) + F(TINY) * (n + 3)
+    return bool(np.all(_fr(b.rad) <= allow))
+
+
+def _vertex_product(am, ar, bm, br):
+    """The largest exact value of a . b over the boxes (entrywise |a - am| <= ar, |b - bm| <= br) and where
+    it is attained: per term the vertex whose signs align, (|am| + ar)(|bm| + br) with the sign of am bm."""
+    n, m = bm.shape
+    rows, cols = am.shape[0], m
+    best = np.empty((rows, cols), dtype=object)
+    for i in range(rows):
+        for j in range(cols):
+            best[i, j] = sum(max(x * y for x in (am[i, k] - ar[i, k], am[i, k] + ar[i, k])
+                                 for y in (bm[k, j] - br[k, j], bm[k, j] + br[k, j])) for k in range(n))
+    return best
+
+
+shapes = st.tuples(st.integers(1, 3), st.integers(1, 5), st.integers(1, 3))
+
+
+@st.composite
+def interval_matrices(draw):
+    r, n, c = draw(shapes)
+    am = np.array(draw(st.lists(REL, min_size=r * n, max_size=r * n))).reshape(r, n)
+    bm = np.array(draw(st.lists(REL, min_size=n * c, max_size=n * c))).reshape(n, c)
+    fa = draw(st.sampled_from([0.0, 0.25, 0.5]))
+    fb = draw(st.sampled_from([0.0, 0.125, 0.5]))
+    return am, np.abs(am) * fa, bm, np.abs(bm) * fb
+
+
+@checks("izzo2025:thm4.1")
+@settings(max_examples=60)
+@given(interval_matrices())
+def test_matmul_encloses_the_exact_product_at_the_tight_vertex(data):
+    am, ar, bm, br = data
+    prod = matmul(Ball(am, ar), Ball(bm, br))
+    A, Ar, B, Br = _fr(am), _fr(ar), _fr(bm), _fr(br)
+    top = _vertex_product(A, Ar, B, Br)
+    bottom = -_vertex_product(-A, Ar, B, Br)  # the smallest value: the largest of (-a) . b, negated
+    assert contains(prod, top) and contains(prod, bottom) and contains(prod, A @ B)
+    half = np.vectorize(lambda t, b, m: max(t - m, m - b), otypes=[object])(top, bottom, A @ B)
+    scale = (np.abs(am) + ar) @ (np.abs(bm) + br)
+    assert width_ok(prod, half, scale, am.shape[1], extra=Ar @ Br)
+
+
+@checks("izzo2025:thm4.1")
+@settings(max_examples=60)
+@given(st.lists(REL, min_size=1, max_size=6), st.lists(REL, min_size=1, max_size=6),
+       st.sampled_from([0.0, 0.5]))
+def test_add_and_sub_enclose_the_exact_sum(xs, ys, frac):
+    n = min(len(xs), len(ys))
+    x, y = np.array(xs[:n]), np.array(ys[:n])
+    bx, by = Ball(x, np.abs(x) * frac), ball(y)  # y exact floats; x a ball taken at its upper vertex
+    X, Y = _fr(x) + _fr(np.abs(x) * frac), _fr(y)
+    assert contains(add(bx, by), X + Y) and contains(sub(bx, by), X - Y)
+    assert width_ok(add(bx, by), _fr(np.abs(x) * frac), np.abs(x) + np.abs(y), 1)
+
+
+@checks("izzo2025:thm4.1")
+@settings(max_examples=60)
+@given(st.lists(st.fractions(min_value=-1000, max_value=1000, max_denominator=10**9), min_size=1, max_size=6))
+def test_ball_of_rationals_and_of_floats(xs):
+    exact = np.array(xs, dtype=object)
+    assert contains(ball(exact), exact)
+    floats = np.array([float(x) for x in xs])
+    b = ball(floats)  # floats are taken as exact: radius 0, endpoints only one rounding step out
+    assert contains(b, _fr(floats)) and np.all(b.rad == 0)
+    assert width_ok(b, np.zeros(len(xs), dtype=object), np.zeros(len(xs)), 0)
+
+
+@checks("izzo2025:thm4.1")
+@settings(max_examples=60)
+@given(st.lists(REL, min_size=1, max_size=6), st.sampled_from([0.0, 1e-6, 0.25]))
+def test_from_floats_and_sq_norm_upper(xs, rel):
+    m = np.array(xs)
+    b = from_floats(m, rel)
+    vertex = _fr(m) + _fr(np.abs(m)) * F(rel)  # the exact value farthest up
+    assert contains(b, vertex) and contains(b, _fr(m) - _fr(np.abs(m)) * F(rel))
+    exact_sq = sum((abs(v) + abs(F(x)) * F(rel)) ** 2 for v, x in zip(_fr(m), xs, strict=True))
+    s = F(float(sq_norm_upper(b)))
+    assert exact_sq <= s <= exact_sq * (1 + F(16 * (len(xs) + 4)) * F(U)) + F(TINY) * (len(xs) + 3)
+
+
+@checks("izzo2025:thm4.1")
+def test_the_checker_rejects_an_inward_endpoint_and_a_dropped_radius_term():
+    """Negative controls: enclosures built with the lower end rounded up, or without the input-radius term."""
+    x = np.array([0.1, 3.0])
+    exact = _fr(x)
+    good = ball(x)
+
+    class Inward(Ball):
+        @property
+        def lower(self):
+            return self.mid + (np.abs(self.mid) * 2 * U + TINY)
+
+    assert contains(good, exact) and not contains(Inward(good.mid, good.rad), exact)
+    am, ar = np.array([[1.0, -2.0]]), np.array([[0.5, 0.5]])
+    bm = np.array([[3.0], [1.0]])
+    A, Ar, B = _fr(am), _fr(ar), _fr(bm)
+    top = _vertex_product(A, Ar, B, np.zeros_like(B))
+    full = matmul(Ball(am, ar), Ball(bm, np.zeros_like(bm)))
+    dropped = Ball(full.mid, full.rad - ar @ np.abs(bm))  # without |a - am| . |b|
+    assert contains(full, top) and not contains(dropped, top)
