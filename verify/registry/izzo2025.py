@@ -72,8 +72,8 @@ register(
 register(
     "izzo2025:app-a1.lip", "Appendix A.1 (Lip(MLP_f) <= ||B_f||_F ||A_f||_F)",
     "The Lipschitz constant of the MLP z -> B psi(A z + b) is at most ||B||_F ||A||_F.",
-    strength="as-stated", evidence=
-    "true for ReLU psi in every dimension (verify/izzo/lipschitz.py, z3 and sympy): Cauchy-Schwarz and ||M v||^2 <= "
+    strength="proof-script-only", covers="as-stated", evidence=
+    "(its checks run no library code: the proof script and a test-local MLP) true for ReLU psi in every dimension (verify/izzo/lipschitz.py, z3 and sympy): Cauchy-Schwarz and ||M v||^2 <= "
     "||M||_F^2 ||v||^2 by induction over the entries and rows (base and step), ReLU 1-Lipschitz per coordinate and "
     "summed by induction, the bias cancelling (non-commuting symbols), then the chain with square roots as z3 "
     "variables; controls: the step without the partial sums' bound, a row left out of ||M||_F, the Heaviside unit "

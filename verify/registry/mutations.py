@@ -703,9 +703,6 @@ mutation("kernel-unknown-is-proved", ("ahuja2024:thm4", "izzo2025:eq1"), "verify
 mutation("izzo-corrected-hardmax-side-short", "izzo2025:thm4.1.corrected", "bounds/corrected.py",
          "return H + self.period * (self.sigma + 4)", "return H + self.period * (self.sigma + 3)",
          "shrunk term: the code's N_H = H + Delta (|Sigma| + 4) one residue period per symbol short")
-mutation("izzo-corrected-n1-short", "izzo2025:thm4.1.corrected", "bounds/corrected.py",
-         "self.period * (self.sigma * (top + 1) + 2)", "self.period * (self.sigma * (top + 1) + 1)",
-         "shrunk term: the code's N_1 one residue period short")
 mutation("izzo-corrected-n1-floor", "izzo2025:thm4.1.corrected", "bounds/corrected.py",
          "self.length_at(math.ceil(self.growth()))", "self.length_at(math.floor(self.growth()))",
          "shrunk term: N_1 from the scaled count lambda theta^-k rounded down instead of up")
