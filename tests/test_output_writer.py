@@ -257,3 +257,37 @@ def test_reproduce_refuses_a_device_where_its_figure_goes_before_any_run(tmp_pat
                            str(d)]) == 2
     assert "huang2024-fig1-quick.png is a device" in capsys.readouterr().err
     assert _node(d / "huang2024-fig1-quick.png") == before
+
+
+def test_plot_stems_cover_every_figure_drawn():
+    """The stems measure checks before a sweep are the ones figures() draws (so the check cannot go stale)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from bounds.experiments.training.plots import STEMS, figures
+
+    drawn = set()
+    for kind in ("modp", "simple"):
+        summary = json.loads((ROOT / "docs" / "results" / f"izzo2025-{kind}-quick.json").read_text())
+        for (_, stem), fig in figures(summary, "quick").items():
+            drawn.add(stem)
+            plt.close(fig)
+    assert drawn and drawn <= set(STEMS)
+
+
+def test_measure_refuses_a_device_among_its_plots_before_any_run(tmp_path, capsys, monkeypatch):
+    from bounds.experiments import measure
+    from bounds.experiments.training import executor
+
+    monkeypatch.setattr(executor, "run_specs", lambda *a, **k: pytest.fail("a run started"))
+    plots = tmp_path / "plots"
+    plots.mkdir()
+    before = _device(plots / "simple-nmin.svg")
+    argv = ["--preset", "quick", "--out", str(tmp_path / "runs"), "--results-dir", str(tmp_path / "res"),
+            "--plots", str(plots)]
+    assert measure.main(argv) == 2
+    assert "simple-nmin.svg is a device" in capsys.readouterr().err
+    assert _node(plots / "simple-nmin.svg") == before
+    assert not (tmp_path / "runs").exists() and not (tmp_path / "res").exists()

@@ -147,6 +147,12 @@ def _check(args, given: set) -> None:
         refuse_unused(given, ("--ray-address",), "--ray-address is the Ray cluster of --executor ray")
     if args.plots is not None:
         check_output_folder(args.plots, "--plots")
+        from bounds.experiments.training.plots import STEMS
+        from lengthgen_cli.output import check_target
+
+        for stem in STEMS:
+            for ext in (".png", ".svg"):
+                check_target(os.path.join(args.plots, stem + ext), what="figure", within=args.plots, make_folder=True)
     if args.preset is not None:
         check_output_folder(args.results_dir, "--results-dir")
     if not (args.summarize_only or args.refresh_predictions):

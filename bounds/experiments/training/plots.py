@@ -157,6 +157,11 @@ def attention_figure(summary: dict, name: str, period: int = 5):
     return fig
 
 
+#: every figure stem :func:`figures` may draw (the files a --plots folder may receive, checked before a sweep)
+STEMS = tuple(f"{kind}-{what}" for kind in ("modp", "simple") for what in ("test-loss", "plateau", "nmin")) + (
+    "modp-attention",)
+
+
 def figures(summary: dict, name: str) -> dict:
     """Every figure for the task kinds present in ``summary`` (one results file, or the merged CLI summary):
     ``{(kind, stem): matplotlib Figure}``, not saved."""
