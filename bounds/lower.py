@@ -17,10 +17,23 @@ All three use one layout: coordinates ``const, is_$, one-hot token (|Sigma|), va
 (Delta)``; ``U`` reads ``out``; g is f with the MLP's output weight negated, so ``f - g = 2 f`` and
 ``K_f = K_g = K``.
 
-* **bump** (one head; the ingredients K/eps, Delta, tau and delta).  The head's logit is 0 on ``$`` and on token
-  ``b`` (the first symbol) at residue 0, ``-G0`` (``G0 = max(gamma, p)``) on every other key and on every window
-  slot; its value is ``[token = b]`` in ``val``.  From length 2 on the attention is a hardmax (``2^{p/G0} <= 2``), so
-  ``t = val = n_b / (n_b + 1)`` with ``n_b`` the number of ``b`` at residue-0 prefix positions.  The MLP is one unit
+* **the window** (bump and chain).  A gated head's key logit is 0 on ``$`` and on its gated tokens at residue 0 and
+  ``<= -G0`` (``G0 = max(gamma, p, 1)``) on every other key; the window slot at offset ``d = 0..tau`` (query minus
+  key position) adds ``phi(d) = -(tau + 1 - d) G0``.  From length 2 on the attention is a hardmax
+  (``2^{p/G0} <= 2``, every gap a multiple of G0).  On an input longer than the window (length ``n > w = tau + 1``)
+  ``$`` is outside it: the keys of logit 0 are ``$`` and the gated tokens at residue-0 *prefix* positions (positions
+  ``2..n - w``), and every window slot has ``phi <= -G0`` and is flushed.  On an input no longer than the window
+  (``n <= w``; ``$`` at offset ``n - 1``) ``$`` has logit ``-(tau + 2 - n) G0`` and the key at position ``j >= 2``
+  at most ``phi(n - j) = -(tau + 1 - n + j) G0 <= -(tau + 3 - n) G0``: ``$`` alone is the maximum, every output
+  reads ``$``'s value 0, and the pair agrees (within delta: below, ``t = 0 <= t1`` and ``sum_i (1 - t_i) = h >=
+  nu1``).  A window that added the same ``-G0`` to every slot (the construction before) shifts every logit alike
+  when ``$`` is in the window, so ``$`` ties with the gated tokens there and, for ``tau >= (N_b + 1) Delta``, the
+  pair differs at a length ``<= w`` below the printed one (docs/gaps.md).  The prefix counts below are therefore
+  counts of positions ``2..n - w``, and an input of length ``<= w`` has none.
+* **bump** (one head; the ingredients K/eps, Delta, tau and delta).  One gated head (the window above) with gated
+  token ``b`` (the first symbol); its value is ``[token = b]`` in ``val``, so on an input longer than the window
+  ``t = val = n_b / (n_b + 1)`` with ``n_b`` the number of ``b`` at residue-0 prefix positions, and ``t = 0`` on a
+  shorter one.  The MLP is one unit
   ``relu(val - t0)`` with output weight ``2K`` (so ``kappa = 2K * 1/2 = K``), and ``f - g = 4K (t - t0)_+``.  With
   ``q = eps (1 + xi)/(4K)``, ``t1 = 1 - q`` and ``t0 = t1 - delta/(4K)``: ``|f - g| <= delta`` iff ``t <= t1`` iff
   ``n_b <= N_b = floor((1 - q)/q)``, and ``sup |f - g| = 4K (1 - t0) = delta + eps (1 + xi) > delta + eps``.  The
@@ -28,9 +41,10 @@ All three use one layout: coordinates ``const, is_$, one-hot token (|Sigma|), va
   ``<= n = (N_b + 1) Delta + w`` agrees, and an input with enough b's differs.  So ``N* > (N_b + 1) Delta + w``,
   about ``4 K Delta / eps`` (with gamma = +inf, no logit gap is allowed: every key ties, ``t`` is the fraction of b
   among all |x| keys, and ``n = floor(1/q)``).
-* **chain** (h heads, |Sigma| >= h + 1; the number of heads).  Head i attends ``$``, ``b_i`` and ``b_{i+1}`` at
-  residue 0 (logit 0; everything else ``-G0``) with value ``[token = b_{i+1}]`` in ``val_i``, so
-  ``1 - t_i = (1 + n_i)/(1 + n_i + n_{i+1})``.  One unit ``relu(sum_i val_i - h + nu)`` with output weight 2K/h
+* **chain** (h heads, |Sigma| >= h + 1; the number of heads).  Head i is a gated head (the window above) on ``b_i``
+  and ``b_{i+1}``: it attends ``$``, ``b_i`` and ``b_{i+1}`` at residue-0 prefix positions with value
+  ``[token = b_{i+1}]`` in ``val_i``, so ``1 - t_i = (1 + n_i)/(1 + n_i + n_{i+1})`` (and ``t_i = 0`` on an input
+  no longer than the window).  One unit ``relu(sum_i val_i - h + nu)`` with output weight 2K/h
   (``kappa_i = K/h``, K_f = K) gives ``f - g = (4K/h)(nu - sum_i (1 - t_i))_+``.  With
   ``nu1 = h eps (1 + xi)/(4K)`` and ``nu = nu1 + h delta/(4K)``: ``|f - g| > delta`` needs
   ``sum_i (1 - t_i) < nu1``, so every ``(1 + n_i)/(1 + n_i + n_{i+1}) < nu1``, i.e.
@@ -186,8 +200,10 @@ def _model(cls: ModelClass, lay: _Layout, heads, mlp, name: str):
 
 
 def _gated_head(lay: _Layout, tokens: tuple, value_token: int | None, value_coord: int, G0: Fraction, tau: int):
-    """Logit 0 on $ and on ``tokens`` (ids 1..sigma) at residue 0, <= -G0 elsewhere and on every window slot; value
-    ``[token = value_token]`` in ``value_coord``."""
+    """Logit 0 on $ and on ``tokens`` (ids 1..sigma) at residue 0 outside the window, <= -G0 elsewhere; value
+    ``[token = value_token]`` in ``value_coord``.  The window slot at offset d = 0..tau adds ``-(tau + 1 - d) G0``:
+    every window slot is <= -G0, and on an input of length <= tau + 1 (``$`` in the window, at the largest offset)
+    ``$`` is strictly above every other key by >= G0 (module docstring, "the window")."""
     from constructions.limit_transformer.model import Head, LocalPhi
 
     key = [Fraction(0)] * lay.d
@@ -199,7 +215,7 @@ def _gated_head(lay: _Layout, tokens: tuple, value_token: int | None, value_coor
     value = [[Fraction(0)] * lay.d for _ in range(lay.d)]
     if value_token is not None:
         value[value_coord][lay.tok0 + value_token - 1] = Fraction(1)
-    return Head([lay.e(lay.const)], [key], value, LocalPhi((-G0,) * (tau + 1)))
+    return Head([lay.e(lay.const)], [key], value, LocalPhi(tuple(-(tau + 1 - d) * G0 for d in range(tau + 1))))
 
 
 def _gap(cls: ModelClass) -> Fraction:
