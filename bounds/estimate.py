@@ -31,7 +31,15 @@ from fractions import Fraction
 
 from bounds.corrected import NoBoundError, corrected_bound, published_bound
 from bounds.lengths import Length, log10_ratio_upper
-from bounds.margin import INF, BoundsError, Ingredients, combine, ingredients, interval_ingredients
+from bounds.margin import (
+    INF,
+    BoundsError,
+    Ingredients,
+    choose_mode,
+    combine,
+    ingredients,
+    interval_ingredients,
+)
 from bounds.true_threshold import MAX_CONFIGS
 from constructions.limit_transformer.hardmax import hardmax_float
 from lengthgen_cli import (
@@ -107,19 +115,33 @@ def _constants_text(pc) -> str:
             f"(a theta + rho* <= eta)")
 
 
-def lower_bound(ing: Ingredients, eps, delta=0, classes=None) -> dict | None:
-    """The best certified lower bound of :mod:`bounds.lower` for the class of ``ing`` (or the join of ``classes``)."""
+NO_EXACT_CLASS = ("the lower bound needs the class's K and gamma exactly (interval enclosures bound K from above and "
+                  "gamma from below: the upper bound's side, not the lower bound's), and exact arithmetic is refused "
+                  "for this model")
+
+
+def lower_bound(ing: Ingredients, eps, delta=0, classes=None) -> dict:
+    """The best certified lower bound of :mod:`bounds.lower` for the class of ``ing`` (exact mode) or the join of
+    ``classes`` (the models' classes, from exact quantities; an entry None when exact arithmetic was refused).  Each
+    side of the bracket rounds its own way: the upper bound reads K from above and gamma from below, the lower bound
+    reads them exactly, so its class is the model's own and never larger."""
     from bounds.lower import ModelClass, best_lower_bound
 
-    try:
-        cls = classes[0].join(classes[1]) if classes else ModelClass.of(ing, eps, delta)
-    except BoundsError:
-        return None
+    if classes is None:
+        if ing.mode != "exact" or len(ing.moduli) != 1:
+            return {"N": None, "reason": NO_EXACT_CLASS}
+        classes = [ModelClass.of(ing, eps, delta)]
+    if any(c is None for c in classes):
+        return {"N": None, "reason": NO_EXACT_CLASS}
+    cls = classes[0]
+    for other in classes[1:]:
+        cls = cls.join(other)
     best = best_lower_bound(cls)
     if best is None:
         return {"N": None, "reason": "no family of bounds.lower applies to the class (K = 0 or too small for eps)"}
     return {"N": best.lower.to_json(), "N_text": str(best.lower), "agree": best.agree.to_json(),
             "family": best.family, "params": {k: str(v) for k, v in best.params.items()},
+            "K": str(cls.K), "gamma": None if cls.gamma == INF else str(cls.gamma),
             "statement": f"a pair in the class ({best.family} family, bounds/lower.py) agrees within delta on every "
                          f"input of length <= {best.agree} and differs by more than delta + eps later"}
 
@@ -129,7 +151,8 @@ def estimate(ing: Ingredients, eps, delta=0, printed: Ingredients | None = None,
     """The estimate as a JSON-able dict: ``N`` is the ``bound`` chosen (corrected by default; see
     :mod:`bounds.corrected`), with the bracket's lower bound, the published and proof-count numbers side by side.
     ``ing`` has the completed gamma (the corrected bound's); ``count`` the ingredients of ``--definition`` for the
-    proof-count estimate (default ``ing``); ``classes`` the two models' classes in pair mode."""
+    proof-count estimate (default ``ing``); ``classes`` the models' classes from exact quantities (see
+    :func:`lower_bound`; default: the class of ``ing`` when it is exact)."""
     eps = Fraction(eps)
     g = ing.gamma
     out = {
@@ -233,17 +256,21 @@ def _parser() -> argparse.ArgumentParser:
     return ap
 
 
-def _load(path, mode):
+def _big(path) -> bool:
     import os
 
     from constructions.limit_transformer.npz import is_npz
-    from constructions.limit_transformer.serialize import load_model
 
     try:
-        big = os.path.getsize(path) * (NPZ_SIZE_FACTOR if is_npz(path) else 1) > FAST_LOAD_BYTES
+        return os.path.getsize(path) * (NPZ_SIZE_FACTOR if is_npz(path) else 1) > FAST_LOAD_BYTES
     except OSError:
-        big = False  # the exact loader reports the missing file
-    if mode == "interval" or (mode == "auto" and big):
+        return False  # the exact loader reports the missing file
+
+
+def _load(path, mode):
+    from constructions.limit_transformer.serialize import load_model
+
+    if mode == "interval" or (mode == "auto" and _big(path)):
         from bounds.interval_model import load_interval_model
 
         return load_interval_model(path)
@@ -351,8 +378,6 @@ def run(argv=None) -> dict:
         if m.precision != "izzo":
             raise UsageError(f"model {m.name or '?'} uses the {m.precision!r} precision model; Theorem 4.1's hardmax "
                              "term needs 'izzo' (shift the max logit to 0, flush terms <= 2^-p)")
-    from bounds.lower import ModelClass
-
     ings = [_ingredients(m, args.precision_bits, "completed", args.mode) for m in models]
     if args.model and args.mode == "auto":  # a near-tie the interval reader cannot decide: decide it exactly
         files = list(args.model) + ([args.against] if args.against else [])
@@ -368,7 +393,8 @@ def run(argv=None) -> dict:
                     pass  # exact arithmetic refused (the model is too large): the interval answer stands
     printed = [_ingredients(m, args.precision_bits, "printed", args.mode) for m in models]
     counted = ings if args.definition == "completed" else printed
-    classes = [ModelClass.of(i, args.eps, args.delta) for i in ings] if len(models) == 2 else None
+    files = list(args.model) + ([args.against] if args.against else []) if args.model else [None] * len(models)
+    classes = [_exact_class(m, i, path, args) for m, i, path in zip(models, ings, files, strict=True)]
     ing, pr, ct = ings[0], printed[0], counted[0]
     for other, op, oc in zip(ings[1:], printed[1:], counted[1:], strict=True):
         ing, pr, ct = combine(ing, other), combine(pr, op), combine(ct, oc)
@@ -380,6 +406,28 @@ def run(argv=None) -> dict:
     out["_json"] = args.json
     out["_pair"] = (models, args) if len(models) == 2 else None
     return out
+
+
+def _exact_class(model, ing, path, args):
+    """The model's class from exact quantities (:func:`lower_bound`): ``ing`` itself in exact mode; else the model
+    (or its file, when small) in exact arithmetic where :func:`bounds.margin.choose_mode` finds that cheap; None
+    when it is refused."""
+    from bounds.lower import ModelClass
+    from constructions.limit_transformer.model import LimitTransformer
+    from constructions.limit_transformer.serialize import load_model
+
+    try:
+        if ing.mode != "exact":
+            if not isinstance(model, LimitTransformer):
+                if path is None or _big(path):
+                    return None
+                model = load_model(path)
+            if choose_mode(model, "auto") != "exact":
+                return None
+            ing = ingredients(model, args.precision_bits, "completed", mode="exact")
+        return ModelClass.of(ing, args.eps, args.delta)
+    except BoundsError:
+        return None
 
 
 def _true(models, args, out) -> dict:

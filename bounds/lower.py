@@ -102,7 +102,13 @@ class ModelClass:
 
     @classmethod
     def of(cls, ing, eps, delta=0) -> ModelClass:
-        """The class of one model (its :class:`bounds.margin.Ingredients`)."""
+        """The class of one model (its :class:`bounds.margin.Ingredients`, exact mode).  Interval-mode ingredients
+        are refused: their K is an upper and their gamma a lower bound, which enlarges the class -- the right side
+        for an upper bound on N*, the wrong one for a lower bound (a pair of the larger class need not be in the
+        model's own)."""
+        if ing.mode != "exact":
+            raise BoundsError("the class of a model needs its K and gamma exactly; interval enclosures bound K from "
+                              "above and gamma from below (the upper bound's side, not the lower bound's)")
         if len(ing.moduli) != 1:
             raise BoundsError("ModelClass.of takes one model's ingredients; join two classes with ModelClass.join")
         return cls(ing.alphabet_size, ing.period, ing.tau, ing.heads, Fraction(ing.moduli[0].K), ing.precision_bits,
