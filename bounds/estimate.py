@@ -30,7 +30,7 @@ import sys
 from fractions import Fraction
 
 from bounds.corrected import NoBoundError, corrected_bound, published_bound
-from bounds.lengths import Length, log10_ratio_upper
+from bounds.lengths import Length, approx_float, approx_text, log10_ratio_upper
 from bounds.margin import (
     INF,
     BoundsError,
@@ -111,7 +111,7 @@ def proof_count(ing: Ingredients, eps) -> dict:
 def _constants_text(pc) -> str:
     if pc.trivial:
         return "eta = eps/K >= 2 or k = 0 (any z works)"
-    return (f"eta = eps/K ~ {float(pc.eta):.4g}, lambda = {pc.lam}, theta ~ {float(pc.theta):.4g} "
+    return (f"eta = eps/K ~ {approx_text(pc.eta, 4)}, lambda = {pc.lam}, theta ~ {approx_text(pc.theta, 4)} "
             f"(a theta + rho* <= eta)")
 
 
@@ -157,12 +157,12 @@ def estimate(ing: Ingredients, eps, delta=0, printed: Ingredients | None = None,
     g = ing.gamma
     out = {
         "bound": bound, "mode": ing.mode,
-        "gamma": None if g == INF else str(g), "gamma_float": None if g == INF else float(g),
+        "gamma": None if g == INF else str(g), "gamma_float": None if g == INF else approx_float(g),
         "gamma_infinite": g == INF, "gamma_unresolved": ing.gamma_unresolved,
-        "L": ing.L, "L2": str(ing.L2), "tau": ing.tau, "period": ing.period, "alphabet_size": ing.alphabet_size,
+        "L": approx_float(ing.L), "L2": str(ing.L2), "tau": ing.tau, "period": ing.period, "alphabet_size": ing.alphabet_size,
         "heads": ing.heads, "precision_bits": ing.precision_bits, "precision": ing.precision, "eps": str(eps),
-        "delta": str(delta), "two_pow_p_over_gamma": hardmax_float(g, ing.precision_bits) if g != 0 else None,
-        "printed_sample_term": float(printed_sample_term(ing.tau, ing.period, ing.L2, eps)),
+        "delta": str(delta), "two_pow_p_over_gamma": approx_float(hardmax_float(g, ing.precision_bits)) if g != 0 else None,
+        "printed_sample_term": approx_float(printed_sample_term(ing.tau, ing.period, ing.L2, eps)),
         "constant_note": CONSTANT_NOTE, "tau_note": TAU_NOTE, "heaviside_warning": ing.has_heaviside,
         "proof_count": proof_count(count or ing, eps),
     }
@@ -170,7 +170,7 @@ def estimate(ing: Ingredients, eps, delta=0, printed: Ingredients | None = None,
         c = corrected_bound(ing, eps, nesting)
         pc = c.constants
         out["corrected"] = {"N": c.N.to_json(), "N_text": str(c.N), "hardmax_length": c.hardmax.to_json(),
-                            "sample_length": c.sample.to_json(), "K": str(c.K), "K_float": float(c.K),
+                            "sample_length": c.sample.to_json(), "K": str(c.K), "K_float": approx_float(c.K),
                             "model_K": [str(k) for k in c.model_K], "classes": c.classes, "window": c.window,
                             "nesting": c.nesting, "error": "delta + eps (constant 1)", "scope": "class" if
                             len(ing.moduli) == 1 else "pair",
@@ -182,13 +182,14 @@ def estimate(ing: Ingredients, eps, delta=0, printed: Ingredients | None = None,
     out["lower"] = lower_bound(ing, eps, delta, classes)
     lo, up = out["lower"], out["corrected"]
     if lo and lo.get("N") is not None and up.get("N") is not None and up["scope"] == "class":
-        out["ratio_log10_upper"] = log10_ratio_upper(Length.from_json(up["N"]), Length.from_json(lo["N"]))
+        out["bracket"] = True
+        out["ratio_log10_upper"] = _finite(log10_ratio_upper(Length.from_json(up["N"]), Length.from_json(lo["N"])))
     if printed is not None:
         try:
             pb = published_bound(printed, eps)
             out["as_published"] = {"N": pb.N.to_json(), "N_text": str(pb.N), "hardmax_length": pb.hardmax.to_json(),
                                    "sample_length": Length.at_most(pb.sample).to_json(), "gamma": None if printed.gamma == INF
-                                   else str(printed.gamma), "L": printed.L, "tau": printed.tau,
+                                   else str(printed.gamma), "L": approx_float(printed.L), "tau": printed.tau,
                                    "error": "O(delta + eps), constant not given"}
         except NoBoundError as e:
             out["as_published"] = {"N": None, "reason": str(e)}
@@ -414,13 +415,14 @@ def _exact_class(model, ing, path, args):
     when it is refused."""
     from bounds.lower import ModelClass
     from constructions.limit_transformer.model import LimitTransformer
-    from constructions.limit_transformer.serialize import load_model
 
     try:
         if ing.mode != "exact":
             if not isinstance(model, LimitTransformer):
                 if path is None or _big(path):
                     return None
+                from constructions.limit_transformer.serialize import load_model
+
                 model = load_model(path)
             if choose_mode(model, "auto") != "exact":
                 return None
@@ -448,19 +450,32 @@ def _true(models, args, out) -> dict:
            "first_above_delta": t.first_above_delta}
     N = out.get("N")
     if t.exact is not None and N is not None:
-        res["ratio_log10_upper"] = log10_ratio_upper(Length.from_json(N), Length.of(t.exact))
+        res["ratio_log10_upper"] = _finite(log10_ratio_upper(Length.from_json(N), Length.of(t.exact)))
     return res
+
+
+def _finite(x: float) -> float | None:
+    """A JSON number, or None beyond the double range (JSON has no infinity)."""
+    return x if math.isfinite(x) else None
+
+
+def _pow10(log10_upper: float | None) -> str:
+    return "10^(beyond the double range)" if log10_upper is None else f"10^{log10_upper:.2f}"
+
+
+def _num(x: float | None) -> str:
+    return "beyond the double range (exact square in --json)" if x is None else f"{x:.6g}"
 
 
 def _gamma_text(r: dict) -> str:
     if r["gamma_infinite"]:
         return "+inf"
-    if len(r["gamma"]) <= 24:
-        return f"{r['gamma']} (= {r['gamma_float']:.6g})"
     g = Fraction(r["gamma"])
+    if len(r["gamma"]) <= 24:
+        return f"{r['gamma']} (= {approx_text(g)})"
     if r["gamma_float"] == 0 and g > 0:  # below the smallest double
         return f"~ 2^{g.numerator.bit_length() - g.denominator.bit_length()} (exact rational in --json)"
-    return f"{r['gamma_float']:.10g} (exact rational in --json)"
+    return f"{approx_text(g, 10)} (exact rational in --json)"
 
 
 def _text(r: dict) -> str:
@@ -474,14 +489,14 @@ def _text(r: dict) -> str:
         f"heads = {r['heads']}   p = {r['precision_bits']} bits ({r['precision']})   eps = {r['eps']}   "
         f"delta = {r['delta']}",
     ]
-    if r.get("ratio_log10_upper") is not None:
+    if r.get("bracket"):
         lines.append(f"  bracket for the class of this model (every pair with its quantities or less): "
-                     f"{_len(lo['N'])} <= N* <= {_len(c['N'])}   (upper/lower <= 10^{r['ratio_log10_upper']:.2f})")
+                     f"{_len(lo['N'])} <= N* <= {_len(c['N'])}   (upper/lower <= {_pow10(r['ratio_log10_upper'])})")
     if c.get("N") is not None:
         what = "this pair" if pair else "every pair in the class"
         lines += [
             f"  upper (proved, bounds/corrected.py) for {what}: N = max(N_1, N_H) = {c['N_text']}",
-            f"    K = max_j sum over heads of f and g of kappa_jh = {c['K_float']:.6g} (exact in --json; "
+            f"    K = max_j sum over heads of f and g of kappa_jh = {approx_text(Fraction(c['K']))} (exact in --json; "
             f"bounds/modulus.py), k = {c['nesting']} argmax sets, w = tau+1 = {c['window']}, {c['constants_text']}",
             f"    N_1 = compression length {_len(c['sample_length'])}, N_H from H = hardmax threshold "
             f"{_len(c['hardmax_length'])}; conclusion: |f - g| <= delta on all lengths <= N implies |f - g| <= "
@@ -496,11 +511,11 @@ def _text(r: dict) -> str:
         lines.append(f"  lower: none -- {lo['reason']}")
     if pub.get("N") is not None:
         pg = pub["gamma"] or "+inf"
-        pg = pg if len(pg) <= 24 else f"{float(Fraction(pg)):.10g}"
-        lines.append(f"  as published (printed gamma = {pg}, printed L = {pub['L']:.6g}, "
+        pg = pg if len(pg) <= 24 else approx_text(Fraction(pg), 10)
+        lines.append(f"  as published (printed gamma = {pg}, printed L = {_num(pub['L'])}, "
                      f"printed tau = {pub['tau']}; constant 1): N = max(2^(p/gamma), tau Delta L^2/eps^2) = "
                      f"{pub['N_text']}   [refuted, docs/gaps.md]")
-    lines.append(f"  proof count (earlier estimate, L = {r['L']:.6g}): hardmax_length = {_len(pc['hardmax_length'])}, "
+    lines.append(f"  proof count (earlier estimate, L = {_num(r['L'])}): hardmax_length = {_len(pc['hardmax_length'])}, "
                  f"sample_length = {_len(pc['sample_length'])}, N = {_len(pc['N'])}   [refuted, docs/gaps.md]")
     lines.append(f"  N = {_len(r['N'])}   ({r['bound']})")
     if r["heaviside_warning"]:
@@ -510,8 +525,8 @@ def _text(r: dict) -> str:
 
 def _true_text(tt: dict) -> str:
     line = f"  true threshold of the pair (every input up to length {tt['max_length']}, exact; z3 beyond): {tt['text']}"
-    if tt.get("ratio_log10_upper") is not None:
-        line += f"\n  bound / true <= 10^{tt['ratio_log10_upper']:.2f}"
+    if "ratio_log10_upper" in tt:
+        line += f"\n  bound / true <= {_pow10(tt['ratio_log10_upper'])}"
     return line
 
 

@@ -76,6 +76,15 @@ def _blocks(im, head):
     return a, matmul(QE, KP.T), matmul(QP, KE.T), matmul(QP, KP.T)
 
 
+def _phi_zero(head) -> np.ndarray:
+    """Which window offsets have phi exactly 0 (their logits are the far keys'): decided on the exact values where
+    known, else only where the enclosure is the point 0 -- never by a double, which reads a legal phi of 10^-400
+    (or any value below the smallest subnormal) as 0."""
+    if head.phi_exact is not None:
+        return np.array([v == 0 for v in head.phi_exact], dtype=bool)
+    return (head.phi.mid == 0) & (head.phi.rad == 0)
+
+
 def _row_parts(im, blocks, head, s, i, definition, offset, sources=True):
     """The logit set of query classes (s[j], i[j]) (arrays), in parts: the far logits are ``A[:, t] + B[:, r]``
     (Balls C x |Sigma| and C x Delta, keys (t, r) in that order), the other logits are listed as (mid, rad,
@@ -86,7 +95,7 @@ def _row_parts(im, blocks, head, s, i, definition, offset, sources=True):
     A = add(Ball(a.mid[s, 1:], a.rad[s, 1:]), Ball(c.mid[i, 1:], c.rad[i, 1:]))  # C x S (key tokens 1..S)
     B = add(b[s], e[i])  # C x Delta
     rows = np.arange(len(s))
-    phi_zero = head.phi.mid == 0
+    phi_zero = _phi_zero(head)
     parts = []
     bos = offset % delta
     if definition == "completed":

@@ -173,6 +173,38 @@ def _float(x: Fraction) -> float | None:
         return None
 
 
+def approx_float(x) -> float | None:
+    """``float(x)`` for a JSON field beside an exact value: None when |x| is beyond the double range (a legal file
+    holds any exact rational; the exact value is the one that counts).  A nonzero value below the smallest double
+    reads 0.0 here: never decide anything on it."""
+    if x is None or isinstance(x, float):
+        return x if x is None or math.isfinite(x) else None
+    return _float(Fraction(x))
+
+
+def log10_bounds(x: Fraction) -> tuple[float, float] | None:
+    """Floats lo <= log10|x| <= hi (within 10^-9) for a nonzero rational of any size; None for 0."""
+    x = abs(Fraction(x))
+    if x == 0:
+        return None
+    nl, nh = log2_bounds(x.numerator)
+    dl, dh = log2_bounds(x.denominator)
+    c = math.log10(2)
+    return float(nl - dh) * c - 1e-9, float(nh - dl) * c + 1e-9
+
+
+def approx_text(x, digits: int = 6) -> str:
+    """A rational for a reader: ``%.{digits}g`` within the double range (nonzero values above 10^-300), else
+    ``~ 10^k`` from the exact value (the exact rational is in --json)."""
+    x = Fraction(x)
+    f = _float(x)
+    if x == 0 or (f is not None and abs(f) >= 1e-300):
+        return f"{f:.{digits}g}"
+    lo, hi = log10_bounds(x)
+    e = (lo + hi) / 2
+    return f"{'-' if x < 0 else ''}~ 10^{e:.6g} (exact in --json)"
+
+
 def upper_max(a: Length, b: Length) -> Length:
     """A Length at least max(a, b) for two upper-rounded lengths (exact when both are materialized)."""
     if a.exponent is None and b.exponent is None:
@@ -197,6 +229,8 @@ def _log2_range(L: Length) -> tuple[Fraction, Fraction]:
 
 
 def log10_ratio_upper(upper: Length, lower: Length) -> float:
-    """An upper bound (rounded up by 10^-9) of log10(upper / lower) for an upper-rounded and a lower-rounded length."""
+    """An upper bound (rounded up by 10^-9) of log10(upper / lower) for an upper-rounded and a lower-rounded length
+    (+inf when it is beyond the double range: exponents of 10^400 digits are legal)."""
     diff = _log2_range(upper)[1] - _log2_range(lower)[0]
-    return float(diff) * math.log10(2) + 1e-9
+    f = _float(diff)
+    return math.inf if f is None else f * math.log10(2) + 1e-9

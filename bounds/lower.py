@@ -75,7 +75,7 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from bounds.lengths import Length
+from bounds.lengths import Length, approx_text
 from bounds.margin import INF, BoundsError
 
 XI = Fraction(1, 16)
@@ -255,7 +255,7 @@ def bump(cls: ModelClass) -> LowerBound:
     _require(cls)
     q = cls.eps * (1 + XI) / (4 * cls.K)
     if q >= 1:
-        raise NotInClassError(f"eps (1 + xi)/(4K) = {float(q):.3g} >= 1: K is too small for a bump to reach eps")
+        raise NotInClassError(f"eps (1 + xi)/(4K) = {approx_text(q, 3)} >= 1: K is too small for a bump to reach eps")
     if cls.gamma == INF:
         return LowerBound("bump", cls, Length.at_least(math.floor(1 / q)), {"q": q, "tied": True})
     Nb = math.floor((1 - q) / q)
@@ -322,7 +322,7 @@ def chain(cls: ModelClass, heads: int | None = None) -> LowerBound:
         raise NotInClassError("a chain needs logit gaps; the class has gamma = +inf")
     nu1 = h * cls.eps * (1 + XI) / (4 * cls.K)
     if nu1 >= 1:
-        raise NotInClassError(f"h eps (1 + xi)/(4K) = {float(nu1):.3g} >= 1: K is too small for a chain of {h}")
+        raise NotInClassError(f"h eps (1 + xi)/(4K) = {approx_text(nu1, 3)} >= 1: K is too small for a chain of {h}")
     rho = 1 / nu1 - 1
     S, partial, power = 0, Fraction(0), Fraction(1)
     for _ in range(h):
@@ -381,8 +381,8 @@ def hardmax(cls: ModelClass) -> LowerBound:
     y_lo = _min_value_lower(cls, H.exact if H.exact is not None else 2**4096)
     need = cls.eps * (1 + XI) / (4 * cls.K)
     if need > y_lo:
-        raise NotInClassError(f"eps (1 + xi)/(4K) = {float(need):.3g} exceeds the smallest unflushed head output "
-                              f"{float(y_lo):.3g}: K is too small for the hardmax family")
+        raise NotInClassError(f"eps (1 + xi)/(4K) = {approx_text(need, 3)} exceeds the smallest unflushed head output "
+                              f"{approx_text(y_lo, 3)}: K is too small for the hardmax family")
     agree = Length.of(H.exact - 1) if H.exact is not None else Length(H.exponent, -1, "down")
     return LowerBound("hardmax", cls, agree, {"t_star": (cls.delta + cls.eps * (1 + XI)) / (4 * cls.K),
                                               "y_lo": y_lo})

@@ -238,7 +238,11 @@ class NormL:
 
     @property
     def L(self) -> float:
-        return math.sqrt(self.L2)
+        """sqrt(L2) as a float (+inf beyond the double range; L2 is the exact value)."""
+        try:
+            return math.sqrt(self.L2)
+        except OverflowError:
+            return math.inf
 
     def exact(self):
         """L as a sympy expression sqrt(L^2) (imports sympy)."""
@@ -335,7 +339,11 @@ class Ingredients:
 
     @property
     def L(self) -> float:
-        return math.sqrt(self.L2)
+        """sqrt(L2) as a float (+inf beyond the double range; L2 is the exact value)."""
+        try:
+            return math.sqrt(self.L2)
+        except OverflowError:
+            return math.inf
 
     @property
     def hardmax_exponent(self) -> Fraction | None:

@@ -68,12 +68,15 @@ def finite_real(*, positive: bool = False, nonnegative: bool = False, low=None, 
     """argparse type: a finite float (same syntax as :func:`rational`, rounded to the nearest double)."""
 
     def parse(text: str) -> float:
+        exact = _exact(text)
         try:
-            value = float(_exact(text))
+            value = float(exact)
         except OverflowError:
             value = math.inf
         if not math.isfinite(value):
             raise argparse.ArgumentTypeError(f"{text!r} is beyond the range of a double")
+        if value == 0 and exact != 0:  # never read a nonzero value as 0 (nor as "not positive")
+            raise argparse.ArgumentTypeError(f"{text!r} is below the smallest positive double (about 4.9e-324)")
         _range_check(value, text, positive, nonnegative, low, high, high_name)
         return value
 
