@@ -16,13 +16,14 @@ import pytest
 
 from bounds import interval_margin
 from bounds.estimate import main
+from bounds.float_enclosures import TINY, Ball
 from bounds.interval_model import from_model
 from bounds.margin import INF, ingredients, interval_ingredients
 from constructions.limit_transformer.model import Layer, LocalPhi
 from constructions.limit_transformer.serialize import save_model
 from constructions.tasks.modp import ModPTask
 
-BIG, TINY = "1" + "0" * 400, "1/1" + "0" * 400
+BIG, SMALL = "1" + "0" * 400, "1/1" + "0" * 400
 
 
 def _set(path):
@@ -55,7 +56,7 @@ def _files(tmp_path):
     base = json.loads(src.read_text())
     out = {}
     for name, where in EDITS.items():
-        for tag, value in (("big", BIG if name != "precision_bits" else 10**400), ("tiny", TINY)):
+        for tag, value in (("big", BIG if name != "precision_bits" else 10**400), ("tiny", SMALL)):
             if name == "precision_bits" and tag == "tiny":
                 continue
             d = copy.deepcopy(base)
@@ -87,7 +88,7 @@ def test_every_numeric_field_beyond_the_double_range(tmp_path, capsys):
         _strict_json(json.dumps({"x": math.inf}))
 
 
-@pytest.mark.parametrize("argv", [("--eps", "1e309"), ("--eps", "1e-400"), ("--delta", BIG), ("--eps", TINY),
+@pytest.mark.parametrize("argv", [("--eps", "1e309"), ("--eps", "1e-400"), ("--delta", BIG), ("--eps", SMALL),
                                   ("--eps", "1e309", "--proof-count"), ("--eps", "1e-400", "--as-published")])
 def test_options_beyond_the_double_range(capsys, argv):
     rc, out, err = _run(capsys, "--task", "modp", "--period", "3", *argv, "--json")
@@ -125,10 +126,14 @@ def test_interval_gamma_keeps_a_phi_below_the_double_range(phi, monkeypatch, tmp
     save_model(m, path)
     from bounds.interval_model import load_interval_model
 
+    read = from_model(m)  # the phi as a double reader gives it: midpoint 0.0, radius TINY, no exact value at hand
+    h = read.heads[0]
+    read = dataclasses.replace(read, heads=(dataclasses.replace(h, phi=Ball(np.zeros(1), np.full(1, TINY)),
+                                                                phi_exact=None),) + read.heads[1:])
     for iv in (ingredients(m, mode="interval"), interval_ingredients(from_model(m)),
-               interval_ingredients(load_interval_model(path))):
+               interval_ingredients(load_interval_model(path)), interval_ingredients(read)):
         assert iv.gamma != INF and iv.gamma <= exact
-    if float(phi) != 0:  # a subnormal double: the float rule keeps it too
-        return
+    with_exact = interval_margin.interval_margin(read, exact_model=m)  # near-ties decided on the exact model
+    assert with_exact.gamma_lower is not None and with_exact.gamma_lower <= exact
     monkeypatch.setattr(interval_margin, "_phi_zero", lambda head: head.phi.mid == 0)
-    assert ingredients(m, mode="interval").gamma == INF  # the float decision: refuted by the exact gamma
+    assert interval_margin.interval_margin(read, exact_model=m).gamma_lower is None  # +inf: the float decision
