@@ -1,0 +1,82 @@
+"""Benchmark of the one-layer GPT-2 certificate (docs/certify.md, "One-layer GPT-2 models").
+
+Run ``python scripts/bench_certify_gpt2.py [--d 64] [--heads 1] [--budget 60]``.  One random one-layer NoPE GPT-2
+(the Huang et al. majority cell's shape: d = 64, one head, alphabet {1, 2}, BOS 0, weights N(0, 0.02) as
+``transformers`` initialises them, plus N(0, 0.3) noise so the attention is not uniform) is saved with
+``save_pretrained``, read back by :func:`bounds.certify.gpt2.load`, and certified (eps = 0.1) against:
+
+* itself;
+* a copy with one ``ln_f`` weight changed by 1e-3 (a small change after the shared stream) and by 1.0;
+* a copy with one ``ln_1`` weight changed by 1.0 (refuted at a short length);
+* a copy with one ``ln_2`` weight changed by 1e-3 (the stream itself differs: plain interval arithmetic through
+  LayerNorm and the MLP on each box).
+
+Per pair: verdict, [L, U], N0, boxes split, seconds (wall clock on the machine it runs on; the load average is
+printed beside it) and the import check's largest difference against the torch forward.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def build(d: int, heads: int, path: str, seed: int = 0):
+    import torch
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    torch.manual_seed(seed)
+    cfg = GPT2Config(vocab_size=3, n_positions=256, n_embd=d, n_layer=1, n_head=heads, bos_token_id=0,
+                     eos_token_id=0, resid_pdrop=0, embd_pdrop=0, attn_pdrop=0)
+    m = GPT2LMHeadModel(cfg)
+    with torch.no_grad():
+        for p in m.parameters():
+            p.add_(0.3 * torch.randn_like(p))
+        m.transformer.wpe.weight.zero_()
+    m.save_pretrained(path)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--d", type=int, default=64)
+    ap.add_argument("--heads", type=int, default=1)
+    ap.add_argument("--budget", type=float, default=60.0)
+    ap.add_argument("--eps", type=float, default=0.1)
+    args = ap.parse_args()
+    from bounds.certify import gpt2
+    from bounds.certify.gpt2_search import certify_pair
+
+    with tempfile.TemporaryDirectory() as tmp:
+        build(args.d, args.heads, tmp)
+        t = time.perf_counter()
+        f = gpt2.load(tmp, alphabet=[1, 2])
+        load_s = time.perf_counter() - t
+    chk = gpt2.import_check(f, samples=16)
+    print(f"d = {args.d}, heads = {args.heads}: load {load_s:.2f} s, import check max |torch - enclosure mid| = "
+          f"{chk['max_abs_difference']:.3g}, outside = {chk['max_outside_enclosure']:.3g}")
+    e = np.eye(f.d)
+    pairs = [("itself", f),
+             ("ln_f weight +1e-3", f.with_params(lnf=(f.lnf[0] + 1e-3 * e[3], f.lnf[1]))),
+             ("ln_f weight +1", f.with_params(lnf=(f.lnf[0] + e[3], f.lnf[1]))),
+             ("ln_1 weight +1", f.with_params(ln1=(f.ln1[0] + e[3], f.ln1[1]))),
+             ("ln_2 weight +1e-3", f.with_params(ln2=(f.ln2[0] + 1e-3 * e[3], f.ln2[1])))]
+    for name, g in pairs:
+        t = time.perf_counter()
+        c = certify_pair(f, g, args.eps, budget_s=args.budget)
+        s = time.perf_counter() - t
+        w = c.witness
+        wtxt = f", witness length {w['length']} (torch |f - g| = {c.torch_difference:.4g})" \
+            if c.verdict == "fails" else ""
+        print(f"  {name:18s} {c.verdict:12s} [L, U] = [{c.lower:.4g}, {c.upper:.4g}]  N0 = {c.N0}  "
+              f"boxes {c.boxes_split}  {s:.2f} s  (load avg {os.getloadavg()[0]:.1f}){wtxt}")
+
+
+if __name__ == "__main__":
+    main()
