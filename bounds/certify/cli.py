@@ -121,6 +121,9 @@ def _parser():
     ap.add_argument("--summarize-only", action="store_true",
                     help="certify nothing: summarize (and plot) the records already in --out FILE")
     ap.add_argument("--plots", metavar="DIR", help="write the certified-against-measured figure (--runs)")
+    from bounds.certify.gpt2_cli import add_options as add_gpt2_options
+
+    add_gpt2_options(ap)  # --config, --bos, --alphabet: a one-layer GPT-2 --model (a directory or a state_dict)
     add_json_option(ap)
     return ap
 
@@ -347,6 +350,15 @@ def main(argv=None) -> int:
     from bounds.margin import BoundsError
 
     try:
+        from bounds.certify import gpt2_cli
+
+        if gpt2_cli.is_gpt2(args.model):
+            print(gpt2_cli.run(args, given_options(ap, argv)))
+            return 0
+        from lengthgen_cli import refuse_unused
+
+        refuse_unused(given_options(ap, argv), gpt2_cli.OPTIONS, "only a GPT-2 --model (a directory or a state_dict) "
+                      "uses them")
         check_options(args, given_options(ap, argv))
         if args.export_model or args.write_witness:
             from bounds.certify.export import export_model, write_witness

@@ -215,3 +215,41 @@ def test_small_change_is_certified_and_sound_beyond_the_enumerated_lengths(form)
     # negative control: below the attained difference the same pair is not certified
     low = certify_pair(form, g, eps=cert.lower / 2, max_length=6, budget_s=5)
     assert low.verdict == "fails"
+
+
+# --------------------------------------------------------------------------------------------- command line
+def _run(argv, capsys):
+    from bounds.certify.cli import main
+
+    capsys.readouterr()
+    rc = main(argv)
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def test_command_line_certifies_and_refutes_hugging_face_directories(tmp_path, capsys):
+    path = _saved(tmp_path, 3)
+    m = transformers.GPT2LMHeadModel.from_pretrained(path)
+    with torch.no_grad():
+        m.transformer.ln_f.weight[2] += 1.0
+    m.save_pretrained(tmp_path / "changed")
+    rc, out, _ = _run(["--model", path, "--against", path, "--alphabet", "1,2", "--time-budget", "5"], capsys)
+    assert rc == 0 and "verdict: certified" in out
+    rc, out, _ = _run(["--model", path, "--against", str(tmp_path / "changed"), "--alphabet", "1,2", "--json"],
+                      capsys)
+    rec = json.loads(out)
+    assert rc == 0 and rec["verdict"] == "fails" and rec["torch_difference"] > rec["eps"]
+    assert rec["witness"]["ids"][-1] == rec["witness"]["last"]
+
+
+def test_command_line_refuses_in_one_line(tmp_path, capsys):
+    two = _saved(tmp_path, 4, layers=2)
+    one = _saved(tmp_path, 5)
+    for argv, words in [(["--model", two, "--against", one], "2 layers"),
+                        (["--model", one], "needs --against"),
+                        (["--model", one, "--against", one, "--delta", "0.1"], "drop --delta"),
+                        (["--model", "f.json", "--against", "g.json", "--alphabet", "1"], "drop --alphabet"),
+                        (["--model", str(tmp_path / "none.pt"), "--against", one, "--config", "c.json"],
+                         "no such file")]:
+        rc, out, err = _run(argv, capsys)
+        assert rc == 2 and words in err and len(err.strip().splitlines()) == 1, (argv, err)
