@@ -34,9 +34,9 @@ def is_gpt2(path) -> bool:
 
 
 def _load(path: str, args):
-    from bounds.certify.gpt2 import FormError, load
-
     from transformers.utils import logging as hf_logging
+
+    from bounds.certify.gpt2 import FormError, load
 
     hf_logging.disable_progress_bar()  # the error stream carries one line on an error, no progress bars
     hf_logging.set_verbosity_error()
