@@ -18,6 +18,12 @@ from bounds.lengths import Length
 from bounds.margin import BoundsError
 from lengthgen_cli.inputs import require_regular_file
 
+READING = ("what each number is about: lower <= N* <= upper is for the worst pair of the class of the App. A.2 "
+           "construction (every pair of models with its quantities or less, agreement at every length); measured "
+           "N_min is the smallest training length at which models trained on the task (seed mean) reach a test-loss "
+           "plateau below eps at the tested lengths (multiples of N, 2-8 N in the presets) -- one trained model per "
+           "seed, at finitely many lengths, so N_min < lower does not contradict the bracket")
+
 
 class MeasuredResultsError(BoundsError):
     """The results file is missing, not JSON, or not a bounds.experiments.measure summary."""
@@ -95,7 +101,8 @@ def compare(path: str, kind: str, predicted) -> dict:
     if not rows:
         raise MeasuredResultsError(f"--measured {path!r} has no {kind} task; use --task "
                                    f"{data['tasks'][0]['task_kind'] if data['tasks'] else 'modp'}")
-    return {"measured": path, "kind": kind, "eps_mse": data["eps"], "preset": data.get("preset"), "rows": rows}
+    return {"measured": path, "kind": kind, "eps_mse": data["eps"], "preset": data.get("preset"), "rows": rows,
+            "reading": READING}
 
 
 def text(r: dict) -> str:
@@ -115,4 +122,5 @@ def text(r: dict) -> str:
         lines.append(f"  {row['task']:<20} {lower:<6} {str(Length.from_json(row['predicted_N'])):<15} "
                      f"{n_min:<15} {spread:<24} "
                      f"{'-' if ratio is None else f'{ratio:.3g}':<15} {tm_text}")
+    lines.append(f"  ({r['reading']})")
     return "\n".join(lines)

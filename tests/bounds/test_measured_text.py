@@ -1,5 +1,6 @@
 """The --measured table of bounds.estimate (bounds.measured.text) on the committed summaries: a task whose seed mean
-never falls below eps reads ``never``, never Python's ``None``; the columns line up with the header."""
+never falls below eps reads ``never``, never Python's ``None``; the columns line up with the header; one line (and a
+--json field) says what the bracket and a measured N_min are each about."""
 
 import json
 from pathlib import Path
@@ -19,7 +20,23 @@ def test_never_reached_reads_never_and_columns_align():
     never = next(line for line in out if "omega=8" in line)
     assert never.split()[3] == "never"
     header = out[1]
-    for line in out[2:]:
+    for line in out[2:2 + len(r["rows"])]:
         for column in ("per-seed", "upper/measured", "trained model"):
             start = header.index(column)
             assert line[start - 1] == " " and line[start] != " ", (column, line)
+
+
+def test_the_reading_of_each_number_is_printed_and_in_json(capsys):
+    """The bracket is about the worst pair of the class, N_min about trained models: said in the text and in --json
+    (control: the reading is absent from a table that lacks it, so the check can fail)."""
+    from bounds.estimate import main
+
+    path = RESULTS / "izzo2025-modp-quick.json"
+    assert main(["--task", "modp", "--measured", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "worst pair of the class" in out and "N_min < lower does not contradict" in out
+    assert main(["--task", "modp", "--measured", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert "worst pair of the class" in data["reading"]
+    bare = {**data, "reading": ""}
+    assert "worst pair" not in text(bare)
