@@ -8,6 +8,9 @@
    arithmetic through the MLP (head output box -> pre-activations -> ReLU -> output), on the same boxes of a trained
    ModP model (d = 16, width 256, one head); median width of the bound of f - g, ratio.
 3. One trained model certified against its construction within a time budget (one core): N0, boxes, gap, time.
+4. The certified horizon H and the shortest failure X of that model (against its task's function and against its
+   construction; N0 picked by the budget, and forced to the training length), median seconds over ``--repeats``
+   runs: ``taskset -c 0 python scripts/bench_certify.py --horizon-only`` pins it to one core.
 
 The trained model is the committed witness run (docs/results/izzo2025-trained-witness.json) unless ``--runs`` names a
 ``bounds.experiments.measure`` folder (then the first ModP p = 5 record, seed 0).  The load average is printed beside every time.
@@ -154,10 +157,47 @@ def certify_one(f, g, budget: float, N: int) -> dict:
             "witness_length": cert.witness_length, "seconds": time.perf_counter() - t}
 
 
+def horizon_one(f, rec: dict, budget: float, repeats: int) -> list:
+    """The certified horizon H and the shortest failure X (bounds.certify.horizon) of the model against its task's
+    function and against its construction, with N0 picked by the budget and with N0 forced to the training length
+    (``--max-length N + 1``: the lengths beyond are found by the horizon's own enumeration and bisection); per
+    setting the median over ``repeats`` runs of the whole certificate's seconds and of the seconds to H and X (the
+    certificate less the branch-and-bound that converges U and L)."""
+    import statistics
+
+    from bounds.certify.runs import _construction
+    from bounds.certify.search import Problem, certify, task_target
+
+    N = rec["N"]
+    out = []
+    for which in ("target", "construction"):
+        for max_length in (None, N + 1):
+            runs = []
+            for _ in range(repeats):
+                prob = (Problem(f, None, ("softmax", "softmax"), task_target(rec["task_kind"], rec["task_params"]))
+                        if which == "target" else
+                        Problem(f, _construction(rec["task_kind"], rec["task_params"])[0], ("softmax", "izzo")))
+                t = time.perf_counter()
+                cert = certify(prob, 0.1, None, N + 1, budget, max_length=max_length)
+                total = time.perf_counter() - t
+                runs.append((total, total - cert.long.seconds, cert))
+            c = runs[-1][2].horizon
+            out.append({"against": which, "max_length": max_length, "N0": runs[-1][2].N0, "H": c.H,
+                        "X": c.X, "X_over_H": None if c.X is None else c.X / c.H, "probes": c.probes,
+                        "same_H_X_every_run": len({(r[2].horizon.H, r[2].horizon.X) for r in runs}) == 1,
+                        "median_seconds_certificate": statistics.median(r[0] for r in runs),
+                        "median_seconds_to_H_and_X": statistics.median(r[1] for r in runs)})
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", help="a bounds.experiments.measure run folder (default: the committed witness run)")
     ap.add_argument("--budget", type=float, default=60.0, help="seconds for the certificate (default 60)")
+    ap.add_argument("--horizon-only", action="store_true", help="run only part 4, the certified horizon")
+    ap.add_argument("--horizon-budget", type=float, default=10.0,
+                    help="seconds per certificate of part 4 (default 10)")
+    ap.add_argument("--repeats", type=int, default=3, help="runs per setting of part 4 (default 3)")
     args = ap.parse_args()
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     from constructions.tasks import ModPTask
@@ -166,9 +206,11 @@ def main():
     g = ModPTask(int(rec["task_params"]["period"]), 0).limit_transformer()
     out = {"load_average_start": os.getloadavg(), "model": f.name, "d": f.d,
            "width": f.layers[0].mlp.A.shape[0], "heads": len(f.layers[0].heads)}
-    out["backends"] = backends()
-    out["box_bound"] = naive_vs_crown(f, g)
-    out["certificate"] = certify_one(f, g, args.budget, rec["N"])
+    if not args.horizon_only:
+        out["backends"] = backends()
+        out["box_bound"] = naive_vs_crown(f, g)
+        out["certificate"] = certify_one(f, g, args.budget, rec["N"])
+    out["horizon"] = horizon_one(f, rec, args.horizon_budget, args.repeats)
     out["load_average_end"] = os.getloadavg()
     print(json.dumps(out, indent=1, default=float))
 

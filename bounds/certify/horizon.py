@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 WITNESS_STRING_LIMIT = 10**5
 #: a longer witness can still be written out by ``python -m bounds.certify --write-witness`` up to this many symbols
 WITNESS_WRITE_LIMIT = 10**9
-#: the enumeration is extended by the horizon up to max(EXTEND_FACTOR N0, EXTEND_MIN) (and half its time budget)
+#: the enumeration is extended by the horizon up to max(EXTEND_FACTOR N0, EXTEND_MIN) (and 2/3 of its time budget)
 EXTEND_FACTOR, EXTEND_MIN = 4, 64
 #: probes of the bisection (each a branch-and-bound over a range of lengths)
 MAX_PROBES = 200
@@ -96,7 +96,7 @@ def find_horizon(prob, rows: list, long, t_cert: float, t_fail: float, budget_s:
     input rescaled to shorter lengths), tried after every failure the branch-and-bound finds.  ``extend(n)``, when
     given, enumerates one more length exactly (a row, or None when the length is beyond the enumeration's limits):
     while H = N0 and no failure is known at a length <= N0, lengths N0 + 1, N0 + 2, ... up to
-    max(EXTEND_FACTOR N0, EXTEND_MIN) are enumerated within half of the budget before any bisection, so a failure
+    max(EXTEND_FACTOR N0, EXTEND_MIN) are enumerated within 2/3 of the budget before any bisection, so a failure
     at a moderate length is found exactly."""
     t0 = time.perf_counter()
     H = first - 1
@@ -132,7 +132,7 @@ def find_horizon(prob, rows: list, long, t_cert: float, t_fail: float, budget_s:
         return Horizon(first, H, every, X, x_value, witness, probes, time.perf_counter() - t0)
     cleared = N0
     while extend is not None and H == cleared and (X is None or cleared + 1 < X) \
-            and cleared < max(EXTEND_FACTOR * N0, EXTEND_MIN) and time.perf_counter() - t0 < budget_s / 2:
+            and cleared < max(EXTEND_FACTOR * N0, EXTEND_MIN) and time.perf_counter() - t0 < 2 * budget_s / 3:
         r = extend(cleared + 1)
         if r is None:
             break

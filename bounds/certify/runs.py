@@ -305,6 +305,9 @@ def horizon_text(s: dict) -> list:
             for which, hz in r.get("horizon", {}).items()]
     if not rows:
         return []
+    if all(hz["without_horizon"] == hz["seeds"] for *_, hz in rows):
+        return ["certified horizon: not in these records (made before bounds.certify.horizon; certifying the run "
+                "folder again adds H and X)"]
     lines = ["certified horizon per seed (model lengths, the input's symbols plus $; N + 1 = the training length): "
              "H = every input up to length H is within delta + eps (certified), X = the shortest failing input found",
              "  task                 N  certificate   median H/(N+1)  >=1e3(N+1)  >=1e9(N+1)  every length  "

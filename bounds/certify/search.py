@@ -873,7 +873,7 @@ def certify(prob: Problem, eps: float, delta: float | None = 0.0, train_length: 
             max_boxes: int = MAX_BOXES) -> Certificate:
     """The verdict of the module docstring: lengths ``first..N0`` enumerated (N0 within a quarter of the budget, at
     least the training length and Delta + tau + 2), every longer length by branch-and-bound to gap ``tol``
-    (default eps/10) within 60 % of the rest of the budget, then the certified horizon H and the shortest failure X
+    (default eps/10) within half of the rest of the budget, then the certified horizon H and the shortest failure X
     (:mod:`bounds.certify.horizon`) within what is left.  ``delta`` is the agreement delta; with ``train_length`` it
     is the certified max |f - g| over the lengths up to it (its lower end decides "certified", its upper end
     "fails").  ``first`` (default FIRST_LENGTH = 2) leaves out the empty input (``$`` alone, model length 1), on
@@ -906,7 +906,7 @@ def certify(prob: Problem, eps: float, delta: float | None = 0.0, train_length: 
     short_best = max(rows, key=lambda r: r.lower)
     remaining = max(budget_s - (time.perf_counter() - t0), budget_s / 4)
     if defined_up_to is None:
-        long = branch_and_bound(prob, N0, tol, 0.6 * remaining, max_boxes, lower_start=0.0, progress=progress)
+        long = branch_and_bound(prob, N0, tol, 0.5 * remaining, max_boxes, lower_start=0.0, progress=progress)
     else:
         long = BnBResult(0.0, 0.0, None, 0, 0, 0.0, True)
 
