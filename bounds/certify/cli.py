@@ -239,7 +239,9 @@ def text_report(rec: dict, f_name: str, g_name: str, f, g) -> str:
     else:
         v = (f"undetermined, gap [{rec['lower']:.6g}, {rec['upper']:.6g}] around delta + eps = {dtxt} + "
              f"{rec['eps']:.6g}")
-    lines.append(f"verdict: {v} (the largest |f - g| found; the horizon above gives the shortest failure)")
+    if rec["verdict"] == "fails":
+        v += " (the largest |f - g| found; the horizon above gives the shortest failure)"
+    lines.append(f"verdict: {v}")
     lines.append(f"gap U - L = {rec['gap']:.3g}, time {rec['seconds']:.1f} s, N0 = {rec['N0']}, "
                  f"{rec['boxes_split']} boxes split; best input {wtxt}")
     return "\n".join(lines)

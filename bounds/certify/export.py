@@ -84,8 +84,8 @@ def export_model(path: str, seed_index: int, out: str | None) -> str:
     except (KeyError, TypeError, ValueError) as e:
         raise UsageError(f"{path}: seed index {seed_index} has malformed weights ({type(e).__name__}: {e})") from None
     save_model(model, out)
-    return (f"wrote {out}: {model.name} (softmax semantics for a trained network: certify with the default "
-            "--semantics softmax)")
+    return (f"wrote {out}: {model.name} (the file declares the izzo precision model with p = "
+            f"{model.precision_bits}; certify the trained network's exact softmax with --semantics softmax)")
 
 
 # -------------------------------------------------------------------------------------------- witness writing
