@@ -312,7 +312,8 @@ def _matrix(data, name: str, ndim: int = 2) -> Ball:
     if mid.ndim != ndim or (ndim == 2 and 0 in mid.shape and mid.shape[0] == 0):
         raise ModelFormatError(f"{name} must be {ndim}-dimensional, got shape {mid.shape}")
     if not np.all(np.isfinite(mid)):
-        raise ModelFormatError(f"{name}: parameters must be finite")
+        raise ModelFormatError(f"{name}: a parameter is not finite or beyond the double range (|x| >= 2^1024), "
+                               "which interval arithmetic cannot hold; use --mode exact")
     if exact:
         return Ball(mid, np.zeros_like(mid))
     return Ball(mid, np.abs(mid) * (3 * U * (1 + 4 * U)) + TINY)  # the factor is exact: no overflow near 2^1024
