@@ -712,3 +712,23 @@ mutation("golowich-table2-preset-lmax", "golowich2025:tab2", "bounds/experiments
 mutation("golowich-table3-preset-runs", "golowich2025:tab3", "bounds/experiments/golowich2025.py",
          "_PAPER_ARCH,\n                        10, 64, 50000", "_PAPER_ARCH,\n                        3, 64, 50000",
          "library preset off Table 3: the paper preset of the scratchpad experiment with 3 runs instead of 10")
+mutation("huang-inference-picks-max-R-identification",
+         ("huang2024:thm7.bounded", "huang2024:thm23", "huang2024:thm23.bounded", "huang2024:cor18",
+          "huang2024:cor18.bounded"),
+         "constructions/huang/inference.py",
+         "R, _, best = min(scored, key=lambda s: (s[0], s[1]))", "R, _, best = max(scored, key=lambda s: (s[0], s[1]))",
+         "the library's inference picks the candidate of largest regulariser: the identification results of "
+         "Theorems 7 and 23 and Corollary 18 on the bounded class no longer hold")
+mutation("golowich-attention-halved", "golowich2025:asm-d1", "constructions/golowich/model.py",
+         "    if den:\n        return num / den\n", "    if den:\n        return num / (den + den)\n",
+         "wrong normalisation: Definition 3.3's head divides by twice the total weight (outputs halved)")
+mutation("golowich-span-one-more", ("golowich2025:thm4.3.eq7", "golowich2025:thm4.3.eq8-9",
+                                    "golowich2025:thm4.3.eq10"), "constructions/golowich/model.py",
+         "    return S[-1] - S[0]\n", "    return S[-1] - S[0] + 1\n",
+         "off-by-one: span S = max S - min S + 1 (the locality of the planted sets misread)")
+mutation("huang-oracle-zero-two-star-loose", "huang2024:lem36", "constructions/crasp/oracles.py",
+         '_ZERO_TWO_STAR = re.compile(r"[012]*02*")', '_ZERO_TWO_STAR = re.compile(r"[012]*0[12]*")',
+         "wrong oracle: {0,1,2}*0{1,2}* accepts a 1 after the last 0 (no longer Sigma* b e* renamed)")
+mutation("golowich-fig1-threshold-code-loose", "golowich2025:fig1", "bounds/experiments/golowich2025.py",
+         "    while L >= 4 * span(tuple(range(1, 2 * (k + 1) + 1))):", "    while L >= 3 * span(tuple(range(1, 2 * (k + 1) + 1))):",
+         "library threshold loosened: the experiment's Theorem 4.3 cut-off reads L >= 3 L_local instead of 4 L_local")
