@@ -377,9 +377,11 @@ def _load_checkpoint(path: str | None, key: dict) -> dict | None:
             state = json.load(fh)
     except FileNotFoundError:
         return None
-    except (OSError, json.JSONDecodeError) as e:
+    except (OSError, ValueError) as e:  # not JSON, not UTF-8 text
         raise FamilyError(f"cannot read checkpoint {path}: {e}") from e
-    if state.get("key") != key:
+    except RecursionError:
+        raise FamilyError(f"checkpoint {path} is nested too deeply to be read") from None
+    if not isinstance(state, dict) or state.get("key") != key:
         raise FamilyError(f"checkpoint {path} belongs to another family or N0; delete it or use another file")
     return state
 

@@ -15,7 +15,7 @@
 This package imports nothing else of the project, so definitions (``constructions``) and checks may all use it.
 """
 
-from lengthgen_cli.inputs import require_regular_file
+from lengthgen_cli.inputs import loads_json, read_json, require_regular_file
 from lengthgen_cli.options import (
     add_delta_option,
     add_eps_option,
@@ -40,6 +40,6 @@ from lengthgen_cli.types import bounded_int, finite_real, int_list, rational
 __all__ = [
     "JsonlOutput", "Parser", "UsageError", "add_delta_option", "add_eps_option", "add_json_option",
     "add_output_options", "add_period_option", "add_precision_bits_option", "bounded_int", "check_output", "command",
-    "finite_real", "given_options", "int_list", "options_without_help", "program_name", "progress", "rational",
+    "finite_real", "given_options", "loads_json", "read_json", "int_list", "options_without_help", "program_name", "progress", "rational",
     "refuse_unused", "require_regular_file", "usage_errors",
 ]

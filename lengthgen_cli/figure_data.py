@@ -117,7 +117,7 @@ def embedded(path: str) -> dict | None:
         return None
     try:
         return json.loads(text)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
         return None
 
 

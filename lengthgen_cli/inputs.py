@@ -35,3 +35,35 @@ def require_regular_file(path, what: str = "input file", error: type[Exception] 
             else "a socket" if stat.S_ISSOCK(mode) else "not a regular file"
         raise error(f"{what} {p} is {kind}, not a regular file")
     return p
+
+
+def loads_json(text: str, what: str, error: type[Exception] = UsageError):
+    """The JSON value of ``text`` (the content of ``what``), or ``error`` with one line: not JSON (the line and
+    column named), nested beyond what the reader can follow (Python's recursion limit), or a non-standard
+    ``NaN``/``Infinity`` constant."""
+    import json
+
+    def constant(name):
+        raise ValueError(f"the non-standard constant {name}")
+
+    try:
+        return json.loads(text, parse_constant=constant)
+    except json.JSONDecodeError as e:
+        raise error(f"{what} is not JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+    except RecursionError:
+        raise error(f"{what} is nested too deeply to be read") from None
+    except ValueError as e:
+        raise error(f"{what} is not standard JSON ({e})") from None
+
+
+def read_json(path, what: str = "input file", error: type[Exception] = UsageError):
+    """The JSON value of the file ``path``, every way it can fail one line (``error``): not a regular file
+    (:func:`require_regular_file`), unreadable, not UTF-8 text, or :func:`loads_json`'s reasons."""
+    p = require_regular_file(path, what, error)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise error(f"{what} {p} is not UTF-8 text") from None
+    except OSError as e:
+        raise error(f"{what} {p} cannot be read ({e.strerror})") from None
+    return loads_json(text, f"{what} {p}", error)

@@ -166,7 +166,7 @@ def _records(path: Path, text: str) -> tuple[list[dict], int]:
             break
         try:
             rec = json.loads(line)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             if last and line.startswith("{"):  # a record cut short by a kill: dropped on resume
                 break
             raise UsageError(f"--out {path} is not a JSON-lines file of this tool (line {i} is not JSON)") from None
@@ -220,7 +220,7 @@ def check_output(path: str | os.PathLike | None, *, kind: str, resume: bool = Fa
     else:
         try:
             data = json.loads(text)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             raise UsageError(f"{option} {p} exists and is not a JSON file of this tool") from None
     if recognise is not None and not recognise(data):
         raise UsageError(f"{option} {p} exists and is not a file this tool writes; choose another name")

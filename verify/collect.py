@@ -124,6 +124,8 @@ def _collect(extra) -> dict[str, dict[str, bool]]:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         rc = pytest.main(args, plugins=[collector])
+    if rc == pytest.ExitCode.INTERRUPTED:  # Ctrl-C during collection: pytest caught it, the command ends on it
+        raise KeyboardInterrupt
     if rc not in (0, 5):
         raise CollectionError(f"pytest could not collect the tests (exit code {rc}): {_reason(out.getvalue())}")
     return {k: dict(sorted(v.items())) for k, v in collector.by_claim.items()}

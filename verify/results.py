@@ -86,6 +86,8 @@ def load(path: Path) -> dict:
         return _empty()
     except (OSError, ValueError) as exc:
         raise ResultsError(f"cannot read results file {path}: {exc}") from exc
+    except RecursionError:
+        raise ResultsError(f"results file {path} is nested too deeply to be read") from None
     if (not isinstance(data, dict) or data.get("version") != VERSION or not set(data) <= {"version", *SECTIONS}
             or not all(isinstance(data.get(s, {}), dict) for s in SECTIONS)):
         raise ResultsError(f"results file {path} is not a version-{VERSION} lengthgen results file (it holds other "

@@ -21,13 +21,15 @@ import os
 from concurrent.futures import FIRST_COMPLETED, wait
 from fractions import Fraction
 
-from lengthgen_cli import JsonlOutput, UsageError, check_output, progress
+from lengthgen_cli import JsonlOutput, UsageError, check_output, progress, read_json
 
 #: float32 evaluation of the trained network (torch) against its exact conversion: the measured MSE may exceed the
 #: exact one by this much in root-mean-square (docs/certify.md)
 MEASURE_TOL = 1e-4
 #: a run "generalizes empirically" when its test-loss plateau is below this (bounds.experiments.measure's default --eps)
 PLATEAU_EPS = 0.01
+#: the largest training length N a run record may hold (as bounds.experiments.measure's MAX_TRAIN_LENGTH)
+MAX_RECORD_LENGTH = 4096
 
 
 def _construction(kind: str, params: dict):
@@ -49,23 +51,27 @@ def certify_seed(path: str, seed_index: int, eps: float, budget: float, target_f
 
     first = first or FIRST_LENGTH
 
-    with open(path, encoding="utf-8") as fh:
-        full = json.load(fh)
+    full = read_json(path, "run record")
     rec = full["record"]
-    run = rec["runs"][seed_index]
-    f = from_record(rec, seed_index)
-    g, g_err = _construction(rec["task_kind"], rec["task_params"])
-    N = rec["N"]
-    out = {"run_key": full["key"], "seed": run["seed"], "task": rec["task"], "task_kind": rec["task_kind"],
-           "params": rec["task_params"], "N": N, "construction_error": g_err,
-           "measured": {"test_loss": run["test_loss"], "plateau": run["plateau"], "train_loss": run["train_loss"],
-                        "reached_target": run["reached_target"]}}
+    try:
+        run = rec["runs"][seed_index]
+        f = from_record(rec, seed_index)
+        g, g_err = _construction(rec["task_kind"], rec["task_params"])
+        target = task_target(rec["task_kind"], rec["task_params"]) if target_fn else None
+        N = rec["N"]
+        out = {"run_key": full["key"], "seed": run["seed"], "task": rec["task"], "task_kind": rec["task_kind"],
+               "params": rec["task_params"], "N": N, "construction_error": g_err,
+               "measured": {"test_loss": run["test_loss"], "plateau": run["plateau"], "train_loss": run["train_loss"],
+                            "reached_target": run["reached_target"]}}
+    except (KeyError, TypeError, IndexError, ValueError, AttributeError, ArithmeticError) as e:
+        raise UsageError(f"{path}: seed {seed_index} is not a trained run this mode can certify ({type(e).__name__}: "
+                         f"{e})") from None
     prob = Problem(f, g, ("softmax", "izzo"))
     limits = dict(first=first, **({} if max_boxes is None else {"max_boxes": max_boxes}))
     cert = certify(prob, eps, None, N + 1, budget, gap, **limits)
     out["construction"] = _compact(certificate_record(cert, prob))
     if target_fn:
-        prob = Problem(f, None, ("softmax", "softmax"), task_target(rec["task_kind"], rec["task_params"]))
+        prob = Problem(f, None, ("softmax", "softmax"), target)
         cert = certify(prob, eps, None, N + 1, budget, gap, **limits)
         out["target"] = _compact(certificate_record(cert, prob))
     return out
@@ -84,15 +90,20 @@ def _jobs(runs_dir: str, seeds: int | None) -> list:
     jobs = []
     for name in names:
         path = os.path.join(runs_dir, name)
+        not_record = f"{path} is not a bounds.experiments.measure run record"
+        full = read_json(path, "run record")
         try:
-            with open(path, encoding="utf-8") as fh:
-                full = json.load(fh)
             rec = full["record"]
             count = len(rec["runs"])
             key = full["key"]
-            _ = rec["task_kind"], rec["N"], rec["runs"][0]["weights"]
-        except (OSError, json.JSONDecodeError, KeyError, TypeError, IndexError):
-            raise UsageError(f"{path} is not a bounds.experiments.measure run record") from None
+            _ = rec["task_kind"], rec["runs"][0]["weights"], rec["config"].get("positions")
+            ok = (isinstance(key, str) and isinstance(rec["N"], int) and not isinstance(rec["N"], bool)
+                  and 1 <= rec["N"] <= MAX_RECORD_LENGTH and all(isinstance(r, dict) and "seed" in r
+                                                                 for r in rec["runs"]))
+        except (KeyError, TypeError, IndexError, AttributeError):
+            raise UsageError(not_record) from None
+        if not ok:
+            raise UsageError(not_record)
         if rec["config"].get("positions") != "periodic":
             raise UsageError(f"{path}: {rec['config'].get('positions')!r} positions have no Limit Transformer form; "
                              "certify needs periodic positions")
@@ -135,8 +146,7 @@ def run(args) -> str:
     records = list(done_records or [])
     todo = []
     for path, key, i, _ in jobs:
-        with open(path, encoding="utf-8") as fh:
-            seed = json.load(fh)["record"]["runs"][i]["seed"]
+        seed = read_json(path, "run record")["record"]["runs"][i]["seed"]
         if (key, seed) not in done:
             todo.append((path, i))
     eps = float(args.eps)

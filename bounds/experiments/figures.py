@@ -30,7 +30,7 @@ import re
 import sys
 from collections.abc import Callable
 
-from lengthgen_cli import Parser, UsageError, add_json_option, command, usage_errors
+from lengthgen_cli import Parser, UsageError, add_json_option, command, read_json, usage_errors
 
 DEFAULT_DIR = "docs/results"
 FIGURE_EXTENSIONS = (".png", ".svg")
@@ -96,9 +96,14 @@ def results_files(folder: str) -> list[str]:
 
 def draw(json_path: str) -> dict:
     """The figures of one results file, drawn but not saved: ``{stem: Figure}``."""
-    with open(json_path, encoding="utf-8") as fh:
-        summary = json.load(fh)
-    return _rule(os.path.basename(json_path))[0](summary, json_path)
+    summary = read_json(json_path, "results file")
+    if not isinstance(summary, dict):
+        raise UsageError(f"results file {json_path} does not hold a JSON object")
+    try:
+        return _rule(os.path.basename(json_path))[0](summary, json_path)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, ArithmeticError) as e:
+        raise UsageError(f"results file {json_path} does not have the fields its figures are drawn from "
+                         f"({type(e).__name__}: {e})") from None
 
 
 def regenerate(folder: str = DEFAULT_DIR) -> list[str]:

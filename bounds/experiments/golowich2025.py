@@ -634,7 +634,9 @@ def _resummarized(args) -> dict:
         return summarize(args.experiment, *records_of_summary(old))
     except (OSError, ValueError) as e:
         raise UsageError(f"cannot read {args.from_results}: {e}") from None
-    except (KeyError, TypeError, StopIteration) as e:
+    except RecursionError:
+        raise UsageError(f"{args.from_results} is nested too deeply to be read") from None
+    except (KeyError, TypeError, StopIteration, AttributeError, IndexError) as e:
         raise UsageError(f"{args.from_results} is not a golowich2025 results file (missing {e})") from None
 
 

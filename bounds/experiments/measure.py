@@ -269,7 +269,7 @@ def refresh(args) -> dict:
         try:
             with open(path, encoding="utf-8") as fh:
                 summary = refresh_predictions(json.load(fh))
-        except (OSError, ValueError, KeyError) as e:
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:
             raise UsageError(f"cannot read the results file {path!r}: {e}") from None
         write_atomic(path, summary, within=args.results_dir)
         written.append(path)

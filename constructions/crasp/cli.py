@@ -223,7 +223,7 @@ def _is_model_json(text: str) -> bool:
 
     try:
         return json.loads(text).get("format") == FORMAT
-    except (json.JSONDecodeError, AttributeError):
+    except (json.JSONDecodeError, AttributeError, RecursionError):
         return False
 
 
