@@ -11,7 +11,17 @@ package's convention (README, "Command-line tools"): exit status 2, exactly one 
 stderr, no traceback, and within seconds (a FIFO read without a check blocks forever: the alarm turns that into
 a failure).  Tools run in-process through ``main(argv)`` as in ``tests/test_cli.py``.
 
-The default suite runs a bounded number of examples; ``-m slow`` runs many more.
+A second property feeds each option and file argument, one at a time, a hostile value beside the tool's
+required options: files that are binary, empty, deeply nested, cut short, standard JSON of the wrong shape or
+with ``NaN``, a text file, a directory; numbers that are NaN, infinite, absurdly large or negative.  The
+property there is weaker (such a value may be valid for some option): exit status 0, 2 or 130, no traceback,
+at most one line on stderr when refused, and no file written outside the scratch folders (the checkout's
+folders are compared before and after).  Tools that would run whole suites or trainings when a line is
+accepted are given their listing mode (``verify.mutate --list``) or have that option left out
+(``verify.report --run``).
+
+The default suite runs a bounded number of examples; ``-m slow`` runs many more, and a fixed table of every
+option with every hostile value.
 """
 
 from __future__ import annotations
@@ -58,6 +68,32 @@ def _files() -> dict[str, str]:
 
 
 FILES = _files()
+
+
+def _hostile_files() -> dict[str, str]:
+    d = Path(tempfile.mkdtemp(prefix="lengthgen-hostile-"))
+    texts = {"empty.json": "", "deep.json": "[" * 100_000 + "]" * 100_000,
+             "deepobj.json": '{"a":' * 100_000 + "1" + "}" * 100_000, "int.json": "5", "string.json": '"x"',
+             "null.json": "null", "nan.json": '{"a": NaN, "format": NaN}', "cut.json": '{"key": [1, 2',
+             "fields.json": json.dumps({"format": 7, "tasks": 5, "record": 3, "key": 1, "version": "x",
+                                        "experiment": "izzo2025", "eps": "x", "layers": 1}),
+             "note.txt": "a note\n"}
+    out = {}
+    for name, text in texts.items():
+        (d / name).write_text(text)
+        out[name] = str(d / name)
+    (d / "binary.json").write_bytes(bytes(range(256)) * 8)
+    out["binary.json"] = str(d / "binary.json")
+    out["dir"] = str(d)
+    return out
+
+
+HOSTILE_FILES = _hostile_files()
+HOSTILE_NUMBERS = ("nan", "inf", "-inf", "1e308", "-1e308", "99999999999999999999999", "-99999999999", "1/0",
+                   "1e-400", "0x10")
+# what keeps an accepted line short: the listing mode, or options left out (they run suites)
+SAFE_EXTRA = {"verify.mutate": ["--list"]}
+LEFT_OUT = {"verify.report": {"--run", "--slow"}}
 # inputs that are never readable as anything; a missing path or another tool's results may be a valid output
 BAD_PATHS = ("dir", "fifo", "devnull")
 # model inputs (a JSON file or the binary .npz format) are also given an archive that holds a pickled object
@@ -183,6 +219,74 @@ def command_lines(draw):
     return module, target, argv
 
 
+def _hostile_cases(module: str, target: str) -> list[tuple[str, list[str]]]:
+    """(label, argv) for every option and file argument of the tool (of each sub-command, and of each paper of
+    ``bounds.experiments.reproduce``) with every hostile value: files for options that take a path or text,
+    numbers for typed options."""
+    parser = _parser(target)
+    if module == "bounds.experiments.reproduce":
+        from bounds.experiments.reproduce import papers
+
+        parsers = [(paper, _parser(f"bounds.experiments.{paper}:main")) for paper in papers()]
+    else:
+        parsers = sorted(_subparsers(parser).items()) or [(None, parser)]
+    cases = []
+    for sub, p in parsers:
+        actions = [a for a in p._actions if not isinstance(a, argparse._HelpAction | argparse._SubParsersAction)
+                   and not set(a.option_strings) & LEFT_OUT.get(module, set())]
+        positional = [a for a in actions if not a.option_strings]
+        required = [a for a in actions if a.option_strings and a.required]
+        for a in actions:
+            if a.nargs == 0 or a.choices or a.nargs == argparse.REMAINDER:
+                continue
+            values = [v for k, v in HOSTILE_FILES.items() if k != "dir" or not _wants_folder(a)] \
+                if a.type is None else HOSTILE_NUMBERS  # a folder is what a folder option wants: it would run
+            for v in values:
+                argv = [sub] if sub else []
+                for b in positional:
+                    if b is a:
+                        argv += [v]
+                    elif b.choices:
+                        argv.append(str(next(iter(b.choices))))
+                    elif b.nargs != argparse.REMAINDER:
+                        argv += _tokens(b, HOSTILE_FILES["note.txt"] if _pathy(b) else _valid_value(b))
+                for b in required:
+                    if b is not a:
+                        argv += _tokens(b, _valid_value(b))
+                if a.option_strings:
+                    argv += [a.option_strings[-1], v]
+                label = f"{module} {sub or ''} {a.option_strings[-1] if a.option_strings else a.dest}={v}"
+                cases.append((label, [*argv, *SAFE_EXTRA.get(module, [])]))
+    return cases
+
+
+HOSTILE_CASES = [(m, t, label, argv) for m, t in TOOLS for label, argv in _hostile_cases(m, t)]
+
+
+def _checkout_listing() -> dict[str, set[str]]:
+    """The entries of the checkout's top folder and of the folders tools write by default (a tool given a
+    hostile value must write nothing there)."""
+    out = {}
+    for rel in (".", "docs", "docs/results", "runs"):
+        p = ROOT / rel
+        out[rel] = set(os.listdir(p)) if p.is_dir() else set()
+    return out
+
+
+def _check_hostile(module: str, target: str, argv: list[str], capsys) -> None:
+    before = _checkout_listing()
+    try:
+        rc, out, err = _run(target, argv, capsys)
+    except Exception as e:  # an uncaught exception is a traceback for the user (the alarm included: a hang)
+        raise AssertionError(f"{module} {argv}: {type(e).__name__}: {str(e)[:200]}") from None
+    assert "Traceback" not in err, (module, argv, err)
+    assert rc in (0, 2, 130), (module, argv, rc, err)
+    if rc != 0:
+        lines = [x for x in err.splitlines() if x.strip()]
+        assert len(lines) == 1, (module, argv, err)
+    assert _checkout_listing() == before, (module, argv, "wrote into the checkout")
+
+
 class _Alarm(Exception):
     pass
 
@@ -238,12 +342,26 @@ def test_every_tool_refuses_a_bad_command_line_in_one_line_long(case, capsys):
     _check(*case, capsys)
 
 
+@settings(max_examples=25, **_SETTINGS)
+@given(case=st.sampled_from(HOSTILE_CASES))
+def test_every_option_survives_a_hostile_value(case, capsys):
+    module, target, _, argv = case
+    _check_hostile(module, target, argv, capsys)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", HOSTILE_CASES, ids=[c[2] for c in HOSTILE_CASES])
+def test_every_option_survives_every_hostile_value(case, capsys):
+    module, target, _, argv = case
+    _check_hostile(module, target, argv, capsys)
+
+
 def test_every_console_script_is_fuzzed():
     """Discovery: each console script of pyproject is a tool here, with a parser the generator can read."""
     assert len(TOOLS) == len({t.split(":")[0] for t in SCRIPTS.values()}) >= 10
     for _, target in TOOLS:
         assert isinstance(_parser(target), argparse.ArgumentParser)
-
+    assert {m for m, *_ in HOSTILE_CASES} == {m for m, _ in TOOLS}  # every tool has hostile cases
 
 def test_the_property_can_fail(capsys):
     """Negative control: a command line that is accepted (exit 0) and a tool that prints a usage dump both fail
@@ -267,5 +385,26 @@ def test_the_property_can_fail(capsys):
     try:
         with pytest.raises(AssertionError):
             _check("plain", "lengthgen_fuzz_plain:main", ["--n", "x"], capsys)
+        with pytest.raises(AssertionError):  # the hostile property: a usage dump is more than one line
+            _check_hostile("plain", "lengthgen_fuzz_plain:main", ["--n", "x"], capsys)
+
+        def crash(argv):
+            json.loads("[" * 100_000 + "]" * 100_000)
+
+        fake.main = crash
+        with pytest.raises(AssertionError):  # ... and a traceback (an uncaught exception) fails it too
+            _check_hostile("plain", "lengthgen_fuzz_plain:main", [], capsys)
+        stray = ROOT / "docs" / "results" / ".lengthgen-fuzz-stray"
+
+        def writes(argv):
+            stray.write_text("x")
+            return 0
+
+        fake.main = writes
+        try:
+            with pytest.raises(AssertionError, match="wrote into the checkout"):  # ... and so does a stray file
+                _check_hostile("plain", "lengthgen_fuzz_plain:main", [], capsys)
+        finally:
+            stray.unlink(missing_ok=True)
     finally:
         del sys.modules["lengthgen_fuzz_plain"]

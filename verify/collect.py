@@ -61,7 +61,7 @@ def _reason(output: str) -> str:
     for prefix in ("E ", "ERROR"):
         found = [ln for ln in lines if ln.startswith(prefix)]
         if found:
-            return found[-1].removeprefix("E").strip()
+            return found[-1].removeprefix("E ").strip() if prefix == "E " else found[-1]
     return lines[-1] if lines else "no output"
 
 
@@ -122,7 +122,7 @@ def _collect(extra) -> dict[str, dict[str, bool]]:
     args = ["--collect-only", "-q", "--slow", "--no-claim-results", "-W", "ignore", *pytest_base_args(),
             *check_locations(), *(str(Path(e).resolve()) for e in extra)]
     out = io.StringIO()
-    with contextlib.redirect_stdout(out):
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):  # pytest's errors: the reason, once
         rc = pytest.main(args, plugins=[collector])
     if rc == pytest.ExitCode.INTERRUPTED:  # Ctrl-C during collection: pytest caught it, the command ends on it
         raise KeyboardInterrupt
