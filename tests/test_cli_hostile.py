@@ -101,10 +101,15 @@ def test_ctrl_c_during_collection_and_run_of_verify_report(monkeypatch, tmp_path
 
     own = tmp_path / "test_own.py"
     own.write_text("def test_x():\n    pass\n")
-    monkeypatch.setattr(pytest_module, "main", lambda *a, **k: pytest_module.ExitCode.INTERRUPTED)
+    def ctrl_c(*args, **kwargs):  # what pytest does on Ctrl-C: reports it and returns INTERRUPTED
+        print("!!!!!!!!!!!!!!!!!!!!!!!!!!!!!! KeyboardInterrupt !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!")
+        return pytest_module.ExitCode.INTERRUPTED
+
+    monkeypatch.setattr(pytest_module, "main", ctrl_c)
     err = _one_line(capsys, "verify.report", ["--run", "--tests", str(own)], status=130)
     assert err == "verify.report: interrupted\n"
-    monkeypatch.setattr(pytest_module, "main", lambda *a, **k: pytest_module.ExitCode.USAGE_ERROR)
+    # control: a collection error is INTERRUPTED too, without the KeyboardInterrupt: the one-line collection error
+    monkeypatch.setattr(pytest_module, "main", lambda *a, **k: pytest_module.ExitCode.INTERRUPTED)
     assert "could not collect" in _one_line(capsys, "verify.report", ["--run", "--tests", str(own)])
 
     def interrupted(*args, **kwargs):

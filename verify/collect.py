@@ -124,8 +124,8 @@ def _collect(extra) -> dict[str, dict[str, bool]]:
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):  # pytest's errors: the reason, once
         rc = pytest.main(args, plugins=[collector])
-    if rc == pytest.ExitCode.INTERRUPTED:  # Ctrl-C during collection: pytest caught it, the command ends on it
-        raise KeyboardInterrupt
+    if rc == pytest.ExitCode.INTERRUPTED and "KeyboardInterrupt" in out.getvalue():
+        raise KeyboardInterrupt  # Ctrl-C during collection: pytest caught it (a collection error is INTERRUPTED too)
     if rc not in (0, 5):
         raise CollectionError(f"pytest could not collect the tests (exit code {rc}): {_reason(out.getvalue())}")
     return {k: dict(sorted(v.items())) for k, v in collector.by_claim.items()}
