@@ -250,7 +250,10 @@ register(
     "delta has length exactly the claimed length + 1; the witness beyond is evaluated exactly; controls: one length "
     "more, a doubled q and a halved class K are caught. The docstring's argument from the pair's output formula on "
     "(|f - g| <= delta iff t <= t1 iff n_b <= N_b, the length, the witness) is proved for all parameters "
-    "(verify/izzo/lower_bump.py, z3, controls).",
+    "(verify/izzo/lower_bump.py, z3, controls). verify/tests/izzo2025/test_lower_windows.py evaluates the pair "
+    "exactly on every input up to the printed length for classes whose window is longer than (N_b + 1) Delta (where "
+    "$ is in the window) and on the worst inputs of tau = 64 and 400; control: the uniform-window construction is "
+    "caught.",
     leaves_out="that the built pair computes f - g = 4K (t - t0)_+ with t = n_b/(n_b + 1) and lies in the class is "
     "checked on the five classes built in test_lower.py only (delta > 0, Delta = 3 with tau = 1, |Sigma| = 1, gamma "
     "< p among them; the tied gamma = +inf variant included there but not in the universal argument); the argument "
@@ -268,7 +271,10 @@ register(
     "(counts relaxed to reals, which holds every real input) for h = 1, 2, 3, the witness exact, and the control: z3 "
     "finds the disagreement at the witness's length; 1024 heads in the log domain. The docstring's argument from the "
     "pair's output formula on (the sum bound, each term, the induction over the heads, the integer step, the length "
-    "and the witness) is proved for every h and all parameters (verify/izzo/lower_chain.py, z3, controls).",
+    "and the witness) is proved for every h and all parameters (verify/izzo/lower_chain.py, z3, controls). "
+    "verify/tests/izzo2025/test_lower_windows.py evaluates small chain pairs exactly on every input up to the "
+    "printed length and a 2-head chain with tau = 400 on its worst inputs; control: the uniform-window construction "
+    "is caught.",
     leaves_out="that the built pair computes f - g = (4K/h)(nu - sum (1 - t_i))_+ (its attention and unit) and lies "
     "in the class is checked on the built instances only: agreement up to the claimed length certified by z3 for h = "
     "1, 2, 3 heads (1024 heads: only the length is computed, in the log domain); the argument from that formula on is "

@@ -639,6 +639,14 @@ mutation("izzo-corrected-stretch-grid-coarse", "izzo2025:thm4.1.corrected", "ver
 mutation("izzo-lower-bump-off-by-one", "izzo2025:lower.bump", "bounds/lower.py",
          "Length.at_least((Nb + 1) * cls.period + cls.window)", "Length.at_least((Nb + 2) * cls.period + cls.window)",
          "off-by-one: the bump's agreement length one residue period too long")
+mutation("izzo-lower-bump-window-uniform", "izzo2025:lower.bump", "bounds/lower.py",
+         "LocalPhi(tuple(-(tau + 1 - d) * G0 for d in range(tau + 1)))", "LocalPhi((-G0,) * (tau + 1))",
+         "dropped case: every window slot adds the same -G0, so on an input no longer than the window $ ties with "
+         "the gated tokens (the bump pair differs below its printed length when tau >= (N_b + 1) Delta)")
+mutation("izzo-lower-chain-window-uniform", "izzo2025:lower.chain", "bounds/lower.py",
+         "LocalPhi(tuple(-(tau + 1 - d) * G0 for d in range(tau + 1)))", "LocalPhi((-G0,) * (tau + 1))",
+         "dropped case: every window slot adds the same -G0, so on an input no longer than the window $ ties with "
+         "the gated tokens (the chain pair differs below its printed length on a long window)")
 mutation("izzo-lower-chain-overclaims", "izzo2025:lower.chain", "bounds/lower.py",
          "S += partial.numerator // partial.denominator + 1", "S += partial.numerator // partial.denominator + 2",
          "off-by-one: each chain count's minimum one too large (the agreement length overclaimed)")
