@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 
 from lengthgen_cli import (
     Parser,
@@ -222,6 +223,11 @@ def text_report(rec: dict, f_name: str, g_name: str, f, g) -> str:
                      f"{r['upper']:.6g}]  {r['witness']!r}")
     lines.append(f"every length > {rec['N0']}: sup |f - g| <= {rec['long_upper']:.6g} (certified; "
                  f"{rec['boxes_split']} boxes split, {rec['boxes_open']} open), >= {rec['long_lower']:.6g} (realized)")
+    reached = rec.get("reached") or {}
+    if reached.get("budget_spent"):
+        lines.append(f"time budget spent: lengths enumerated up to {reached['enumerated_to']} of "
+                     f"{reached['enumeration_target']}, {reached['pieces_bounded']} of {reached['pieces']} "
+                     "(phase, window) pieces bounded (a piece or length not reached leaves the upper bound at inf)")
     w = rec["witness"]
     if w["string"] is None:
         wtxt = (f"of length {w['length']} with class counts {w['counts']} and window {w.get('window')} "
@@ -248,6 +254,7 @@ def text_report(rec: dict, f_name: str, g_name: str, f, g) -> str:
 
 
 def _pair(args):
+    started = time.perf_counter()
     from bounds.certify.search import FIRST_LENGTH, Problem, certificate_record, certify, task_target
 
     if args.model is None:
@@ -289,7 +296,8 @@ def _pair(args):
         bar.refresh()
 
     try:
-        cert = certify(prob, eps, float(args.delta or 0), args.train_length, args.time_budget, args.gap,
+        left = max(0.0, args.time_budget - (time.perf_counter() - started))  # the budget is the whole command's
+        cert = certify(prob, eps, float(args.delta or 0), args.train_length, left, args.gap,
                        args.max_length, tick, args.first_length or FIRST_LENGTH, max_boxes=args.max_boxes)
     finally:
         bar.close()

@@ -40,6 +40,7 @@ from bounds.certify.class_softmax import (
     _head_spec,
     _up,
     bound_D,
+    check_model,
     izzo_keep,
     log_bounds,
     weight_box,
@@ -68,6 +69,29 @@ FIRST_LENGTH = 2  # smallest model length certified by default: the empty input 
 
 class CertifyError(BoundsError):
     """The pair is outside what the certifier handles, or a size is beyond its limits (named)."""
+
+
+#: the certifier's clock (seconds); tests replace it with one that advances per unit of work
+clock = time.perf_counter
+
+
+class Deadline:
+    """The time budget of a whole certificate: every phase (the enumeration of the short lengths, the first pass
+    over the pieces, the splits, the local search) asks :meth:`expired` before each unit of work, so the command
+    ends within its budget plus one unit."""
+
+    def __init__(self, budget_s: float):
+        self.t0 = clock()
+        self.end = self.t0 + budget_s
+
+    def expired(self) -> bool:
+        return clock() >= self.end
+
+    def left(self) -> float:
+        return max(0.0, self.end - clock())
+
+    def elapsed(self) -> float:
+        return clock() - self.t0
 
 
 # ------------------------------------------------------------------------------------------- targets
@@ -167,8 +191,14 @@ class Problem:
     def __init__(self, f, g=None, semantics=("softmax", "softmax"), target: Target | None = None):
         if g is not None and target is not None:
             raise CertifyError("give either a model g or a target function, not both")
-        self.ev = PairEvaluator(f, g, semantics, target.period if target is not None else None)
-        self.delta, self.tau, self.sigma = self.ev.delta, self.ev.tau, self.ev.sigma
+        for m in (f, g):  # the limits below, before the exact class tables are built (the work)
+            if m is not None:
+                check_model(m)
+        periods = [f.period or 1, (g.period or 1) if g is not None else 1,
+                   target.period if target is not None and target.period else 1]
+        self.delta = math.lcm(*periods)
+        self.tau = max(f.tau, g.tau) if g is not None else f.tau
+        self.sigma = len(f.alphabet)
         # the target reads symbols by name, at the residues of the task's period within the pair's (a multiple)
         self.target = target.bind(tuple(f.alphabet), self.delta) if target is not None else None
         self.w = self.tau + 1
@@ -180,6 +210,8 @@ class Problem:
         if pieces > MAX_WINDOWS:
             raise CertifyError(f"{pieces} (phase, window) pieces (Delta |Sigma|^(tau+1)), above the limit "
                                f"MAX_WINDOWS = {MAX_WINDOWS}")
+        self.ev = PairEvaluator(f, g, semantics, target.period if target is not None else None)
+        assert (self.ev.delta, self.ev.tau, self.ev.sigma) == (self.delta, self.tau, self.sigma)
 
     def heads(self, window: tuple) -> list:
         """The attention heads (:class:`bounds.certify.class_softmax.HeadSpec`) of the difference network on a window."""
@@ -253,18 +285,26 @@ class LengthRow:
     witness: str
 
 
-def enumerate_length(prob: Problem, n: int) -> LengthRow:
-    """max |f - g| over every input of model length n (every class configuration), certified."""
+CHUNK = 1024  # configurations evaluated per call (one unit of work between deadline checks)
+
+
+def enumerate_length(prob: Problem, n: int, deadline: Deadline | None = None) -> LengthRow:
+    """max |f - g| over every input of model length n (every class configuration), certified.  When ``deadline``
+    expires first, the row is partial: its lower end is still attained by its witness, its upper end is ``inf``
+    (``configurations`` then counts the inputs evaluated)."""
     groups: dict = {}
     for counts, window in configurations(n, prob.sigma, prob.delta, prob.tau):
         groups.setdefault(window, []).append(counts)
     best_lo, best_hi, arg = -1.0, 0.0, None
     total = 0
     for window, cs in groups.items():
-        total += len(cs)
-        for s in range(0, len(cs), 4096):
-            chunk = cs[s:s + 4096]
+        for s in range(0, len(cs), CHUNK):
+            if deadline is not None and deadline.expired():
+                return LengthRow(n, total, max(best_lo, 0.0), math.inf, "" if arg is None else
+                                 witness_string(arg[0], arg[1], prob.delta, prob.ev.f.alphabet))
+            chunk = cs[s:s + CHUNK]
             lo, hi = prob.point(chunk, window, n)
+            total += len(chunk)
             i = int(np.argmax(lo))
             if lo[i] > best_lo:
                 best_lo, arg = float(lo[i]), (chunk[i], window)
@@ -273,16 +313,30 @@ def enumerate_length(prob: Problem, n: int) -> LengthRow:
                      witness_string(arg[0], arg[1], prob.delta, prob.ev.f.alphabet))
 
 
+def check_enumeration(prob: Problem, first: int, last: int) -> None:
+    """Refuse, before any work, lengths ``first..last`` that must be enumerated but hold more configurations than
+    ``MAX_CONFIGS_PER_LENGTH`` (counted by formula)."""
+    for n in range(first, last + 1):
+        count = count_configurations(n, prob.sigma, prob.delta, prob.tau)
+        if count > MAX_CONFIGS_PER_LENGTH:
+            raise CertifyError(f"length {n} has {count} input configurations, above the limit MAX_CONFIGS_PER_LENGTH "
+                               f"= {MAX_CONFIGS_PER_LENGTH}; the lengths up to {last} must be enumerated "
+                               "(Delta + tau + 2, the training length or --max-length)")
+
+
 def enumerate_lengths(prob: Problem, budget_s: float, min_length: int, max_length: int | None = None,
-                      progress=None, first: int = 1) -> list[LengthRow]:
+                      progress=None, first: int = 1, deadline: Deadline | None = None) -> list[LengthRow]:
     """Rows for n = 1, 2, ... up to ``max_length`` if given, else while the next length's estimated time fits the
-    budget (and at least up to ``min_length``)."""
+    budget (and at least up to ``min_length``); never past ``deadline`` (the last row is then partial: upper end
+    ``inf``)."""
     rows: list[LengthRow] = []
-    t0 = time.perf_counter()
+    t0 = clock()
     rate = None  # seconds per configuration
     n = first
     while True:
         if max_length is not None and n > max_length:
+            break
+        if deadline is not None and deadline.expired():
             break
         count = count_configurations(n, prob.sigma, prob.delta, prob.tau)
         if count > MAX_CONFIGS_PER_LENGTH:
@@ -291,11 +345,13 @@ def enumerate_lengths(prob: Problem, budget_s: float, min_length: int, max_lengt
                                    f"MAX_CONFIGS_PER_LENGTH = {MAX_CONFIGS_PER_LENGTH}; lower the length")
             break
         if max_length is None and n > min_length and rate is not None:
-            if time.perf_counter() - t0 + rate * count > budget_s:
+            if clock() - t0 + rate * count > budget_s:
                 break
-        t1 = time.perf_counter()
-        rows.append(enumerate_length(prob, n))
-        dt = time.perf_counter() - t1
+        t1 = clock()
+        rows.append(enumerate_length(prob, n, deadline))
+        if rows[-1].upper == math.inf:
+            break
+        dt = clock() - t1
         rate = max(dt / max(count, 1), 1e-6)
         if progress:
             progress(n)
@@ -314,7 +370,8 @@ class Piece:
     d: np.ndarray  # (Delta,): m_r(rho) = 1/Delta + rho d_r
 
 
-def pieces(prob: Problem) -> list[Piece]:
+def pieces(prob: Problem, deadline: Deadline | None = None) -> list[Piece]:
+    """Every (phase, window) piece (``Delta |Sigma|^(tau+1)``); fewer when ``deadline`` expires first."""
     D, w, sig = prob.delta, prob.w, prob.sigma
     out = []
     for k in range(D):
@@ -322,6 +379,8 @@ def pieces(prob: Problem) -> list[Piece]:
         per = positions_per_residue(M0, D)
         d = np.array([per[r] - (M0 - k) / D - (w + k) / D for r in range(D)])
         for toks in itertools.product(range(1, sig + 1), repeat=w):
+            if deadline is not None and deadline.expired():
+                return out
             window = tuple(t * D + (k + s) % D for s, t in enumerate(toks))
             out.append(Piece(k, window, prob.ev.nets(window)[0], d))
     return out
@@ -520,7 +579,8 @@ def rescale(prob: Problem, counts: dict, n2: int) -> dict:
     return new
 
 
-def shortest_rescaled_failure(prob: Problem, witness: tuple, lo: int, threshold: float, steps: int = 400):
+def shortest_rescaled_failure(prob: Problem, witness: tuple, lo: int, threshold: float, steps: int = 400,
+                              deadline: Deadline | None = None):
     """The failing input ``witness = (counts, window, n)`` rescaled (:func:`rescale`) to shorter lengths of its phase
     in ``lo + 1 .. n - 1``, bisected on the length for the shortest one whose certified lower end of ``|D|`` still
     exceeds ``threshold`` (a heuristic search: every input it returns is a real, certified failure).  Returns
@@ -535,7 +595,7 @@ def shortest_rescaled_failure(prob: Problem, witness: tuple, lo: int, threshold:
     best = None
     a, b = lo, n  # invariant: the rescaling at b fails (or b = n, the witness itself)
     for _ in range(steps):
-        if b - a <= D:
+        if b - a <= D or (deadline is not None and deadline.expired()):
             break
         mid = fit((a + b) // 2 if b < 2 * a + 2 else math.isqrt(max(a, 1) * b))
         if mid <= a:
@@ -551,17 +611,20 @@ def shortest_rescaled_failure(prob: Problem, witness: tuple, lo: int, threshold:
     return best
 
 
-def local_search(prob: Problem, pcs: list, best: list, n_min: int, budget_s: float, n_max: int | None = None) -> None:
+def local_search(prob: Problem, pcs: list, best: list, n_min: int, budget_s: float, n_max: int | None = None,
+                 deadline: Deadline | None = None) -> None:
     """Hill-climb from the best realized input ``best = [value, (counts, window, n)]`` through
     :func:`_neighbours`, each evaluated with the certified evaluator (its lower end: a valid lower bound), while it
     improves and the budget lasts; ``best`` is updated in place."""
-    t0 = time.perf_counter()
+    t0 = clock()
     by_window = {p.window: p for p in pcs}
-    while best[1] is not None and time.perf_counter() - t0 < budget_s:
+    while best[1] is not None and clock() - t0 < budget_s and not (deadline and deadline.expired()):
         counts, window, n = best[1]
         piece = by_window[tuple(window)]
         improved = False
         for n2, cs in _neighbours(prob, piece, counts, n, n_min, n_max).items():
+            if deadline is not None and deadline.expired():
+                return
             lo_v, _ = prob.point(cs, window, n2)
             j = int(np.argmax(lo_v))
             if lo_v[j] > best[0]:
@@ -579,6 +642,8 @@ class BnBResult:
     boxes_open: int
     seconds: float
     converged: bool
+    pieces_bounded: int = 0  # (phase, window) pieces given a first bound (U is inf while any is not)
+    pieces: int = 0
 
 
 MAYBE, PRESENT, ABSENT = 0, 1, 2  # what a box knows of a prefix class: nothing, count >= 1, count = 0
@@ -669,14 +734,24 @@ def _slope_gap(prob: Problem, piece: Piece, h: int, k: int) -> np.ndarray:
 
 def branch_and_bound(prob: Problem, N0: int, tol: float, budget_s: float, max_boxes: int = MAX_BOXES,
                      lower_start: float = 0.0, stop_above: float | None = None, progress=None,
-                     n_max: int | None = None, stop_below: float | None = None) -> BnBResult:
+                     n_max: int | None = None, stop_below: float | None = None,
+                     deadline: Deadline | None = None) -> BnBResult:
     """Certified sup of |f - g| over every input of model length > N0 (and <= ``n_max`` when given: the lengths
-    ``N0 + 1 .. n_max``) (module docstring); stops when the gap is <= tol, the time budget is spent, (``stop_above``)
-    a realized input exceeds that value, or (``stop_below``) the certified bound is at most that value."""
-    t0 = time.perf_counter()
+    ``N0 + 1 .. n_max``) (module docstring); stops when the gap is <= tol, the time budget (``budget_s`` from the
+    call, and ``deadline``) is spent, (``stop_above``) a realized input exceeds that value, or (``stop_below``) the
+    certified bound is at most that value.  The budget holds in every phase: a piece not reached by the first pass
+    leaves the bound at ``inf``; boxes popped but not split when it expires stay open with their bounds."""
+    t0 = clock()
+    own = Deadline(budget_s)
+    if deadline is not None and deadline.end < own.end:
+        own = deadline
+    deadline = own
     rho_max = float(np.nextafter(1.0 / (N0 + 1), 1.0))  # outward: 1/(N0 + 1) itself is inside
     rho_min = 0.0 if n_max is None else float(np.nextafter(1.0 / n_max, 0.0))
-    ps = pieces(prob)
+    ps = pieces(prob, deadline)
+    total = prob.delta * prob.sigma**prob.w
+    if len(ps) < total:
+        return BnBResult(math.inf, lower_start, None, 0, 0, clock() - t0, False, 0, total)
     F = prob.free
     heap: list = []
     uid = itertools.count()
@@ -712,14 +787,19 @@ def branch_and_bound(prob: Problem, N0: int, tol: float, budget_s: float, max_bo
                 if lo_v[j] > best[0]:
                     best[0], best[1] = float(lo_v[j]), (cs[j], piece.window, n)
             if best[0] > before:
-                local_search(prob, ps, best, N0 + 1, max(0.5, budget_s / 50), n_max)
+                local_search(prob, ps, best, N0 + 1, max(0.5, budget_s / 50), n_max, deadline)
 
     E_of = [p.win.E for p in ps]
+    bounded = 0
     for i in range(len(ps)):
+        if deadline.expired():  # the pieces left have no bound: U = inf
+            return BnBResult(math.inf, best[0], best[1], 0, len(heap), clock() - t0, False, bounded, len(ps))
         if not _has_length(ps[i], prob, rho_min, rho_max):
+            bounded += 1
             continue
         box = Box(i, rho_min, rho_max, np.zeros(F), np.ones(F), np.zeros(E_of[i], dtype=np.int8), {})
         push(i, [box], evaluate(i, [box]))
+        bounded += 1
     split = 0
     converged = False
     while heap:
@@ -731,7 +811,7 @@ def branch_and_bound(prob: Problem, N0: int, tol: float, budget_s: float, max_bo
             break
         if stop_below is not None and upper <= stop_below:
             break
-        if time.perf_counter() - t0 > budget_s or split >= max_boxes:
+        if deadline.expired() or split >= max_boxes:
             break
         batch = [heapq.heappop(heap) for _ in range(min(BATCH, len(heap)))]
         groups: dict = {}
@@ -740,7 +820,12 @@ def branch_and_bound(prob: Problem, N0: int, tol: float, budget_s: float, max_bo
                 continue
             split += 1
             groups.setdefault(box.piece, []).append((-negup, box))
-        for pi, items in groups.items():
+        for gi, (pi, items) in enumerate(list(groups.items())):
+            if gi and deadline.expired():  # the popped boxes not split stay open with their bounds
+                for _, rest in list(groups.items())[gi:]:
+                    for up_b, b in rest:
+                        heapq.heappush(heap, (-up_b, next(uid), b))
+                break
             parents = [b for _, b in items]
             lo_m, hi_m, _, _, H, _ = box_weights(prob, ps[pi], parents)
             cands = [_candidate_splits(prob, ps[pi], b, {h: tuple(x[j] for x in Hh) for h, Hh in H.items()},
@@ -761,7 +846,7 @@ def branch_and_bound(prob: Problem, N0: int, tol: float, budget_s: float, max_bo
     upper = max(-heap[0][0], best[0]) if heap else best[0]
     if not heap:
         converged = True
-    return BnBResult(upper, best[0], best[1], split, len(heap), time.perf_counter() - t0, converged)
+    return BnBResult(upper, best[0], best[1], split, len(heap), clock() - t0, converged, bounded, len(ps))
 
 
 def _choose_split(parent_up: float, depth: int, children: np.ndarray, scale: float) -> int:
@@ -856,6 +941,7 @@ class Certificate:
     notes: list = field(default_factory=list)
     horizon: object = None  # bounds.certify.horizon.Horizon
     train_length: int | None = None  # model length
+    reached: dict = field(default_factory=dict)  # how far each phase got (all of it unless the budget ran out)
 
     @property
     def gap(self) -> float:
@@ -882,7 +968,7 @@ def certify(prob: Problem, eps: float, delta: float | None = 0.0, train_length: 
     :func:`bounds.certify.trained.absolute_as_periodic`): every length up to it is enumerated, none beyond is
     claimed (no branch-and-bound).  ``max_boxes`` stops branch-and-bound after that many boxes split: with
     ``max_length`` given and a budget that is not reached, the certificate does not depend on the machine's speed."""
-    t0 = time.perf_counter()
+    deadline = Deadline(budget_s)
     if defined_up_to is not None:
         max_length = defined_up_to
     tol = eps / 10 if tol is None else tol
@@ -895,35 +981,42 @@ def certify(prob: Problem, eps: float, delta: float | None = 0.0, train_length: 
     if train_length is not None and first > train_length:
         raise CertifyError(f"the first length {first} exceeds the training length {train_length}: delta would "
                            "range over no length")
-    rows = enumerate_lengths(prob, budget_s / 4, need, max_length, first=first)
-    N0 = rows[-1].length
+    check_enumeration(prob, first, max_length if max_length is not None else need)  # before any work
+    rows = enumerate_lengths(prob, budget_s / 4, need, max_length, first=first, deadline=deadline)
+    complete = [r for r in rows if r.upper != math.inf]
+    N0 = complete[-1].length if complete else first - 1  # every length first..N0 is enumerated
+    target = max_length if max_length is not None else need
     if train_length is not None:
         part = [r for r in rows if r.length <= train_length]
-        d_lo, d_hi = max(r.lower for r in part), max(r.upper for r in part)
+        d_lo = max((r.lower for r in part), default=0.0)
+        d_hi = max(r.upper for r in part) if N0 >= train_length else math.inf  # delta(N) unknown: nothing fails
     else:
         d_lo = d_hi = float(delta or 0.0)
-    short_hi = max(r.upper for r in rows)
-    short_best = max(rows, key=lambda r: r.lower)
-    remaining = max(budget_s - (time.perf_counter() - t0), budget_s / 4)
-    if defined_up_to is None:
-        long = branch_and_bound(prob, N0, tol, 0.5 * remaining, max_boxes, lower_start=0.0, progress=progress)
+    short_hi = max((r.upper for r in rows), default=0.0)
+    short_best = max(rows, key=lambda r: r.lower) if rows else LengthRow(first, 0, 0.0, math.inf, "")
+    if N0 < target:  # the budget ran out in the enumeration: nothing beyond it is bounded
+        long = BnBResult(math.inf, 0.0, None, 0, 0, 0.0, False)
+    elif defined_up_to is None:
+        long = branch_and_bound(prob, N0, tol, 0.5 * deadline.left(), max_boxes, lower_start=0.0,
+                                progress=progress, deadline=deadline)
     else:
         long = BnBResult(0.0, 0.0, None, 0, 0, 0.0, True)
 
     def extend(n: int) -> LengthRow | None:
         if count_configurations(n, prob.sigma, prob.delta, prob.tau) > MAX_CONFIGS_PER_LENGTH:
             return None
-        return enumerate_length(prob, n)
+        row = enumerate_length(prob, n, deadline)
+        return row if row.upper != math.inf else None  # the budget ran out within the length
 
     def shorter(witness: tuple, lo: int):
-        return shortest_rescaled_failure(prob, witness, lo, d_hi + eps)
+        return shortest_rescaled_failure(prob, witness, lo, d_hi + eps, deadline=deadline)
 
     def probe_range(lo: int, M: int, seconds: float) -> BnBResult:
         return branch_and_bound(prob, lo, 1e-12, seconds, max_boxes, stop_above=d_hi + eps, stop_below=d_lo + eps,
-                                n_max=M)
+                                n_max=M, deadline=deadline)
 
     horizon = find_horizon(prob, rows, long if defined_up_to is None else None, d_lo + eps, d_hi + eps,
-                           max(budget_s - (time.perf_counter() - t0), budget_s / 10), first, probe_range,
+                           deadline.left(), first, probe_range,
                            MAX_REALIZED_LENGTH, shorter, extend if defined_up_to is None else None)
     upper = max(short_hi, long.upper)
     if long.lower > short_best.lower and long.witness is not None:
@@ -940,9 +1033,13 @@ def certify(prob: Problem, eps: float, delta: float | None = 0.0, train_length: 
         verdict = "fails"
     else:
         verdict = "undetermined"
+    reached = {"enumerated_to": N0, "enumeration_target": target,
+               "pieces_bounded": long.pieces_bounded, "pieces": prob.delta * prob.sigma**prob.w,
+               "budget_spent": N0 < target or (defined_up_to is None and not long.converged
+                                               and long.boxes_split < max_boxes)}
     return Certificate((prob.ev.tf.semantics, prob.ev.tg.semantics if prob.ev.tg else None), eps, (d_lo, d_hi),
                        N0, rows, long, upper, lower, wl, ws, {str(k): v for k, v in wc.items()}, ww, verdict,
-                       time.perf_counter() - t0, horizon=horizon, train_length=train_length)
+                       deadline.elapsed(), horizon=horizon, train_length=train_length, reached=reached)
 
 
 def certificate_record(cert, prob=None) -> dict:
@@ -953,7 +1050,7 @@ def certificate_record(cert, prob=None) -> dict:
             "eps": cert.eps, "delta": list(cert.delta), "delta_plus_eps": cert.delta[0] + cert.eps,
             "semantics": list(cert.semantics), "N0": cert.N0, "seconds": round(cert.seconds, 3),
             "boxes_split": long.boxes_split, "boxes_open": long.boxes_open, "long_upper": long.upper,
-            "long_lower": long.lower, "long_converged": long.converged,
+            "long_lower": long.lower, "long_converged": long.converged, "reached": cert.reached,
             "witness": {"length": cert.witness_length, "string": cert.witness, "counts": cert.witness_counts,
                         "window": cert.witness_window},
             "lengths": [{"length": r.length, "configurations": r.configurations, "lower": r.lower, "upper": r.upper,
