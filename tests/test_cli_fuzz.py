@@ -94,6 +94,8 @@ HOSTILE_NUMBERS = ("nan", "inf", "-inf", "1e308", "-1e308", "9999999999999999999
 # what keeps an accepted line short: the listing mode, or options left out (they run suites)
 SAFE_EXTRA = {"verify.mutate": ["--list"]}
 LEFT_OUT = {"verify.report": {"--run", "--slow"}}
+# tools whose accepted lines train: an empty file is a valid new output there (it would start a training)
+TRAINING_TOOLS = {"bounds.experiments.reproduce", "bounds.experiments.measure"}
 # inputs that are never readable as anything; a missing path or another tool's results may be a valid output
 BAD_PATHS = ("dir", "fifo", "devnull")
 # model inputs (a JSON file or the binary .npz format) are also given an archive that holds a pickled object
@@ -239,8 +241,9 @@ def _hostile_cases(module: str, target: str) -> list[tuple[str, list[str]]]:
         for a in actions:
             if a.nargs == 0 or a.choices or a.nargs == argparse.REMAINDER:
                 continue
-            values = [v for k, v in HOSTILE_FILES.items() if k != "dir" or not _wants_folder(a)] \
-                if a.type is None else HOSTILE_NUMBERS  # a folder is what a folder option wants: it would run
+            values = [v for k, v in HOSTILE_FILES.items()  # a folder is what a folder option wants: it would run
+                      if not (k == "dir" and _wants_folder(a)) and not (k == "empty.json" and module in TRAINING_TOOLS)] \
+                if a.type is None else HOSTILE_NUMBERS
             for v in values:
                 argv = [sub] if sub else []
                 for b in positional:
