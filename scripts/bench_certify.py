@@ -11,6 +11,10 @@
 4. The certified horizon H and the shortest failure X of that model (against its task's function and against its
    construction; N0 picked by the budget, and forced to the training length), median seconds over ``--repeats``
    runs: ``taskset -c 0 python scripts/bench_certify.py --horizon-only`` pins it to one core.
+5. The time budget of the whole command: ``python -m bounds.certify`` run as a process on a 4-head pair (ModP
+   heads of indices 0..3 at period 4, tau = 2: 32 pieces, lengths up to 8 enumerated) with ``--time-budget`` 1, 2
+   and 5 s; wall seconds of the process (start-up and loading included) against the budget, and what the
+   certificate reached (``--budget-only`` runs only this part).
 
 The trained model is the committed witness run (docs/results/izzo2025-trained-witness.json) unless ``--runs`` names a
 ``bounds.experiments.measure`` folder (then the first ModP p = 5 record, seed 0).  The load average is printed beside every time.
@@ -190,6 +194,51 @@ def horizon_one(f, rec: dict, budget: float, repeats: int) -> list:
     return out
 
 
+def four_head_pair():
+    """Two 4-head one-layer models at period 4 with tau = 2 (ModP(4)'s construction, one head per index k = 0..3,
+    phi on the window); g's head 3 has its logit scale halved."""
+    import dataclasses
+
+    from constructions.limit_transformer.model import Head, Layer, LocalPhi
+    from constructions.tasks import ModPTask
+
+    def model(scale3):
+        base = ModPTask(4, 0).limit_transformer()
+        heads = []
+        for k in range(4):
+            h = ModPTask(4, k).limit_transformer(logit_scale=scale3 if k == 3 else None).layers[0].heads[0]
+            heads.append(Head(query=h.query, key=h.key, value=h.value, phi=LocalPhi((0, 1, 2))))
+        return dataclasses.replace(base, layers=(Layer(heads=tuple(heads), mlp=base.layers[0].mlp),))
+
+    return model(None), model(8)
+
+
+def budget_runs(budgets=(1.0, 2.0, 5.0)) -> list:
+    import subprocess
+    import tempfile
+
+    from constructions.limit_transformer.serialize import save_model
+
+    f, g = four_head_pair()
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        save_model(f, os.path.join(tmp, "f.json"))
+        save_model(g, os.path.join(tmp, "g.json"))
+        for b in budgets:
+            t = time.perf_counter()
+            r = subprocess.run([sys.executable, "-m", "bounds.certify", "--model", os.path.join(tmp, "f.json"),
+                                "--against", os.path.join(tmp, "g.json"), "--time-budget", str(b), "--json"],
+                               capture_output=True, text=True, cwd=os.path.dirname(os.path.dirname(
+                                   os.path.abspath(__file__))))
+            wall = time.perf_counter() - t
+            rec = json.loads(r.stdout) if r.returncode == 0 else {"error": r.stderr.strip()}
+            out.append({"budget": b, "wall_seconds": wall, "wall_over_budget": wall / b,
+                        "certificate_seconds": rec.get("seconds"), "verdict": rec.get("verdict"),
+                        "upper": rec.get("upper"), "lower": rec.get("lower"), "reached": rec.get("reached"),
+                        "load_average": os.getloadavg()})
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", help="a bounds.experiments.measure run folder (default: the committed witness run)")
@@ -198,8 +247,12 @@ def main():
     ap.add_argument("--horizon-budget", type=float, default=10.0,
                     help="seconds per certificate of part 4 (default 10)")
     ap.add_argument("--repeats", type=int, default=3, help="runs per setting of part 4 (default 3)")
+    ap.add_argument("--budget-only", action="store_true", help="run only part 5, the whole command's time budget")
     args = ap.parse_args()
     os.environ.setdefault("OMP_NUM_THREADS", "1")
+    if args.budget_only:
+        print(json.dumps({"budget": budget_runs()}, indent=1, default=float))
+        return
     from constructions.tasks import ModPTask
 
     f, rec = load(args.runs)
@@ -211,6 +264,8 @@ def main():
         out["box_bound"] = naive_vs_crown(f, g)
         out["certificate"] = certify_one(f, g, args.budget, rec["N"])
     out["horizon"] = horizon_one(f, rec, args.horizon_budget, args.repeats)
+    if not args.horizon_only:
+        out["budget"] = budget_runs()
     out["load_average_end"] = os.getloadavg()
     print(json.dumps(out, indent=1, default=float))
 
