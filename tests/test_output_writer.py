@@ -291,3 +291,16 @@ def test_measure_refuses_a_device_among_its_plots_before_any_run(tmp_path, capsy
     assert "simple-nmin.svg is a device" in capsys.readouterr().err
     assert _node(plots / "simple-nmin.svg") == before
     assert not (tmp_path / "runs").exists() and not (tmp_path / "res").exists()
+
+
+def test_figures_check_reports_a_fifo_without_reading_it(tmp_path, capsys):
+    from bounds.experiments import figures
+
+    d = tmp_path / "results"
+    d.mkdir()
+    shutil.copy(ROOT / "docs" / "results" / "huang2024-fig1-quick.json", d)
+    os.mkfifo(d / "huang2024-fig1-quick.png")
+    assert figures.main(["--dir", str(d), "--check", "--pages", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "huang2024-fig1-quick.png: not a regular file" in out
+    assert "huang2024-fig1-quick.svg: missing" in out  # control: the other figure is examined as before

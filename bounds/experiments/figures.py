@@ -159,6 +159,9 @@ def check(folder: str = DEFAULT_DIR, pages: str | None = None) -> list[str]:
                 if not os.path.exists(figure):
                     problems.append(f"{figure}: missing (drawn from {source})")
                     continue
+                if not os.path.isfile(figure):  # a FIFO would block the read, a device never end
+                    problems.append(f"{figure}: not a regular file")
+                    continue
                 have = embedded(figure)
                 if have is None:
                     problems.append(f"{figure}: no embedded data (redraw it: python -m bounds.experiments.figures)")
