@@ -7,7 +7,10 @@
   a named upper limit (sizes beyond what the machine can do are refused before any work).
 * :mod:`lengthgen_cli.options`: the shared option names (``--period`` for the period Delta, ``--delta`` only for
   the agreement delta, ``--eps``, ``--precision-bits``, ``--json``) and their help texts.
-* :mod:`lengthgen_cli.output`: ``--out FILE [--resume]`` with the same semantics in every tool.
+* :mod:`lengthgen_cli.output`: the one output writer (``check_target`` before work, ``write_file`` /
+  ``write_atomic`` / ``write_text``: atomic, confined to the folder named, never over a device or a file of
+  another format) and ``--out FILE [--resume]`` with the same semantics in every tool.
+* :mod:`lengthgen_cli.deadline`: a wall-clock limit on a computation that a legal request can make unbounded.
 * :mod:`lengthgen_cli.inputs`: input paths that are not regular files (directories, FIFOs, devices) refused.
 * :mod:`lengthgen_cli.progress`: a tqdm progress bar on stderr (only on a terminal).
 * :mod:`lengthgen_cli.process`: settings of a tool's own process (freed memory reused, one BLAS thread).
