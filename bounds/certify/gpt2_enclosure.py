@@ -211,7 +211,8 @@ class Enclosure:
         with np.errstate(under="ignore"):
             e_lo = np.maximum(_dn(np.exp(_dn(s_lo - shift)) * (1 - REL)), 0.0)
             e_hi = _up(np.exp(_up(s_hi - shift)) * (1 + REL)) + TINY
-        u_lo = _dn(m_lo[:, None, :] * e_lo[None])  # (B, H, K)
+        # masses and exponentials are >= 0, so 0 bounds their products below (rounding down may cross it)
+        u_lo = np.maximum(_dn(np.maximum(m_lo, 0.0)[:, None, :] * e_lo[None]), 0.0)  # (B, H, K)
         u_hi = _up(m_hi[:, None, :] * e_hi[None])
         u = np.where(self.masks[None, None], u_hi[:, :, None, :], u_lo[:, :, None, :])  # (B, H, V, K)
         den = u.sum(axis=-1)  # (B, H, V)
