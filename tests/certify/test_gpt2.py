@@ -91,6 +91,19 @@ def test_refuses_absolute_positions_and_bad_options(tmp_path):
     assert gpt2.load(ok).alphabet == (1, 2, 3)  # config's BOS, every other id
 
 
+def test_bos_and_alphabet_from_the_tokenizer_saved_beside(tmp_path):
+    from tokenizers import Tokenizer
+    from tokenizers.models import WordLevel
+
+    tk = Tokenizer(WordLevel({"<s>": 0, "a": 1, "b": 2, "<pad>": 3}, unk_token="<pad>"))
+    tok = transformers.PreTrainedTokenizerFast(tokenizer_object=tk, bos_token="<s>", pad_token="<pad>")
+    path = _saved(tmp_path, 6)
+    assert gpt2.load(path).alphabet == (1, 2, 3)  # control: no tokenizer, every id but the config's BOS
+    tok.save_pretrained(path)
+    f = gpt2.load(path)
+    assert f.bos == 0 and f.alphabet == (1, 2)  # the special <pad> is not a letter
+
+
 # --------------------------------------------------------------------------------------------- enclosures
 def _mp_forward(f, ids):
     """40-digit forward of the whole sequence BOS ids (an implementation independent of the class reduction)."""
