@@ -303,3 +303,53 @@ def test_a_verifying_claim_whose_checks_run_no_library_code_is_flagged():
     row = {"claim": "izzo2025:x", "strength": "as-stated", "tests": ["t"], "runs_library": False}
     assert any("proof-script-only" in w for w in inconsistencies([row]))
     assert not inconsistencies([{**row, "runs_library": True}])  # control
+
+
+def test_collection_is_read_from_the_cache_until_a_file_changes(tmp_path, monkeypatch):
+    """The report's fast path: a second report with nothing changed reads the claim map from the cache instead of
+    collecting; a changed test file (the control) collects again."""
+    from verify import collect
+
+    (tmp_path / "verify" / "tests").mkdir(parents=True)
+    test = tmp_path / "verify" / "tests" / "test_x.py"
+    test.write_text("def test_x():\n    pass\n")
+    monkeypatch.setattr(collect, "BASE", tmp_path)
+    calls = []
+    monkeypatch.setattr(collect, "_collect", lambda extra: calls.append(1) or {"izzo2025:x": {"n": False}})
+    results = tmp_path / "cache" / "r.json"
+    assert collect.collect_tests((), results) == {"izzo2025:x": {"n": False}} and len(calls) == 1
+    assert collect.collect_tests((), results) == {"izzo2025:x": {"n": False}} and len(calls) == 1
+    test.write_text("def test_x():\n    assert False\n")
+    collect.collect_tests((), results)
+    assert len(calls) == 2
+
+
+def test_run_json_sends_pytest_progress_to_stderr(monkeypatch):
+    """verify.report --run --json: pytest's progress must not reach stdout (which carries the JSON)."""
+    import subprocess
+    import sys
+
+    from verify import report
+
+    seen = {}
+    monkeypatch.setattr(subprocess, "run", lambda args, **kw: seen.update(kw) or subprocess.CompletedProcess(args, 0))
+    report.run_checks(["izzo2025:eq1"], False, None, quiet=True)
+    assert seen["stdout"] is sys.stderr
+    report.run_checks(["izzo2025:eq1"], False, None)  # control: the text report shows pytest's progress
+    assert seen["stdout"] is None
+
+
+def test_checks_column_counts_what_pytest_ran_and_names_slow_checks():
+    from verify.report import checks_cell
+
+    row = {"outcome": "pass", "passed": 13, "required": 13, "tests": ["t"] * 14}
+    assert checks_cell(row) == "pass (13) +1 slow"
+    assert checks_cell({**row, "outcome": "partial", "passed": 12, "tests": ["t"] * 13}) == "partial (12/13)"
+
+
+def test_zero_verified_says_what_to_run():
+    from verify.report import earn_line
+
+    rows = [{"status": "passing"}, {"status": "verified-script"}]
+    assert "python -m verify.mutate --claim KEY" in earn_line(rows) and earn_line(rows).startswith("verified: 0")
+    assert earn_line([*rows, {"status": "verified-instances"}]).startswith("verified: 1 of 3")  # control
