@@ -166,13 +166,33 @@ def test_enclosure_holds_the_40_digit_forward(seed, ids, activation, widen):
     # ... so the same check rejects a model whose final bias moved by 1e-5 (negative control)
     moved = Enclosure(f.with_params(head_b=f.head_b + 1e-5)).logits(t, r_lo, r_hi, p_lo, p_hi)
     assert not _inside(moved[0][0], moved[1][0], ref)
-    # and dropping the BOS term (rho = 0) is rejected too
+    # and dropping the BOS term (rho = 0) is rejected too, wherever the BOS term moves the output by more than the
+    # enclosures' width (a draw whose BOS and token rows give the same output leaves nothing to detect: the
+    # deterministic control is test_dropping_the_bos_term_is_rejected)
     drop = enc.logits(t, np.zeros(1), np.zeros(1), p_lo, p_hi)
-    assert not _inside(drop[0][0], drop[1][0], ref)
+    if np.max(np.abs((drop[0][0] + drop[1][0]) - (lo[0] + hi[0])) / 2) > 1e-6:
+        assert not _inside(drop[0][0], drop[1][0], ref)
     # a wider box holding the input encloses it as well
     wlo, whi = enc.logits(t, np.maximum(r_lo - widen, 0), r_hi + widen / 2, np.maximum(p_lo - widen, 0),
                           p_hi + widen)
     assert _inside(wlo[0], whi[0], ref)
+
+
+def test_dropping_the_bos_term_is_rejected():
+    """Negative control of the enclosure check on fixed draws: the enclosure without the BOS term (rho = 0) misses
+    the 40-digit forward, which the enclosure with it holds."""
+    for seed, ids in ((0, [1]), (1, [1, 2]), (2, [2, 2, 1])):
+        sd = _hf_model(seed, activation="gelu_new", scale=1.0).state_dict()
+        cfg = {"model_type": "gpt2", "n_layer": 1, "n_embd": 8, "n_head": 2, "activation_function": "gelu_new",
+               "bos_token_id": BOS}
+        f = gpt2.from_state_dict(sd, cfg)
+        enc = Enclosure(f)
+        ref = _mp_forward(f, ids)
+        t = f.alphabet.index(ids[-1])
+        r_lo, r_hi, p_lo, p_hi = point_box([ids.count(a) for a in f.alphabet], len(ids))
+        lo, hi = enc.logits(t, r_lo, r_hi, p_lo, p_hi)
+        drop = enc.logits(t, np.zeros(1), np.zeros(1), p_lo, p_hi)
+        assert _inside(lo[0], hi[0], ref) and not _inside(drop[0][0], drop[1][0], ref)
 
 
 @settings(max_examples=40, deadline=None)
