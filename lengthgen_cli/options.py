@@ -6,7 +6,7 @@
 ``--delta D``          only the agreement delta of Izzo et al. Theorem 4.1 (exact rational >= 0)
 ``--eps E``            the error scale eps > 0 (exact rational)
 ``--precision-bits P`` the precision p of the finite-precision softmax (positive integer)
-``--json``             print one JSON value on stdout instead of text
+``--json``             print one JSON value on stdout instead of text (strict JSON: :func:`strict_json`)
 ``--out FILE``         :mod:`lengthgen_cli.output`
 =====================  =================================================================================
 """
@@ -14,6 +14,8 @@
 from __future__ import annotations
 
 import argparse
+import json
+import math
 from fractions import Fraction
 
 from lengthgen_cli.types import bounded_int, rational
@@ -24,6 +26,23 @@ MAX_PRECISION_BITS = 4096
 
 def add_json_option(parser: argparse.ArgumentParser, what: str = "one JSON object") -> None:
     parser.add_argument("--json", action="store_true", help=f"print {what} on stdout instead of text")
+
+
+def strict_json(value) -> str:
+    """``value`` as strict JSON (RFC 8259: no ``Infinity`` or ``NaN``): a non-finite float is written as the string
+    ``"inf"``, ``"-inf"`` or ``"nan"``, so that every reader parses the output and an unbounded quantity still reads
+    as what it is."""
+
+    def finite(v):
+        if isinstance(v, float) and not math.isfinite(v):
+            return "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")
+        if isinstance(v, dict):
+            return {k: finite(x) for k, x in v.items()}
+        if isinstance(v, (list, tuple)):
+            return [finite(x) for x in v]
+        return v
+
+    return json.dumps(finite(value), allow_nan=False)
 
 
 def add_period_option(parser: argparse.ArgumentParser, *, default=1, high: int = MAX_PERIOD,

@@ -338,3 +338,16 @@ def test_foreign_results_and_uncollectable_tests_are_one_line(tmp_path, capsys):
     # control: an empty results file name that does not exist yet is accepted (mutate creates it)
     rc, out, _ = run("verify.mutate", ["--results", str(tmp_path / "new.json"), "--list"], capsys)
     assert rc == 0 and "ahuja" in out
+
+
+def test_strict_json_writes_non_finite_floats_as_strings():
+    """--json output is strict JSON: a non-finite float (an unbounded U, say) becomes "inf"; control: the standard
+    encoder writes Infinity, which a strict parser refuses."""
+    from lengthgen_cli.options import strict_json
+
+    value = {"U": float("inf"), "rows": [{"lower": float("-inf"), "x": float("nan"), "n": 3}], "ok": 1.5}
+    text = strict_json(value)
+    strict = json.loads(text, parse_constant=lambda c: pytest.fail(f"non-standard constant {c}"))
+    assert strict == {"U": "inf", "rows": [{"lower": "-inf", "x": "nan", "n": 3}], "ok": 1.5}
+    with pytest.raises(ValueError, match="Infinity"):
+        json.loads(json.dumps(value), parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c)))

@@ -40,7 +40,6 @@ one line.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
@@ -57,6 +56,7 @@ from lengthgen_cli import (
     progress,
     rational,
 )
+from lengthgen_cli.options import strict_json
 
 MAX_BUDGET = 86_400.0
 MAX_LENGTH = 4096
@@ -318,7 +318,7 @@ def _pair(args, started: float):
     rec.update(model=args.model, against=args.against if g is not None else target.name,
                semantics_source=[src_f, src_g if g is not None else None])
     if args.json:
-        return json.dumps(rec)
+        return strict_json(rec)
     return text_report(rec, args.model, rec["against"], f, g)
 
 

@@ -7,10 +7,10 @@ concrete pair: ``max_j |f_j - g_j| <= eps`` at every length).  Options of the ot
 
 from __future__ import annotations
 
-import json
 import os
 
 from lengthgen_cli import UsageError, bounded_int, int_list, refuse_unused, require_regular_file
+from lengthgen_cli.options import strict_json
 
 STATE_DICT_SUFFIXES = (".pt", ".pth", ".bin")
 MAX_TOKEN_ID = 1_000_000
@@ -80,7 +80,7 @@ def run(args, given: set) -> str:
     rec = cert.record()
     rec.update(model=args.model, against=args.against, bos=f.bos, alphabet=list(f.alphabet),
                import_check=checks)
-    return json.dumps(rec) if args.json else report(rec)
+    return strict_json(rec) if args.json else report(rec)
 
 
 def _all_options(given: set) -> list:

@@ -22,6 +22,7 @@ from concurrent.futures import FIRST_COMPLETED, wait
 from fractions import Fraction
 
 from lengthgen_cli import JsonlOutput, UsageError, check_output, progress, read_json
+from lengthgen_cli.options import strict_json
 
 #: float32 evaluation of the trained network (torch) against its exact conversion: the measured MSE may exceed the
 #: exact one by this much in root-mean-square (docs/certify.md)
@@ -185,7 +186,7 @@ def _finish(args, records: list, eps: float) -> str:
     if args.plots:
         summary["plots"] = plot(summary, args.plots, os.path.basename(args.summary or "izzo2025-certify.json"))
     if args.json:
-        return json.dumps(summary)
+        return strict_json(summary)
     return summary_text(summary)
 
 
