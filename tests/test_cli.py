@@ -351,3 +351,19 @@ def test_strict_json_writes_non_finite_floats_as_strings():
     assert strict == {"U": "inf", "rows": [{"lower": "-inf", "x": "nan", "n": 3}], "ok": 1.5}
     with pytest.raises(ValueError, match="Infinity"):
         json.loads(json.dumps(value), parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c)))
+
+
+def test_report_refuses_tests_paths_without_test_files(tmp_path, capsys):
+    """verify.report --tests PATH: a folder (or file) holding no test_*.py is refused in one line before any
+    collection (it would add nothing and read as success); control: a folder with a test file passes the check."""
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "notes.py").write_text("x = 1\n")
+    for path in (empty, empty / "notes.py"):
+        rc, out, err = run("verify.report", ["--tests", str(path)], capsys)
+        assert_one_line_error("verify.report", rc, out, err, contains="no test file")
+    from verify.report import own_test_files
+
+    (empty / "sub").mkdir()
+    (empty / "sub" / "test_mine.py").write_text("def test_x():\n    pass\n")
+    assert own_test_files(empty) == [empty / "sub" / "test_mine.py"]

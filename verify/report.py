@@ -206,6 +206,14 @@ def build_report(paper: str | None = None, results: str | None = None, with_stat
     return rows
 
 
+def own_test_files(path: Path) -> list[Path]:
+    """The test files pytest collects from ``path`` under this project's ``python_files = test_*.py``: the file
+    itself if it is one, else every ``test_*.py`` below the folder."""
+    if path.is_file():
+        return [path] if path.name.startswith("test_") and path.suffix == ".py" else []
+    return sorted(path.rglob("test_*.py"))
+
+
 @command
 def main(argv: list[str] | None = None) -> int:
     ap = Parser(module="verify.report", description=__doc__.splitlines()[0])
@@ -227,6 +235,9 @@ def main(argv: list[str] | None = None) -> int:
     special = [t for t in args.tests if not (Path(t).is_dir() or Path(t).is_file())]
     if special:
         ap.error(f"--tests: not a test file or directory: {', '.join(special)}")
+    empty = [t for t in args.tests if not own_test_files(Path(t))]
+    if empty:
+        ap.error(f"--tests: no test file (test_*.py) in {', '.join(empty)}")
     if args.results is not None:  # before the claims load and any check: a FIFO, a device, a directory or a
         with usage_errors(ap, ResultsError):  # file of another format (a model file) is refused at once
             check_target(args.results, what="--results")
