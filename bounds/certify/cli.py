@@ -53,10 +53,10 @@ from lengthgen_cli import (
     bounded_int,
     command,
     finite_real,
-    progress,
     rational,
 )
 from lengthgen_cli.options import strict_json
+from lengthgen_cli.progress import bound_progress
 
 MAX_BUDGET = 86_400.0
 MAX_LENGTH = 4096
@@ -301,13 +301,7 @@ def _pair(args, started: float):
             src_g = "--against-semantics"
     prob = Problem(f, g, (sem_f, sem_g), target)
     eps = float(args.eps)
-    bar = progress(total=None, desc="certify: boxes split", unit="box")
-
-    def tick(split, upper, lower):
-        bar.n = split
-        bar.set_postfix_str(f"U {upper:.4g} L {lower:.4g}")
-        bar.refresh()
-
+    bar, tick = bound_progress()
     try:
         left = max(0.0, args.time_budget - (time.perf_counter() - started))  # the budget is the whole command's
         cert = certify(prob, eps, float(args.delta or 0), args.train_length, left, args.gap,

@@ -11,6 +11,7 @@ import os
 
 from lengthgen_cli import UsageError, bounded_int, int_list, refuse_unused, require_regular_file
 from lengthgen_cli.options import strict_json
+from lengthgen_cli.progress import bound_progress
 
 STATE_DICT_SUFFIXES = (".pt", ".pth", ".bin")
 MAX_TOKEN_ID = 1_000_000
@@ -53,7 +54,6 @@ def _load(path: str, args):
 def run(args, given: set) -> str:
     from bounds.certify.gpt2 import import_check
     from bounds.certify.gpt2_search import certify_pair
-    from lengthgen_cli import progress
 
     refuse_unused(given, [o for o in _all_options(given) if o not in USED],
                   "a GPT-2 pair is certified with --eps, --time-budget, --max-length, --max-boxes")
@@ -63,13 +63,7 @@ def run(args, given: set) -> str:
         raise UsageError(f"--against {args.against} is not a GPT-2 directory or state_dict (.pt, .pth, .bin)")
     f, g = _load(args.model, args), _load(args.against, args)
     checks = [import_check(f, samples=8), import_check(g, samples=8)]
-    bar = progress(total=None, desc="certify: boxes split", unit="box")
-
-    def tick(split, upper, lower):
-        bar.n = split
-        bar.set_postfix_str(f"U {upper:.4g} L {lower:.4g}")
-        bar.refresh()
-
+    bar, tick = bound_progress()
     try:
         cert = certify_pair(f, g, float(args.eps), max_length=args.max_length or 16, budget_s=args.time_budget,
                             max_boxes=args.max_boxes, tick=tick)
