@@ -14,7 +14,6 @@ from __future__ import annotations
 import importlib
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -22,7 +21,6 @@ import pytest
 from lengthgen_cli import Parser, UsageError, given_options, refuse_unused
 
 ROOT = Path(__file__).resolve().parent.parent
-WITNESS_RUN = ROOT / "docs" / "results" / "izzo2025-trained-witness.json"  # a measure run record, periodic positions
 MEASURED = ROOT / "docs" / "results" / "izzo2025-modp-quick.json"
 
 
@@ -38,13 +36,6 @@ def _one_line(capsys, module: str, argv: list[str]) -> str:
     return err
 
 
-@pytest.fixture
-def runs(tmp_path):
-    folder = tmp_path / "runs"
-    folder.mkdir()
-    shutil.copy(WITNESS_RUN, folder / "r.json")
-    return folder
-
 
 @pytest.fixture
 def no_certificates(monkeypatch):
@@ -54,17 +45,17 @@ def no_certificates(monkeypatch):
     monkeypatch.setattr("bounds.certify.runs.certify_seed", refuse)
 
 
-def test_certify_runs_checks_summary_and_plots_first(runs, tmp_path, capsys, no_certificates):
-    base = ["--runs", str(runs), "--seeds", "1"]
+def test_certify_runs_checks_summary_and_plots_first(witness_runs, tmp_path, capsys, no_certificates):
+    base = ["--runs", str(witness_runs), "--seeds", "1"]
     note = tmp_path / "note.txt"
     note.write_text("mine\n")
     for extra, says in ((["--summary", str(tmp_path)], "is a directory"),
                         (["--summary", str(tmp_path / "nope" / "s.json")], "does not exist"),
-                        (["--summary", str(runs / "r.json")], "not a file this tool writes"),
+                        (["--summary", str(witness_runs / "r.json")], "not a file this tool writes"),
                         (["--plots", str(note)], "not a folder")):
         err = _one_line(capsys, "bounds.certify.cli", base + extra)
         assert says in err and extra[0] in err, err
-    assert note.read_text() == "mine\n" and json.loads((runs / "r.json").read_text())["record"]  # untouched
+    assert note.read_text() == "mine\n" and json.loads((witness_runs / "r.json").read_text())["record"]  # untouched
     with pytest.raises(AssertionError, match="before the options were checked"):  # control: valid options reach work
         _main("bounds.certify.cli")(base + ["--summary", str(tmp_path / "s.json"), "--plots", str(tmp_path / "p")])
 

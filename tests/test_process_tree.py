@@ -11,7 +11,6 @@ SIGINT the command must end with status 130 and its children with it.  The check
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -22,7 +21,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-WITNESS_RUN = ROOT / "docs" / "results" / "izzo2025-trained-witness.json"
 PATIENCE_S = 120  # generous: the poll ends as soon as the condition holds
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
@@ -91,20 +89,13 @@ def _kill_and_check(p: subprocess.Popen, workers: int, sig: int) -> tuple[set[in
                 os.kill(k, signal.SIGKILL)
 
 
-@pytest.fixture
-def runs(tmp_path):
-    folder = tmp_path / "runs"
-    folder.mkdir()
-    shutil.copy(WITNESS_RUN, folder / "r.json")
-    return folder
-
 
 CERTIFY = ["-m", "bounds.certify", "--runs", None, "--workers", "2", "--time-budget", "3600", "--target-fn"]
 
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT], ids=["SIGKILL", "SIGINT"])
-def test_certify_runs_workers_end_with_the_command(runs, tmp_path, sig):
-    argv = [str(runs) if a is None else a for a in CERTIFY] + ["--out", str(tmp_path / "c.jsonl")]
+def test_certify_runs_workers_end_with_the_command(witness_runs, tmp_path, sig):
+    argv = [str(witness_runs) if a is None else a for a in CERTIFY] + ["--out", str(tmp_path / "c.jsonl")]
     p = _start(argv, tmp_path)
     kids, err = _kill_and_check(p, 2, sig)
     assert len(kids) >= 2
