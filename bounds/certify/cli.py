@@ -76,7 +76,10 @@ def _parser():
     ap.add_argument("--target-fn", action="store_true",
                     help="compare against the task's true function (with --task; in --runs mode: as well as the "
                          "construction)")
-    ap.add_argument("--task", choices=("modp", "simple"), help="the task of --target-fn (pair mode)")
+    from bounds.certify.gpt2_cli import task_name
+
+    ap.add_argument("--task", type=task_name, help="the task of --target-fn (pair mode: modp, simple); with a GPT-2 "
+                    "--model, a Figure 1 task of Huang et al. (binary_majority, majority_letters, parity)")
     ap.add_argument("--period", type=bounded_int(1, 64, "MAX_PERIOD = 64"), default=None,
                     help="ModP period p (with --task modp)")
     ap.add_argument("--index", type=bounded_int(0, 4096, "4096"), default=0, help="ModP index k (default 0)")
@@ -162,6 +165,9 @@ def check_consistency(args) -> None:
     use are refused by :func:`check_options`)."""
     if args.eps > MAX_EPS or (args.delta is not None and args.delta > MAX_EPS):
         raise UsageError("--eps and --delta must be at most MAX_EPS = 10^300")
+    if args.task is not None and args.task not in TASK_OPTIONS:
+        raise UsageError(f"--task {args.task} is a target of a one-layer GPT-2 --model (a directory or a state_dict); "
+                         f"the pair mode's tasks are {', '.join(TASK_OPTIONS)}")
     if args.against_semantics and args.target_fn:
         raise UsageError("--against-semantics is g's; --target-fn compares with the task's true function")
     mx, tl, fl = args.max_length, args.train_length, args.first_length

@@ -169,14 +169,27 @@ def from_state_dict(sd: dict, cfg: dict, *, bos: int | None = None, alphabet=Non
     return form
 
 
-def _tokenizer_ids(path: str):
-    """BOS id and the alphabet from a tokenizer saved beside the model (None where there is none)."""
-    if not any(os.path.exists(os.path.join(path, f)) for f in ("tokenizer.json", "vocab.json",
-                                                                 "tokenizer_config.json")):
-        return None, None
+def _tokenizer(path: str):
+    """The tokenizer saved beside the model (None where there is none)."""
+    if not os.path.isdir(path) or not any(os.path.exists(os.path.join(path, f)) for f in (
+            "tokenizer.json", "vocab.json", "tokenizer_config.json")):
+        return None
     from transformers import AutoTokenizer
 
-    tok = AutoTokenizer.from_pretrained(path)
+    return AutoTokenizer.from_pretrained(path)
+
+
+def tokenizer_vocab(path: str) -> dict | None:
+    """Token string -> id of the tokenizer saved beside the model (None where there is none)."""
+    tok = _tokenizer(path)
+    return None if tok is None else dict(tok.get_vocab())
+
+
+def _tokenizer_ids(path: str):
+    """BOS id and the alphabet from a tokenizer saved beside the model (None where there is none)."""
+    tok = _tokenizer(path)
+    if tok is None:
+        return None, None
     bos = tok.bos_token_id
     special = set(tok.all_special_ids)
     return bos, tuple(sorted(i for i in tok.get_vocab().values() if i not in special))

@@ -1,22 +1,47 @@
-"""``python -m bounds.certify --model DIR --against DIR2`` for one-layer NoPE GPT-2 models (Hugging Face
-``save_pretrained`` directories, or ``.pt`` / ``.pth`` / ``.bin`` state_dicts with ``--config``).
+"""``python -m bounds.certify --model DIR --against DIR2`` and ``--model DIR --task NAME --margin MU`` for
+one-layer NoPE GPT-2 models (Hugging Face ``save_pretrained`` directories, or ``.pt`` / ``.pth`` / ``.bin``
+state_dicts with ``--config``).
 
-The certificate is :func:`bounds.certify.gpt2_search.certify_pair` (Izzo et al. Theorem 4.1's question for a
-concrete pair: ``max_j |f_j - g_j| <= eps`` at every length).  Options of the other modes are refused in one line.
+The pair certificate is :func:`bounds.certify.gpt2_search.certify_pair` (Izzo et al. Theorem 4.1's question for a
+concrete pair: ``max_j |f_j - g_j| <= eps`` at every length); the model against its task (a Figure 1 task of Huang
+et al. whose answer is a function of the counts, :mod:`bounds.certify.gpt2_targets`) is
+:func:`bounds.certify.gpt2_task.certify_task`.  Options of the other modes are refused in one line.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
+import re
 
-from lengthgen_cli import UsageError, bounded_int, int_list, refuse_unused, require_regular_file
+from lengthgen_cli import (
+    UsageError,
+    bounded_int,
+    finite_real,
+    int_list,
+    rational,
+    refuse_unused,
+    require_regular_file,
+)
 from lengthgen_cli.options import strict_json
 from lengthgen_cli.progress import bound_progress
 
 STATE_DICT_SUFFIXES = (".pt", ".pth", ".bin")
 MAX_TOKEN_ID = 1_000_000
 OPTIONS = ("--config", "--bos", "--alphabet")
-USED = ("--model", "--against", *OPTIONS, "--eps", "--time-budget", "--max-length", "--max-boxes", "--json")
+TASK_OPTIONS = ("--margin", "--logit-margin", "--readout")
+SEARCH = ("--time-budget", "--max-length", "--max-boxes", "--json")
+USED = ("--model", "--against", *OPTIONS, "--eps", *SEARCH)
+TASK_USED = ("--model", "--task", "--target-fn", *OPTIONS, *TASK_OPTIONS, *SEARCH)
+MAX_LOGIT_MARGIN = 1e6
+
+
+def task_name(text: str) -> str:
+    """argparse type of ``--task``: a name (lower-case letters, digits, ``_``); which names are tasks is decided by
+    the mode (the pair mode's modp / simple, a GPT-2 model's targets)."""
+    if not re.fullmatch(r"[a-z][a-z0-9_]{0,63}", text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a task name (lower-case letters, digits, _)")
+    return text
 
 
 def add_options(ap) -> None:
@@ -26,7 +51,17 @@ def add_options(ap) -> None:
                     help="BOS token id of a GPT-2 model (default: its tokenizer's, else its config's)")
     ap.add_argument("--alphabet", type=int_list(0, MAX_TOKEN_ID, f"{MAX_TOKEN_ID}", max_items=64), default=None,
                     help="comma-separated token ids an input of a GPT-2 model may contain (default: its tokenizer's "
-                         "non-special ids, else every id but BOS)")
+                         "non-special ids, else every id but BOS; with --task: the letters, a subset of the task's)")
+    ap.add_argument("--margin", type=rational(nonnegative=True, high=1, high_name="1"), default=None,
+                    help="with --task: certify every input whose task margin is at least MU (majority: (largest "
+                         "letter count - second) / length; ties never count)")
+    ap.add_argument("--logit-margin", type=finite_real(nonnegative=True, high=MAX_LOGIT_MARGIN,
+                                                       high_name="1e6"), default=0.0,
+                    help="with --task: the right answer's logit must exceed every competitor's by more than this "
+                         "(default 0: the decision is right)")
+    ap.add_argument("--readout", choices=("argmax", "classes"), default="argmax",
+                    help="with --task: competitors of the answer's logit: every output (argmax, default: Huang et "
+                         "al.'s exact match) or the task's answer tokens only (classes)")
 
 
 def is_gpt2(path) -> bool:
@@ -34,7 +69,7 @@ def is_gpt2(path) -> bool:
     return path is not None and (os.path.isdir(path) or str(path).endswith(STATE_DICT_SUFFIXES))
 
 
-def _load(path: str, args):
+def _load(path: str, args, bos=None, alphabet=None):
     from transformers.utils import logging as hf_logging
 
     from bounds.certify.gpt2 import FormError, load
@@ -46,7 +81,8 @@ def _load(path: str, args):
     if args.config is not None:
         require_regular_file(args.config, "GPT-2 config")
     try:
-        return load(path, config=args.config, bos=args.bos, alphabet=args.alphabet)
+        return load(path, config=args.config, bos=args.bos if bos is None else bos,
+                    alphabet=args.alphabet if alphabet is None else alphabet)
     except FormError as e:
         raise UsageError(f"{path}: {e}") from None
 
@@ -55,6 +91,8 @@ def run(args, given: set) -> str:
     from bounds.certify.gpt2 import import_check
     from bounds.certify.gpt2_search import certify_pair
 
+    if args.task is not None:
+        return run_task(args, given)
     refuse_unused(given, [o for o in _all_options(given) if o not in USED],
                   "a GPT-2 pair is certified with --eps, --time-budget, --max-length, --max-boxes")
     if args.against is None:
@@ -99,5 +137,82 @@ def report(rec: dict) -> str:
              f"{rec['torch_difference']})")
     else:
         v = f"undetermined, gap [{rec['lower']:.6g}, {rec['upper']:.6g}] around eps = {rec['eps']:.6g}"
+    lines += [f"verdict: {v}", f"time {rec['seconds']:.1f} s"]
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------------- against its task
+def run_task(args, given: set) -> str:
+    """``--model M --task NAME --margin MU``: :func:`bounds.certify.gpt2_task.certify_task`."""
+    from bounds.certify.gpt2 import FormError, import_check, tokenizer_vocab
+    from bounds.certify.gpt2_targets import MAX_LETTERS, TargetError, target
+    from bounds.certify.gpt2_task import certify_task
+
+    refuse_unused(given, [o for o in _all_options(given) if o not in TASK_USED],
+                  "a GPT-2 model against its task is certified with --margin, --logit-margin, --readout, "
+                  "--time-budget, --max-length, --max-boxes")
+    try:
+        tgt = target(args.task)
+        vocab = tokenizer_vocab(args.model) if os.path.isdir(args.model) else None
+        ids = tgt.token_ids(vocab)
+        if args.alphabet is not None:
+            by_id = {ids[c]: c for c in tgt.letters}
+            unknown = [a for a in args.alphabet if a not in by_id]
+            if unknown:
+                raise TargetError(f"--alphabet {unknown} are not token ids of {args.task}'s letters "
+                                  f"({', '.join(f'{c}={ids[c]}' for c in tgt.letters)})")
+            tgt = tgt.restricted([by_id[a] for a in args.alphabet])
+    except (TargetError, FormError) as e:
+        raise UsageError(str(e)) from None
+    if len(tgt.letters) > MAX_LETTERS:
+        raise UsageError(f"{args.task} has {len(tgt.letters)} letters: give at most MAX_LETTERS = {MAX_LETTERS} of "
+                         "them with --alphabet (token ids); the certificate then covers inputs over those letters")
+    if args.margin is None and tgt.kind != "parity":
+        raise UsageError(f"--task {args.task} needs --margin MU in (0, 1]: a continuous model cannot be right on "
+                         "both sides of an exact tie, so the statement covers inputs of margin >= MU")
+    ids = tgt.token_ids(vocab)
+    alphabet = [ids[c] for c in tgt.letters] + [ids[tgt.sep]]
+    f = _load(args.model, args, bos=ids[tgt.bos] if args.bos is None else args.bos, alphabet=alphabet)
+    check = import_check(f, samples=8)
+    bar, tick = bound_progress()
+    try:
+        cert = certify_task(f, tgt, args.margin or 0, float(args.logit_margin), args.readout,
+                            max_length=args.max_length or 16, budget_s=args.time_budget, max_boxes=args.max_boxes,
+                            tick=tick, vocab=vocab)
+    except (ValueError, TargetError) as e:
+        raise UsageError(str(e)) from None
+    finally:
+        bar.close()
+    rec = cert.record()
+    rec.update(model=args.model, bos=f.bos, letters={c: ids[c] for c in tgt.letters}, separator=ids[tgt.sep],
+               answers={c: ids[c] for c in tgt.classes}, margin_definition=tgt.margin_text, import_check=check)
+    return strict_json(rec) if args.json else task_report(rec)
+
+
+def task_report(rec: dict) -> str:
+    ck = rec["import_check"]
+    mu = rec["margin"]
+    lines = [f"{rec['model']} against {rec['task']} (one-layer NoPE GPT-2, BOS {rec['bos']}, letters "
+             f"{rec['letters']}, answer read at separator {rec['separator']}, answers {rec['answers']}); import "
+             f"check: max |torch - enclosure| {ck['max_abs_difference']:.3g} on {ck['samples']} inputs",
+             f"statement: every input of every length with {rec['margin_definition']} >= {mu} (ties excluded) has "
+             f"gap = logit(answer) - max logit({'any other output' if rec['readout'] == 'argmax' else 'other answer'})"
+             f" > {rec['logit_margin']:.6g}",
+             f"lengths 1..{rec['N0']}: inputs in the statement, certified min gap [lower, upper]"]
+    for n, (count, lo, hi) in enumerate(rec["lengths"], 1):
+        lines.append(f"  n = {n:>4}: {count:>6} inputs" + ("" if lo is None else f", [{lo:.6g}, {hi:.6g}]"))
+    lines.append(f"every length > {rec['N0']}: {rec['boxes_split']} boxes split, {rec['boxes_open']} open, "
+                 f"{rec['boxes_discarded']} discarded (below the margin)")
+    w = rec["witness"]
+    if rec["verdict"] == "certified":
+        v = f"certified at margin {mu}: gap >= {rec['gap_lower']:.6g} > {rec['logit_margin']:.6g} at every length"
+    elif rec["verdict"] == "fails":
+        where = f"token ids {w['ids']}" if w["ids"] is not None else f"of length {w['length']} with counts {w['counts']}"
+        v = (f"fails at margin {mu}: the input {where} (margin {w['margin']}, answer {w['answer']!r}) has gap <= "
+             f"{w['gap_upper']:.6g} < {rec['logit_margin']:.6g} (torch forward: gap {w['torch_gap']}, predicts "
+             f"token {w['torch_prediction']})")
+    else:
+        v = (f"undetermined at margin {mu}: min gap in [{rec['gap_lower']:.6g}, {rec['gap_upper']:.6g}] around "
+             f"{rec['logit_margin']:.6g}")
     lines += [f"verdict: {v}", f"time {rec['seconds']:.1f} s"]
     return "\n".join(lines)

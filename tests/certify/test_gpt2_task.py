@@ -1,0 +1,270 @@
+"""A one-layer NoPE GPT-2 against its task (Huang et al.'s Figure 1 classification format) with a margin: targets,
+the gap enclosure against a 40-digit forward, the certificate on constructed models, and the command line."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+torch = pytest.importorskip("torch")
+transformers = pytest.importorskip("transformers")
+
+from bounds.certify import gpt2  # noqa: E402
+from bounds.certify.gpt2_targets import TARGETS, TargetError, figure1_tasks, target  # noqa: E402
+from bounds.certify.gpt2_task import GapEnclosure, _point_boxes, certify_task  # noqa: E402
+from tests.certify.test_gpt2 import _hf_model, _mp_forward  # noqa: E402
+
+MAJ = TARGETS["binary_majority"]
+IDS = MAJ.token_ids(None)  # the package's convention: $ 0, '0' 1, '1' 2, '#' 3, EOS 4
+ALPHABET = [IDS["0"], IDS["1"], IDS["#"]]
+
+
+# --------------------------------------------------------------------------------------------- targets
+def test_token_ids_follow_the_training_harness():
+    from constructions.tasks.huang2024 import AlgorithmicTask
+
+    for name, t in TARGETS.items():
+        vocab = AlgorithmicTask(name).input_vocab
+        ids = t.token_ids(None)
+        assert all(vocab[i] == s for s, i in ids.items())
+    assert IDS == {"$": 0, "0": 1, "1": 2, "#": 3}
+
+
+def test_label_and_margin_are_exact():
+    labels, ok = MAJ.decide(np.array([[3, 1], [2, 2], [1, 4], [5, 0]]), Fraction(1, 2))
+    assert list(labels[[0, 2, 3]]) == [0, 1, 0] and list(ok) == [True, False, True, True]
+    assert MAJ.margin([3, 1]) == Fraction(1, 2) and MAJ.margin([1, 4]) == Fraction(3, 5)
+    # negative control: just below the margin is out of the statement
+    assert not MAJ.decide(np.array([[3, 1]]), Fraction(1, 2) + Fraction(1, 10**9))[1][0]
+    three = TARGETS["majority_letters"].restricted("abc")
+    lab, ok = three.decide(np.array([[1, 4, 2], [3, 3, 1]]), Fraction(0))
+    assert lab[0] == 1 and list(ok) == [True, False]
+    par = TARGETS["parity"]
+    assert list(par.decide(np.array([[2, 3], [1, 2]]), Fraction(1))[0]) == [1, 0]
+
+
+@settings(max_examples=60, deadline=None)
+@given(counts=st.lists(st.integers(0, 40), min_size=2, max_size=4), mu=st.fractions(0, 1),
+       widths=st.lists(st.floats(0, 0.2), min_size=4, max_size=4), shift=st.floats(0, 1))
+def test_labels_on_box_keep_every_statement_input(counts, mu, widths, shift):
+    """Soundness of the box test: an input of margin >= mu in a box keeps its label there."""
+    t = TARGETS["majority_letters"].restricted("abcd"[:len(counts)])
+    c = np.array([counts])
+    if c.sum() == 0:
+        return
+    lab, ok = t.decide(c, mu)
+    if not ok[0]:
+        return
+    share = c[0] / (c.sum() + 2)
+    w = np.array(widths[:len(counts)])
+    lo, hi = np.maximum(share - shift * w, 0), share + (1 - shift) * w
+    assert t.labels_on_box(lo[None], hi[None], float(mu))[0, lab[0]]
+
+
+def test_boxes_below_the_margin_are_discarded():
+    t = MAJ
+    near_tie = (np.array([[0.44, 0.44]]), np.array([[0.46, 0.46]]))
+    assert not t.labels_on_box(*near_tie, 0.1).any()  # every input here has margin < 0.05
+    assert t.labels_on_box(*near_tie, 0.0).all()  # control: without a margin both labels stay
+    assert list(t.labels_on_box(np.array([[0.6, 0.1]]), np.array([[0.7, 0.2]]), 0.3)[0]) == [True, False]
+
+
+def test_tasks_outside_the_targets_are_refused_with_the_reason():
+    assert set(TARGETS) < set(figure1_tasks())
+    for name, words in [("binary_majority_interleave", "not a function of (last token, token counts, n)"),
+                        ("sort", "a sequence"), ("addition", "order"), ("tomita1", "next-symbol sets"),
+                        ("nosuch", "unknown task")]:
+        with pytest.raises(TargetError, match=words.replace("(", r"\(").replace(")", r"\)")):
+            target(name)
+
+
+# --------------------------------------------------------------------------------------------- gap enclosure
+def _mp_gap(f, ids, o, comp):
+    ref = _mp_forward(f, ids)
+    return ref[o] - max(ref[j] for j in comp)
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 10**6), ids=st.lists(st.sampled_from([1, 2]), min_size=1, max_size=8),
+       readout=st.sampled_from(["argmax", "classes"]), answer=st.sampled_from([0, 1]))
+def test_gap_enclosure_holds_the_40_digit_forward(seed, ids, readout, answer):
+    sd = _hf_model(seed, scale=1.0).state_dict()
+    cfg = {"model_type": "gpt2", "n_layer": 1, "n_embd": 8, "n_head": 2, "bos_token_id": 0}
+    f = gpt2.from_state_dict(sd, cfg, alphabet=[1, 2, 3])  # letters 1, 2; separator 3
+    outputs = [1, 2]
+    ge = GapEnclosure(f, outputs, readout)
+    counts = np.array([[ids.count(1), ids.count(2)]])
+    lo, hi = ge.gaps(2, *_point_boxes(counts))
+    o = outputs[answer]
+    comp = [j for j in (range(4) if readout == "argmax" else outputs) if j != o]
+    ref = _mp_gap(f, [*ids, 3], o, comp)
+    assert mpmath.mpf(lo[0, answer]) <= ref <= mpmath.mpf(hi[0, answer])
+    assert hi[0, answer] - lo[0, answer] < 1e-7
+    # negative control: the answer's head bias moved by 1e-5 moves the enclosure off the 40-digit value
+    moved = GapEnclosure(f.with_params(head_b=f.head_b + 1e-5 * np.eye(4)[o]), outputs, readout)
+    mlo, mhi = moved.gaps(2, *_point_boxes(counts))
+    assert not mpmath.mpf(mlo[0, answer]) <= ref <= mpmath.mpf(mhi[0, answer])
+
+
+# --------------------------------------------------------------------------------------------- constructed models
+def majority_model(bias: float = 0.0, flip: bool = False, noise: float = 0.05, seed: int = 0, d: int = 8):
+    """A one-layer NoPE GPT-2 built to compute Binary Majority at ``#``: uniform attention (no query), value
+    ``A (count_0 - count_1) / L`` along g in the residual stream, a small random MLP, and an untied head reading
+    +-K g for the answers '0' / '1'.  ``bias`` adds ``bias * g / 2`` to ln_f's bias (a length-uniform shift of the
+    decision towards '0': inputs of small margin with answer '1' are misread), ``flip`` swaps the answers' rows."""
+    A, K = 4.0, 2.0
+    cfg = transformers.GPT2Config(vocab_size=5, n_positions=64, n_embd=d, n_layer=1, n_head=1, bos_token_id=0,
+                                  eos_token_id=4, resid_pdrop=0, embd_pdrop=0, attn_pdrop=0,
+                                  tie_word_embeddings=False)
+    m = transformers.GPT2LMHeadModel(cfg)
+    sd = m.state_dict()
+    new = {k: torch.zeros_like(v) for k, v in sd.items() if not k.endswith(("attn.bias", "masked_bias"))}
+    E = np.zeros((5, d))
+    for tok, (i, j) in enumerate([(0, 1), (2, 3), (4, 5), (6, 7)]):
+        E[tok, [i, j]] = [1, -1]
+    E[4, :4] = [1, 1, -1, -1]
+    g = np.zeros(d)
+    g[:2] = [1, -1]
+    W = np.zeros((d, 3 * d))
+    W[2, 2 * d], W[4, 2 * d] = A / 2, -A / 2
+    P = np.zeros((d, d))
+    P[0] = g
+    H = np.zeros((5, d))
+    H[1], H[2] = K * g, -K * g
+    if flip:
+        H[[1, 2]] = H[[2, 1]]
+    rng = np.random.default_rng(seed)
+    t = lambda a: torch.tensor(np.asarray(a), dtype=torch.float32)  # noqa: E731
+    new.update({"transformer.wte.weight": t(E), "transformer.h.0.attn.c_attn.weight": t(W),
+                "transformer.h.0.attn.c_proj.weight": t(P), "transformer.ln_f.bias": t(bias * g / 2),
+                "lm_head.weight": t(H), "transformer.h.0.mlp.c_fc.weight": t(noise * rng.standard_normal((d, 4 * d))),
+                "transformer.h.0.mlp.c_proj.weight": t(noise * rng.standard_normal((4 * d, d)))})
+    for ln in ("transformer.h.0.ln_1", "transformer.h.0.ln_2", "transformer.ln_f"):
+        new[ln + ".weight"] = torch.ones(d)
+    m.load_state_dict(new, strict=False)
+    return m
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory):
+    root = tmp_path_factory.mktemp("task")
+    out = {}
+    for name, kw in [("maj", {}), ("flip", {"flip": True}), ("bias", {"bias": 1.0})]:
+        majority_model(**kw).save_pretrained(root / name)
+        out[name] = str(root / name)
+    return out
+
+
+def _form(path):
+    return gpt2.load(path, bos=IDS["$"], alphabet=ALPHABET)
+
+
+def _statement_inputs(rng, mu, lengths):
+    for n in lengths:
+        while True:
+            c0 = int(rng.integers(0, n + 1))
+            if MAJ.decide(np.array([[c0, n - c0]]), mu)[1][0]:
+                yield c0, n - c0
+                break
+
+
+def test_majority_model_is_certified_and_sound_at_every_length_sampled(saved):
+    f = _form(saved["maj"])
+    mu = Fraction(1, 10)
+    cert = certify_task(f, MAJ, mu, budget_s=30)
+    assert cert.verdict == "certified" and cert.lower > 0 and cert.boxes_discarded > 0
+    rng = np.random.default_rng(1)
+    for c0, c1 in _statement_inputs(rng, mu, (3, 17, 40, 300, 2000)):  # beyond N0 = 16 too
+        ids = [1] * c0 + [2] * c1
+        logits = f.torch_logits([*ids, 3])
+        right = 1 if c0 > c1 else 2
+        gap = logits[right] - max(logits[j] for j in range(5) if j != right)
+        assert gap >= cert.lower > 0
+    # with a logit margin above every gap the same model is refuted (negative control of the verdict)
+    assert certify_task(f, MAJ, mu, delta=100.0, budget_s=10).verdict == "fails"
+
+
+def test_flipped_head_is_refuted_with_a_string_the_torch_forward_confirms(saved):
+    f = _form(saved["flip"])
+    cert = certify_task(f, MAJ, Fraction(1, 10), budget_s=20)
+    w = cert.witness
+    assert cert.verdict == "fails" and w["gap_upper"] < 0 and w["torch_gap"] < 0
+    c = [w["counts"]["0"], w["counts"]["1"]]
+    assert Fraction(abs(c[0] - c[1]), sum(c)) >= Fraction(1, 10)
+    assert w["ids"][-1] == IDS["#"] and w["ids"].count(1) == c[0] and w["ids"].count(2) == c[1]
+    assert w["torch_prediction"] != w["answer_id"]
+
+
+def test_margin_is_part_of_the_statement(saved):
+    """A model whose decision is shifted towards '0' (misreads answer '1' at small margins, at every length) is
+    certified at a large margin and refuted at a small one, with an input of at least that margin."""
+    f = _form(saved["bias"])
+    assert certify_task(f, MAJ, Fraction(1, 2), budget_s=20).verdict == "certified"
+    cert = certify_task(f, MAJ, Fraction(1, 20), budget_s=20)
+    w = cert.witness
+    assert cert.verdict == "fails" and w["answer"] == "1" and w["torch_gap"] < 0
+    assert Fraction(w["margin"]) >= Fraction(1, 20)
+    assert MAJ.margin([w["counts"]["0"], w["counts"]["1"]]) == Fraction(w["margin"])
+
+
+def test_parity_is_refuted(tmp_path):
+    """Parity is a function of the counts but not of the shares' closure: every model is refuted with a string."""
+    par = TARGETS["parity"]
+    ids = par.token_ids(None)
+    torch.manual_seed(3)
+    cfg = transformers.GPT2Config(vocab_size=7, n_positions=64, n_embd=8, n_layer=1, n_head=2, bos_token_id=0,
+                                  eos_token_id=6, resid_pdrop=0, embd_pdrop=0, attn_pdrop=0)
+    m = transformers.GPT2LMHeadModel(cfg)
+    with torch.no_grad():
+        m.transformer.wpe.weight.zero_()
+    m.save_pretrained(tmp_path / "p")
+    f = gpt2.load(str(tmp_path / "p"), bos=0, alphabet=[ids["0"], ids["1"], ids["#"]])
+    cert = certify_task(f, par, Fraction(0), budget_s=10)
+    w = cert.witness
+    assert cert.verdict == "fails" and w["torch_gap"] < 0
+    assert w["answer"] == "eo"[w["counts"]["1"] % 2]
+
+
+# --------------------------------------------------------------------------------------------- command line
+def _run(argv, capsys):
+    from bounds.certify.cli import main
+
+    capsys.readouterr()
+    rc = main(argv)
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def test_command_line_certifies_and_refutes(saved, capsys):
+    rc, out, _ = _run(["--model", saved["maj"], "--task", "binary_majority", "--margin", "1/10"], capsys)
+    assert rc == 0 and "verdict: certified at margin 1/10" in out and "margin(x)" in out
+    rc, out, _ = _run(["--model", saved["bias"], "--task", "binary_majority", "--margin", "0.05", "--json"], capsys)
+    rec = json.loads(out)
+    assert rc == 0 and rec["verdict"] == "fails" and rec["margin"] == "1/20"
+    assert rec["witness"]["torch_gap"] < 0 and rec["letters"] == {"0": 1, "1": 2} and rec["separator"] == 3
+    rc, out, _ = _run(["--model", saved["maj"], "--task", "binary_majority", "--margin", "1/10", "--readout",
+                       "classes", "--logit-margin", "0.001", "--json"], capsys)
+    assert rc == 0 and json.loads(out)["verdict"] == "certified"
+
+
+def test_command_line_refuses_in_one_line(saved, capsys):
+    m = saved["maj"]
+    for argv, words in [([m, "--task", "binary_majority"], "needs --margin"),
+                        ([m, "--task", "sort", "--margin", "0.1"], "a sequence"),
+                        ([m, "--task", "tomita1", "--margin", "0.1"], "next-symbol sets"),
+                        ([m, "--task", "nosuch", "--margin", "0.1"], "unknown task"),
+                        ([m, "--task", "Bad-Name"], "not a task name"),
+                        ([m, "--task", "binary_majority", "--margin", "2"], "--margin"),
+                        ([m, "--task", "binary_majority", "--margin", "0.1", "--alphabet", "3"], "not token ids"),
+                        ([m, "--task", "majority_letters", "--margin", "0.1"], "MAX_LETTERS"),
+                        ([m, "--task", "binary_majority", "--margin", "0.1", "--against", m], "drop --against"),
+                        ([m, "--against", m, "--margin", "0.1"], "drop --margin"),
+                        (["f.json", "--target-fn", "--task", "binary_majority"], "GPT-2")]:
+        rc, out, err = _run(["--model", *argv], capsys)
+        assert rc == 2 and words in err and len(err.strip().splitlines()) == 1, (argv, err)
