@@ -14,6 +14,8 @@
 * :mod:`lengthgen_cli.inputs`: input paths that are not regular files (directories, FIFOs, devices) refused.
 * :mod:`lengthgen_cli.progress`: a tqdm progress bar on stderr (only on a terminal).
 * :mod:`lengthgen_cli.process`: settings of a tool's own process (freed memory reused, one BLAS thread).
+* :mod:`lengthgen_cli.sweep`: many independent jobs on local processes or Ray (one atomic record per job,
+  resumable), and the ``--executor`` / ``--workers`` / ``--ray-address`` options.
 
 This package imports nothing else of the project, so definitions (``constructions``) and checks may all use it.
 """

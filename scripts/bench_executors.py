@@ -17,8 +17,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def main() -> None:
-    from bounds.experiments.training.executor import run_specs
     from bounds.experiments.training.presets import Grid, Preset
+    from lengthgen_cli.sweep import run_specs
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--workers", type=int, default=2)

@@ -65,7 +65,7 @@ def test_reproduction_checks_its_folders_before_progress(paper, tmp_path, capsys
     def refuse(*args, **kwargs):
         raise AssertionError("runs started before the options were checked")
 
-    monkeypatch.setattr("bounds.experiments.training.executor.run_specs", refuse)
+    monkeypatch.setattr("lengthgen_cli.sweep.run_specs", refuse)
     note = tmp_path / "note.txt"
     note.write_text("x")
     for extra, says in ((["--runs", str(note)], "--runs"),
@@ -77,7 +77,7 @@ def test_reproduction_checks_its_folders_before_progress(paper, tmp_path, capsys
 
 
 def test_a_truncated_record_is_not_done(tmp_path):
-    from bounds.experiments.training.executor import RunSpec, load_records, record_path, recorded, run_specs
+    from lengthgen_cli.sweep import RunSpec, load_records, record_path, recorded, run_specs
 
     spec = RunSpec("k", "tests.experiments.toy_runs:square", {"x": 3})
     run_specs([spec], str(tmp_path))

@@ -155,9 +155,9 @@ def test_figures_refuse_a_device_where_a_figure_goes(tmp_path, capsys):
 @pytest.mark.parametrize("kind", ["device", "fifo", "directory", "link-to-device", "text"])
 def test_reproduce_results_refused_before_any_run(tmp_path, capsys, monkeypatch, kind):
     from bounds.experiments import reproduce
-    from bounds.experiments.training import executor
+    from lengthgen_cli import sweep
 
-    monkeypatch.setattr(executor, "run_specs", lambda *a, **k: pytest.fail("a run started"))
+    monkeypatch.setattr(sweep, "run_specs", lambda *a, **k: pytest.fail("a run started"))
     special = _special(tmp_path)
     target = special.get(kind)
     if target is None:
@@ -241,9 +241,9 @@ def test_report_refuses_a_model_file_or_device_as_results_before_running(tmp_pat
 
 def test_reproduce_refuses_a_device_where_its_figure_goes_before_any_run(tmp_path, capsys, monkeypatch):
     from bounds.experiments import reproduce
-    from bounds.experiments.training import executor
+    from lengthgen_cli import sweep
 
-    monkeypatch.setattr(executor, "run_specs", lambda *a, **k: pytest.fail("a run started"))
+    monkeypatch.setattr(sweep, "run_specs", lambda *a, **k: pytest.fail("a run started"))
     before = _device(tmp_path / "res-fig3.svg")
     argv = ["ahuja2024", "--table", "1", "--preset", "tiny", "--out", str(tmp_path / "runs"), "--results",
             str(tmp_path / "res.json")]
@@ -279,9 +279,9 @@ def test_plot_stems_cover_every_figure_drawn():
 
 def test_measure_refuses_a_device_among_its_plots_before_any_run(tmp_path, capsys, monkeypatch):
     from bounds.experiments import measure
-    from bounds.experiments.training import executor
+    from lengthgen_cli import sweep
 
-    monkeypatch.setattr(executor, "run_specs", lambda *a, **k: pytest.fail("a run started"))
+    monkeypatch.setattr(sweep, "run_specs", lambda *a, **k: pytest.fail("a run started"))
     plots = tmp_path / "plots"
     plots.mkdir()
     before = _device(plots / "simple-nmin.svg")

@@ -105,7 +105,7 @@ def test_certify_runs_workers_end_with_the_command(witness_runs, tmp_path, sig):
 
 SWEEP = textwrap.dedent("""
     import sys
-    from bounds.experiments.training.executor import RunSpec, run_specs
+    from lengthgen_cli.sweep import RunSpec, run_specs
     specs = [RunSpec(f"k{i}", "tests.experiments.toy_runs:square", {"x": i, "sleep": 3600}) for i in range(4)]
     run_specs(specs, sys.argv[1], workers=2, on_steps=lambda *a: None)
 """)

@@ -23,6 +23,7 @@ import sys
 import time
 
 from lengthgen_cli import Parser, UsageError, bounded_int, command, usage_errors
+from lengthgen_cli.sweep import add_executor_options
 
 PROG = "python -m bounds.experiments.reproduce ahuja2024"
 
@@ -57,7 +58,7 @@ def specs(table: int, preset: str, seeds: int | None = None, steps: int | None =
     import hashlib
 
     from bounds.experiments.ahuja2024_networks import ARCHS, CAPACITY_ARCHS, PRESETS, preset_config
-    from bounds.experiments.training.executor import RunSpec
+    from lengthgen_cli.sweep import RunSpec
 
     S = seeds or PRESETS[preset]["seeds"]
     out = []
@@ -296,9 +297,7 @@ def _parser() -> Parser:
     p.add_argument("--resume", action="store_true", help="continue a run folder that already has records")
     p.add_argument("--results", help="summary JSON, replaced (default docs/results/ahuja2024-table<k>-<preset>.json); "
                                      "the plots go beside it")
-    p.add_argument("--workers", type=bounded_int(1, MAX_WORKERS, "MAX_WORKERS"), default=1,
-                   help="local worker processes (default 1)")
-    p.add_argument("--executor", choices=("local", "ray"), default="local", help="local processes or Ray tasks")
+    add_executor_options(p, MAX_WORKERS, ray_address=False)
     p.add_argument("--json", action="store_true", help="print the summary as JSON instead of the table")
     return p
 
@@ -323,8 +322,8 @@ def main(argv: list[str] | None = None) -> int:
     p = _parser()
     a = p.parse_args(argv)
     from bounds.experiments.ahuja2024_networks import ARCHS, ExperimentError
-    from bounds.experiments.options import check_executor
     from lengthgen_cli.output import check_output_folder
+    from lengthgen_cli.sweep import check_executor
 
     with usage_errors(p, ExperimentError):
         archs = tuple(a.archs.split(",")) if a.archs else None
@@ -338,8 +337,8 @@ def main(argv: list[str] | None = None) -> int:
         todo = specs(a.table, a.preset, a.seeds, a.steps, archs, a.schedule)
         if not todo:
             raise UsageError(f"table {a.table} has none of the architectures {a.archs!r}")
-    from bounds.experiments.training.executor import SweepError, load_records, recorded, run_specs
     from bounds.experiments.training.progress import SweepProgress
+    from lengthgen_cli.sweep import SweepError, load_records, recorded, run_specs
 
     already = sum(recorded(runs, s) for s in todo)
     progress = SweepProgress(len(todo), already, desc=f"ahuja2024 table {a.table} ({a.preset})")

@@ -499,7 +499,7 @@ def plot(summary: dict, json_path: str) -> list[str]:
 
 # -------------------------------------------------------------------------------------------------- CLI
 def specs(experiment: str, preset: Preset, device: str, threads: int | None):
-    from bounds.experiments.training.executor import RunSpec
+    from lengthgen_cli.sweep import RunSpec
 
     cfg = {k: v for k, v in dataclasses.asdict(preset).items()
            if k in ("batch", "max_steps", "lr", "loss_target", "test_samples", "test_lengths", "k_test",
@@ -589,8 +589,8 @@ def _cells(experiment: str, text: str) -> tuple:
 
 def run(args) -> int:
     from bounds.experiments.options import check_run_options
-    from bounds.experiments.training.executor import SweepError, load_records, recorded, run_specs
     from bounds.experiments.training.progress import SweepProgress
+    from lengthgen_cli.sweep import SweepError, load_records, recorded, run_specs
 
     if args.from_results:
         return _write(_resummarized(args), args)

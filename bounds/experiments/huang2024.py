@@ -379,7 +379,7 @@ def plot(summary: dict, json_path: str) -> list[str]:
 
 # -------------------------------------------------------------------------------------------------- CLI
 def specs(preset: Preset, tasks: list[str], seeds: int, device: str, threads: int | None):
-    from bounds.experiments.training.executor import RunSpec
+    from lengthgen_cli.sweep import RunSpec
 
     cfg = {"batch": preset.batch, "max_steps": preset.max_steps, "loss_target": preset.loss_target,
            "test_samples": preset.test_samples}
@@ -435,8 +435,8 @@ def run(args) -> int:
     import dataclasses
 
     from bounds.experiments.options import check_run_options, check_summary_paths, write_summary
-    from bounds.experiments.training.executor import SweepError, load_records, recorded, run_specs
     from bounds.experiments.training.progress import SweepProgress
+    from lengthgen_cli.sweep import SweepError, load_records, recorded, run_specs
 
     if args.figure != 1:
         raise UsageError(f"only Figure 1 is a training experiment in huang2024, not figure {args.figure}")

@@ -43,6 +43,7 @@ from lengthgen_cli import (
     int_list,
     rational,
 )
+from lengthgen_cli.sweep import add_executor_options
 
 
 class UsageError(ValueError):
@@ -78,11 +79,7 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--resume", action="store_true", help="continue a run folder that already has records")
     ap.add_argument("--results-dir", default="docs/results", help="where a preset writes its summaries")
     ap.add_argument("--plots", metavar="DIR", help="write the figures (PNG + SVG) to DIR")
-    ap.add_argument("--executor", choices=("local", "ray"), default="local",
-                    help="local processes (default) or Ray tasks (pip install '.[ray]')")
-    ap.add_argument("--workers", type=bounded_int(1, MAX_WORKERS, "MAX_WORKERS"), default=1,
-                    help="local worker processes (default 1: in this process)")
-    ap.add_argument("--ray-address", default=None, help="Ray cluster address (default: start a local instance)")
+    add_executor_options(ap, MAX_WORKERS)
     ap.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"),
                     help="auto (default: CUDA when torch sees it), cpu or cuda")
     ap.add_argument("--threads", type=bounded_int(1, MAX_WORKERS, "MAX_WORKERS"), default=1,
@@ -156,7 +153,8 @@ def _check(args, given: set) -> None:
     if args.preset is not None:
         check_output_folder(args.results_dir, "--results-dir")
     if not (args.summarize_only or args.refresh_predictions):
-        from bounds.experiments.options import check_device, check_executor
+        from bounds.experiments.options import check_device
+        from lengthgen_cli.sweep import check_executor
 
         check_device(args.device)
         check_executor(args.executor, args.workers)
@@ -199,9 +197,9 @@ def _torch_check(args) -> None:
 
 def run(argv=None, show_progress: bool | None = None) -> dict:
     """Parse, run what is missing from the run folder, summarize (the CLI's work without printing)."""
-    from bounds.experiments.training.executor import SweepError, load_records, recorded, run_specs
     from bounds.experiments.training.progress import SweepProgress
     from lengthgen_cli import given_options
+    from lengthgen_cli.sweep import SweepError, load_records, recorded, run_specs
 
     ap = _parser()
     args = ap.parse_args(argv)

@@ -21,10 +21,9 @@ def add_run_options(ap, default_runs: str) -> None:
     and ``--summarize-only``."""
     ap.add_argument("--runs", help=f"run folder (one JSON per run; reruns resume); default {default_runs}")
     ap.add_argument("--results-dir", default="docs/results", help="where the summary JSON, table and plots go")
-    ap.add_argument("--executor", choices=("local", "ray"), default="local",
-                    help="local processes (default) or Ray tasks (pip install '.[ray]')")
-    ap.add_argument("--workers", type=bounded_int(1, MAX_WORKERS, "MAX_WORKERS"), default=1,
-                    help="local worker processes (default 1: in this process)")
+    from lengthgen_cli.sweep import add_executor_options
+
+    add_executor_options(ap, MAX_WORKERS, ray_address=False)
     ap.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"),
                     help="torch device (auto: cuda if visible, else cpu)")
     ap.add_argument("--threads", type=bounded_int(1, MAX_WORKERS, "MAX_WORKERS"), default=1,
@@ -83,19 +82,6 @@ def check_device(device: str) -> None:
         raise UsageError("--device cuda, but this torch sees no CUDA device; use --device auto or cpu")
 
 
-def check_executor(executor: str, workers: int) -> None:
-    """``--executor ray`` needs Ray installed; ``--workers`` counts local processes, so it is refused with Ray."""
-    import importlib.util
-
-    from lengthgen_cli import UsageError
-
-    if executor == "ray":
-        if importlib.util.find_spec("ray") is None:
-            raise UsageError("--executor ray needs Ray: pip install 'lengthgen[ray]' (or pip install ray)")
-        if workers != 1:
-            raise UsageError("--workers counts local processes; Ray places the runs itself (drop --workers)")
-
-
 def check_run_options(args, runs_dir: str) -> None:
     """Everything :func:`add_run_options` names, checked before any run starts (one line, exit 2): the run folder
     and ``--results-dir`` can be written, the device and executor exist, and ``--summarize-only`` is not given
@@ -111,5 +97,7 @@ def check_run_options(args, runs_dir: str) -> None:
         if unused:
             raise UsageError(f"--summarize-only trains nothing; drop {' and '.join(unused)}")
         return
+    from lengthgen_cli.sweep import check_executor
+
     check_device(args.device)
     check_executor(args.executor, args.workers)

@@ -63,7 +63,7 @@ def test_cuda_without_cuda_exits_2(capsys, tmp_path):
 
 def test_measure_and_estimate_import_no_torch():
     code = ("import sys, bounds.experiments.measure, bounds.estimate, bounds.experiments.training.train, bounds.experiments.training.loop, "
-            "bounds.experiments.training.executor, bounds.experiments.training.progress, bounds.experiments.training.report; print('torch' in sys.modules)")
+            "lengthgen_cli.sweep, bounds.experiments.training.progress, bounds.experiments.training.report; print('torch' in sys.modules)")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert p.stdout.strip() == "False", p.stderr
 

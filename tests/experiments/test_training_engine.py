@@ -11,9 +11,9 @@ import time
 import numpy as np
 import pytest
 
-from bounds.experiments.training.executor import RunSpec, SweepError, load_records, record_path, run_specs
 from bounds.experiments.training.summary import fit_line, summarize
 from lengthgen_cli.output import write_atomic
+from lengthgen_cli.sweep import RunSpec, SweepError, load_records, record_path, run_specs
 
 torch = pytest.importorskip("torch", reason="torch not installed (pip install torch==2.13.0)")
 
@@ -171,7 +171,7 @@ def test_sigkill_loses_nothing_finished_and_duplicates_nothing(tmp_path):
     """Kill a sweep mid-run (SIGKILL), rerun it: every run recorded exactly once, finished ones untouched."""
     out, gate = tmp_path / "runs", str(tmp_path / "gate")
     kwargs = f"{{'x': i, 'gate': {gate!r}, 'ungated': 2}}"  # runs 0 and 1 finish; the rest wait for the gate file
-    code = (f"import sys; sys.path.insert(0, {ROOT!r}); from bounds.experiments.training.executor import RunSpec, run_specs; "
+    code = (f"import sys; sys.path.insert(0, {ROOT!r}); from lengthgen_cli.sweep import RunSpec, run_specs; "
             f"run_specs([RunSpec(f'toy/{{i}}', 'tests.experiments.toy_runs:square', {kwargs}) for i in range(8)], "
             f"{str(out)!r}, workers=1)")
     p = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT)

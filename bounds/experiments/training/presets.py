@@ -1,7 +1,7 @@
 """Named sweeps: a grid of (task, training lengths) with one run configuration and a seed count.
 
 A :class:`Preset` is generic (any run function and config dict); :func:`Preset.specs` turns it into
-:class:`bounds.experiments.training.executor.RunSpec` s, one per (task, N) with all seeds batched in that run.  The Izzo et
+:class:`lengthgen_cli.sweep.RunSpec` s, one per (task, N) with all seeds batched in that run.  The Izzo et
 al. sec. 5 presets are :data:`IZZO_PRESETS`:
 
 * ``quick``: every ModP p = 2..5 and SimpleTask omega = 1, 2, 4, 8 at small budgets (batch 64, <= 2000 steps,
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bounds.experiments.training.executor import RunSpec
+from lengthgen_cli.sweep import RunSpec
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Progress display of a sweep (tqdm, on stderr): runs done/left with ETA, and the steps of the runs in flight.
 
 Import-light on purpose (no torch): a command creates a :class:`SweepProgress` first, so the user sees the sweep
-before torch's import (seconds) starts.  Plug into :func:`bounds.experiments.training.executor.run_specs` with
+before torch's import (seconds) starts.  Plug into :func:`lengthgen_cli.sweep.run_specs` with
 ``on_record=progress.record_done`` and ``on_steps=progress.steps``.
 """
 

@@ -1,6 +1,6 @@
 """The Izzo et al. experiment (sec. 5, App. B) on the shared loop: train S seeds at one length, evaluate them.
 
-:func:`train_group` is a sweep run function (:mod:`bounds.experiments.training.executor`): it trains the models of
+:func:`train_group` is a sweep run function (:mod:`lengthgen_cli.sweep`): it trains the models of
 ``seeds`` together (:func:`bounds.experiments.training.loop.train_models`) on one task at training length ``n`` and returns
 one JSON record with, per seed, the training statistics, the evaluation and the trained weights.
 

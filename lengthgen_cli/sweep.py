@@ -1,5 +1,8 @@
 """Sweeps: run specs through one executor interface, one JSON record per run, atomic and resumable.
 
+One home for every tool that runs many independent jobs: the trained experiments (``bounds.experiments``) and
+the certificate of a trained run folder (``bounds.certify --runs``), so a sweep is certified where it was trained.
+
 A sweep is a list of :class:`RunSpec`: a stable ``key`` naming the run, the function that performs it
 (``"package.module:function"``, called as ``function(**kwargs)`` and returning a JSON-able dict), its JSON-able
 ``kwargs`` and the resources it needs (``num_cpus``, ``num_gpus``).  :func:`run_specs` executes the specs that
@@ -22,7 +25,11 @@ How another experiment plugs in: write a top-level function ``run_one(**kwargs) 
 and use :func:`bounds.experiments.training.loop.train_models`), build specs ``RunSpec(key, "my.module:run_one", kwargs)``
 and call :func:`run_specs`; :func:`load_records` reads the results back.  A function that accepts a
 ``progress`` keyword gets a callable ``progress(step, max_steps)`` that feeds the sweep's progress display
-(local and inline executors).
+(local and inline executors).  A tool that keeps its results in another form (``bounds.certify --runs``: one JSON
+line per result) calls :func:`execute_specs`, which runs the specs and hands each result back as it arrives.
+
+On the command line: :func:`add_executor_options` (``--executor``, ``--workers``, ``--ray-address``) and
+:func:`check_executor` (before any work: Ray installed, ``--workers`` not given with Ray; one line, exit 2).
 """
 
 from __future__ import annotations
@@ -37,6 +44,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 
 from lengthgen_cli.output import write_atomic
+from lengthgen_cli.parser import UsageError
+from lengthgen_cli.types import bounded_int
 
 EXECUTORS = ("local", "ray")
 
@@ -149,8 +158,7 @@ def run_specs(specs: Iterable[RunSpec], out_dir: str, executor: str = "local", w
     ``on_record(record)`` is called in this process after each record is written; ``on_steps(key, step,
     max_steps)`` with step progress reported by run functions that take a ``progress`` keyword."""
     specs = _dedupe(specs)
-    if executor not in EXECUTORS:
-        raise SweepError(f"unknown executor {executor!r}; use one of {EXECUTORS}")
+    _known(executor)
     try:
         os.makedirs(out_dir, exist_ok=True)
     except OSError as e:
@@ -167,16 +175,35 @@ def run_specs(specs: Iterable[RunSpec], out_dir: str, executor: str = "local", w
         if on_record:
             on_record(full)
 
-    if todo:
-        if name == "inline":
-            for s in todo:
-                prog = (lambda step, m, k=s.key: on_steps(k, step, m)) if on_steps else None
-                save(s, *execute(s.as_dict(), prog))
-        elif executor == "local":
-            _run_pool(todo, workers or 1, save, on_steps)
-        else:
-            _run_ray(todo, save, ray_address)
+    execute_specs(todo, save, executor, workers, ray_address, on_steps)
     return {"ran": len(todo), "skipped": len(specs) - len(todo), "records": load_records(out_dir, specs)}
+
+
+def _known(executor: str) -> None:
+    if executor not in EXECUTORS:
+        raise SweepError(f"unknown executor {executor!r}; use one of {EXECUTORS}")
+
+
+def execute_specs(todo: Iterable[RunSpec], on_result: Callable[[RunSpec, dict, float], None], executor: str = "local",
+                  workers: int | None = None, ray_address: str | None = None,
+                  on_steps: Callable[[str, int, int], None] | None = None) -> None:
+    """Run every spec of ``todo`` on ``executor`` (``"local"`` with ``workers`` processes, in this process when
+    ``workers`` is 1, or ``"ray"``) and call ``on_result(spec, result, wall_seconds)`` in this process as each
+    result arrives, in the order they finish.  Nothing is stored here: :func:`run_specs` stores one record file per
+    spec; a caller with another store (a JSON-lines file) writes each result in ``on_result``, so a kill loses only
+    the specs in flight."""
+    todo = list(todo)
+    _known(executor)
+    if not todo:
+        return
+    if executor == "local" and (workers or 1) == 1:
+        for s in todo:
+            prog = (lambda step, m, k=s.key: on_steps(k, step, m)) if on_steps else None
+            on_result(s, *execute(s.as_dict(), prog))
+    elif executor == "local":
+        _run_pool(todo, workers, on_result, on_steps)
+    else:
+        _run_ray(todo, on_result, ray_address)
 
 
 def _run_pool(todo: list[RunSpec], workers: int, save, on_steps) -> None:
@@ -222,3 +249,29 @@ def _run_ray(todo: list[RunSpec], save, address: str | None) -> None:
     finally:
         if started:
             ray.shutdown()
+
+
+# ------------------------------------------------------------------------------------------- command line
+def add_executor_options(ap, max_workers: int, ray_address: bool = True,
+                         workers_help: str = "local worker processes (default 1: in this process)") -> None:
+    """``--executor local|ray``, ``--workers K`` (at most ``max_workers``, named ``MAX_WORKERS``) and, with
+    ``ray_address``, ``--ray-address ADDR`` (the Ray cluster; default: a local instance started for the sweep)."""
+    ap.add_argument("--executor", choices=EXECUTORS, default="local",
+                    help="local processes (default) or Ray tasks (pip install '.[ray]')")
+    ap.add_argument("--workers", type=bounded_int(1, max_workers, "MAX_WORKERS"), default=1, help=workers_help)
+    if ray_address:
+        ap.add_argument("--ray-address", default=None,
+                        help="Ray cluster address of --executor ray ('auto': a running cluster; default: start a "
+                             "local instance)")
+
+
+def check_executor(executor: str, workers: int) -> None:
+    """``--executor ray`` needs Ray installed; ``--workers`` counts local processes, so it is refused with Ray (one
+    line each, before any work)."""
+    import importlib.util
+
+    if executor == "ray":
+        if importlib.util.find_spec("ray") is None:
+            raise UsageError("--executor ray needs Ray: pip install 'lengthgen[ray]' (or pip install ray)")
+        if workers != 1:
+            raise UsageError("--workers counts local processes; Ray places the runs itself (drop --workers)")
