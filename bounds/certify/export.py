@@ -8,19 +8,32 @@
 * ``python -m bounds.certify --write-witness CERT.json --out FILE``: the shortest failing input of a ``--json``
   certificate (:mod:`bounds.certify.horizon`) written out as its string (without ``$``), streamed in chunks, when
   the text report gives only its class counts (longer than WITNESS_STRING_LIMIT symbols); refused above
-  WITNESS_WRITE_LIMIT symbols.
+  WITNESS_WRITE_LIMIT symbols.  For a GPT-2 certificate (:mod:`bounds.certify.gpt2_search`) that fails: its
+  input as one line of token ids separated by spaces, BOS first (as the model consumes it).
+* ``python -m bounds.certify --model F --against G --write-onnx CERT.json --out DIR``: the failing input of a
+  GPT-2 ``--json`` certificate of the pair F, G as a fixed-length verification problem
+  (:mod:`bounds.certify.gpt2_onnx`): ``DIR/pair.onnx`` (float32 graph of f - g at the input's length),
+  ``DIR/property.vnnlib``, ``DIR/witness.json`` (token ids, input encoding, the values) and ``DIR/instances.csv``
+  (the VNN-COMP benchmark list).  The input is re-run through both torch forwards and the graph before anything is
+  written; an input that does not fail for the pair given is refused.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 
 import numpy as np
 
 from lengthgen_cli import UsageError
 from lengthgen_cli.inputs import require_regular_file
-from lengthgen_cli.output import check_target, write_file
+from lengthgen_cli.output import check_output_folder, check_target, json_object_with, write_file
+
+GPT2_CERTIFICATE = "gpt2-pair"  # the "certificate" field of a GPT-2 --json certificate
+ONNX_WITNESS_FORMAT = "lengthgen-gpt2-onnx-witness"
+VNNLIB_HEADER = "; bounds.certify: a failing input of a one-layer NoPE GPT-2 pair"
+INSTANCES_TIMEOUT_S = 60  # the timeout column of instances.csv (the VNN-COMP benchmark list)
 
 
 def _read_json(path: str, what: str):
@@ -118,7 +131,45 @@ def witness_chunks(counts: dict, window, delta: int, alphabet, chunk: int = 1 <<
 
 
 def _is_witness_text(text: str) -> bool:
-    return re.fullmatch(r"[^\s{}\[\]]*\n?", text) is not None
+    """A string of symbols (a pair certificate's witness) or a line of token ids (a GPT-2 certificate's)."""
+    return re.fullmatch(r"[^\s{}\[\]]*\n?|[0-9]+( [0-9]+)*\n?", text) is not None
+
+
+def _gpt2_failing(data, path: str, option: str) -> dict:
+    """The witness of a GPT-2 ``--json`` certificate (one line if it is not one whose verdict is ``fails``)."""
+    w = data.get("witness") if isinstance(data, dict) else None
+    if data.get("verdict") != "fails" or not isinstance(w, dict) or not isinstance(w.get("counts"), list):
+        raise UsageError(f"{option} {path} is not a GPT-2 certificate with a failing input (verdict "
+                         f"{data.get('verdict')!r}; python -m bounds.certify --model DIR --against DIR2 --json)")
+    return w
+
+
+def _write_token_ids(path: str, data: dict, out: str) -> str:
+    """The failing input of a GPT-2 certificate as one line of token ids, BOS first, streamed in runs."""
+    from bounds.certify.gpt2_search import id_runs
+    from bounds.certify.horizon import WITNESS_WRITE_LIMIT
+
+    w = _gpt2_failing(data, path, "--write-witness")
+    try:
+        n, alphabet, bos = int(w["length"]), [int(a) for a in data["alphabet"]], int(data["bos"])
+        runs = id_runs(alphabet, w["counts"], alphabet.index(int(w["last"])))
+    except (KeyError, TypeError, ValueError) as e:
+        raise UsageError(f"--write-witness {path}: malformed GPT-2 witness ({type(e).__name__}: {e})") from None
+    if n > WITNESS_WRITE_LIMIT:
+        raise UsageError(f"the failing input has {n} tokens, above the limit WITNESS_WRITE_LIMIT = "
+                         f"{WITNESS_WRITE_LIMIT}; its counts are in {path}")
+    check_target(out, what="--out", recognise=_is_witness_text)
+
+    def write(fh):
+        fh.write(str(bos))
+        for a, r in runs:
+            piece = f" {a}"
+            for k in range(0, r, 1 << 20):
+                fh.write(piece * min(1 << 20, r - k))
+        fh.write("\n")
+
+    write_file(out, write, what="--out")
+    return f"wrote {out}: the failing input of {n} tokens as {n + 1} token ids, BOS {bos} first"
 
 
 def write_witness(path: str, out: str | None) -> str:
@@ -128,6 +179,8 @@ def write_witness(path: str, out: str | None) -> str:
     if out is None:
         raise UsageError("--write-witness needs --out FILE")
     data = _read_json(path, "--write-witness")
+    if isinstance(data, dict) and data.get("certificate") == GPT2_CERTIFICATE:
+        return _write_token_ids(path, data, out)
     h = data.get("horizon") if isinstance(data, dict) else None
     w = h.get("witness") if isinstance(h, dict) else None
     if not isinstance(w, dict) or not w:
@@ -148,3 +201,120 @@ def write_witness(path: str, out: str | None) -> str:
 
     write_file(out, write, what="--out")
     return f"wrote {out}: the failing input of model length {w['length']} ({symbols} symbols, without $)"
+
+
+# ------------------------------------------------------------------------------------------ ONNX and VNN-LIB
+def _is_our_onnx(path) -> bool:
+    import onnx
+
+    from bounds.certify.gpt2_onnx import PRODUCER
+
+    try:
+        return onnx.load(str(path), load_external_data=False).producer_name == PRODUCER
+    except Exception:  # noqa: BLE001 - any file that does not parse as an ONNX model is not ours
+        return False
+
+
+def _onnx_targets(out: str) -> dict:
+    """The four files under ``out``, each checked before any work: inside the folder, not a device or another
+    kind of file, an existing one only if this command wrote it."""
+    check_output_folder(out, "--out")
+    names = {"onnx": "pair.onnx", "vnnlib": "property.vnnlib", "witness": "witness.json", "csv": "instances.csv"}
+    paths = {k: os.path.join(out, v) for k, v in names.items()}
+    if os.path.isdir(out):
+        check_target(paths["onnx"], what="--out file", within=out)
+        if os.path.isfile(paths["onnx"]) and os.path.getsize(paths["onnx"]) and not _is_our_onnx(paths["onnx"]):
+            raise UsageError(f"--out file {paths['onnx']} exists and is not a file this tool writes; choose another "
+                             "folder")
+        check_target(paths["vnnlib"], what="--out file", within=out, recognise=lambda t: t.startswith(VNNLIB_HEADER))
+        check_target(paths["witness"], what="--out file", within=out,
+                     recognise=json_object_with(format=ONNX_WITNESS_FORMAT))
+        check_target(paths["csv"], what="--out file", within=out,
+                     recognise=lambda t: t == _instances_line(names))
+    return paths
+
+
+def _instances_line(names: dict) -> str:
+    return f"{names['onnx']},{names['vnnlib']},{INSTANCES_TIMEOUT_S}\n"
+
+
+def check_onnx_target(out: str | None) -> dict:
+    """``--write-onnx`` needs ``--out DIR``; the paths it will write, checked (before the models are read)."""
+    if out is None:
+        raise UsageError("--write-onnx needs --out DIR (a folder: pair.onnx, property.vnnlib, witness.json and "
+                         "instances.csv are written into it)")
+    try:
+        import onnx  # noqa: F401
+    except ImportError:
+        raise UsageError("--write-onnx needs the onnx package (pip install 'lengthgen[onnx]')") from None
+    return _onnx_targets(out)
+
+
+def write_onnx(path: str, f, g, out: str, names=("f", "g")) -> str:
+    """Write the failing input of the GPT-2 certificate at ``path`` for the pair ``f``, ``g`` (forms of
+    :mod:`bounds.certify.gpt2`) into the folder ``out``; the line the command prints."""
+    from bounds.certify.gpt2_onnx import FLOAT32_TOLERANCE, MAX_ONNX_LENGTH, evaluate, graph, onehot, vnnlib
+
+    paths = check_onnx_target(out)
+    data = _read_json(path, "--write-onnx")
+    if not isinstance(data, dict) or data.get("certificate") != GPT2_CERTIFICATE:
+        raise UsageError(f"--write-onnx {path} is not a GPT-2 certificate (python -m bounds.certify --model DIR "
+                         "--against DIR2 --json)")
+    w = _gpt2_failing(data, path, "--write-onnx")
+    ids, eps = w.get("model_ids"), data.get("eps")
+    if not isinstance(ids, list) or not isinstance(eps, int | float):
+        raise UsageError(f"--write-onnx {path}: the failing input has no token ids (longer than the torch check's "
+                         "limit) or no eps")
+    if len(ids) > MAX_ONNX_LENGTH:
+        raise UsageError(f"the failing input has {len(ids)} positions, above MAX_ONNX_LENGTH = {MAX_ONNX_LENGTH}")
+    if (data.get("bos"), data.get("alphabet")) != (f.bos, list(f.alphabet)):
+        raise UsageError(f"{path} was made with BOS {data.get('bos')} and alphabet {data.get('alphabet')}, the "
+                         f"models read here have BOS {f.bos} and alphabet {list(f.alphabet)} (give the same --bos "
+                         "and --alphabet)")
+    try:
+        x = onehot(f, ids)
+        model = graph(f, len(ids), g)
+    except ValueError as e:
+        raise UsageError(f"--write-onnx {path}: {e}") from None
+    diff = f.torch_logits(ids[1:]) - g.torch_logits(ids[1:])
+    j = int(np.argmax(np.abs(diff)))
+    if not abs(diff[j]) > eps:
+        raise UsageError(f"the input of {path} gives max_j |f_j - g_j| = {abs(diff[j]):.6g} <= eps = {eps:.6g} for "
+                         "these models (torch forward): it is not a failing input of this pair")
+    y = evaluate(model, x)
+    tol = FLOAT32_TOLERANCE * max(1.0, abs(float(diff[j])))
+    err = float(np.max(np.abs(y - diff) / np.maximum(1.0, np.abs(diff))))
+    if err > FLOAT32_TOLERANCE:
+        raise UsageError(f"the float32 graph differs from the float64 model by {err:.3g} (relative), above "
+                         f"FLOAT32_TOLERANCE = {FLOAT32_TOLERANCE}")
+    sign = 1 if diff[j] > 0 else -1
+    margin = sign * float(y[j]) - eps
+    if margin <= tol:
+        raise UsageError(f"the float32 value |Y_{j}| = {abs(float(y[j])):.9g} exceeds eps = {eps:.6g} by "
+                         f"{margin:.3g}, within the float32 tolerance {tol:.3g}: a float32 verifier's answer would "
+                         "be decided by rounding")
+    classes = [f.bos, *f.alphabet]
+    comments = [VNNLIB_HEADER[2:], f"f = {names[0]}, g = {names[1]}; graph pair.onnx computes Y = f - g, the "
+                f"last-position logits, on X [1, {len(ids)}, {len(classes)}]",
+                f"input encoding: X_(p*{len(classes)} + c) = 1 iff position p (0 = BOS) holds class c; classes = "
+                f"token ids {classes} (class 0 = BOS)",
+                f"token ids (BOS first): {' '.join(map(str, ids))}",
+                f"sat iff f_{j} - g_{j} {'>=' if sign > 0 else '<='} {'' if sign > 0 else '-'}eps: the failing "
+                f"input (torch float64 f_{j} - g_{j} = {float(diff[j])!r}, float32 graph {float(y[j])!r})"]
+    record = {"format": ONNX_WITNESS_FORMAT, "certificate": path, "model": names[0], "against": names[1],
+              "model_ids": [int(t) for t in ids], "classes": classes,
+              "encoding": "X[0, p, c] = 1 iff position p (0 = BOS) holds token id classes[c]; flattened in C order "
+                          "as VNN-LIB X_i, i = p * len(classes) + c",
+              "output": j, "eps": float(eps), "sign": sign, "f_minus_g_torch": float(diff[j]),
+              "f_minus_g_onnx_float32": float(y[j]), "max_relative_error_float32": err,
+              "float32_tolerance": FLOAT32_TOLERANCE, "margin_float32": margin}
+    write_file(paths["onnx"], lambda fh: fh.write(model.SerializeToString()), binary=True, what="--out file",
+               within=out, make_folder=True)
+    write_file(paths["vnnlib"], lambda fh: fh.write(vnnlib(x, len(diff), j, float(eps), sign, comments)),
+               what="--out file", within=out)
+    write_file(paths["witness"], lambda fh: fh.write(json.dumps(record) + "\n"), what="--out file", within=out)
+    names_ = {k: os.path.basename(v) for k, v in paths.items()}
+    write_file(paths["csv"], lambda fh: fh.write(_instances_line(names_)), what="--out file", within=out)
+    return (f"wrote {out}: pair.onnx (f - g, float32, {len(ids)} positions), property.vnnlib (sat iff "
+            f"Y_{j} {'>= eps' if sign > 0 else '<= -eps'}, eps = {eps:.6g}; the graph gives Y_{j} = {float(y[j]):.9g}), "
+            "witness.json, instances.csv")

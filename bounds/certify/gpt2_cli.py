@@ -5,7 +5,9 @@ state_dicts with ``--config``).
 The pair certificate is :func:`bounds.certify.gpt2_search.certify_pair` (Izzo et al. Theorem 4.1's question for a
 concrete pair: ``max_j |f_j - g_j| <= eps`` at every length); the model against its task (a Figure 1 task of Huang
 et al. whose answer is a function of the counts, :mod:`bounds.certify.gpt2_targets`) is
-:func:`bounds.certify.gpt2_task.certify_task`.  Options of the other modes are refused in one line.
+:func:`bounds.certify.gpt2_task.certify_task`.  With ``--write-onnx CERT.json --out DIR`` the failing input of a pair
+certificate (``--json``) is written as an ONNX graph and a VNN-LIB property (:func:`bounds.certify.export.write_onnx`).
+Options of the other modes are refused in one line.
 """
 
 from __future__ import annotations
@@ -28,11 +30,13 @@ from lengthgen_cli.progress import bound_progress
 
 STATE_DICT_SUFFIXES = (".pt", ".pth", ".bin")
 MAX_TOKEN_ID = 1_000_000
-OPTIONS = ("--config", "--bos", "--alphabet")
+LOAD = ("--config", "--bos", "--alphabet")  # how a GPT-2 model is read
+OPTIONS = (*LOAD, "--write-onnx")  # used with a GPT-2 --model only
 TASK_OPTIONS = ("--margin", "--logit-margin", "--readout")
 SEARCH = ("--time-budget", "--max-length", "--max-boxes", "--json")
-USED = ("--model", "--against", *OPTIONS, "--eps", *SEARCH)
-TASK_USED = ("--model", "--task", "--target-fn", *OPTIONS, *TASK_OPTIONS, *SEARCH)
+USED = ("--model", "--against", *LOAD, "--eps", *SEARCH)
+TASK_USED = ("--model", "--task", "--target-fn", *LOAD, *TASK_OPTIONS, *SEARCH)
+ONNX_USED = ("--model", "--against", *LOAD, "--write-onnx", "--out")
 MAX_LOGIT_MARGIN = 1e6
 
 
@@ -62,6 +66,9 @@ def add_options(ap) -> None:
     ap.add_argument("--readout", choices=("argmax", "classes"), default="argmax",
                     help="with --task: competitors of the answer's logit: every output (argmax, default: Huang et "
                          "al.'s exact match) or the task's answer tokens only (classes)")
+    ap.add_argument("--write-onnx", metavar="CERT.json",
+                    help="write the failing input of a GPT-2 --json certificate of --model / --against into the "
+                         "folder --out DIR: an ONNX graph of f - g at its length and a VNN-LIB property")
 
 
 def is_gpt2(path) -> bool:
@@ -87,18 +94,39 @@ def _load(path: str, args, bos=None, alphabet=None):
         raise UsageError(f"{path}: {e}") from None
 
 
-def run(args, given: set) -> str:
-    from bounds.certify.gpt2 import import_check
-    from bounds.certify.gpt2_search import certify_pair
-
-    if args.task is not None:
-        return run_task(args, given)
-    refuse_unused(given, [o for o in _all_options(given) if o not in USED],
-                  "a GPT-2 pair is certified with --eps, --time-budget, --max-length, --max-boxes")
+def _check_against(args) -> None:
     if args.against is None:
         raise UsageError("a GPT-2 --model needs --against DIR (a second one-layer GPT-2)")
     if not is_gpt2(args.against):
         raise UsageError(f"--against {args.against} is not a GPT-2 directory or state_dict (.pt, .pth, .bin)")
+
+
+def write_onnx(args, given: set) -> str:
+    """``--write-onnx CERT.json --out DIR``: the certificate's failing input for this pair, as files."""
+    from bounds.certify.export import check_onnx_target
+    from bounds.certify.export import write_onnx as write
+
+    refuse_unused(given, [o for o in _all_options(given) if o not in ONNX_USED],
+                  "--write-onnx writes the failing input of a pair certificate (its eps comes from the certificate)")
+    _check_against(args)
+    check_onnx_target(args.out)
+    require_regular_file(args.write_onnx, "--write-onnx certificate")
+    f, g = _load(args.model, args), _load(args.against, args)
+    return write(args.write_onnx, f, g, args.out, (args.model, args.against))
+
+
+def run(args, given: set) -> str:
+    from bounds.certify.export import GPT2_CERTIFICATE
+    from bounds.certify.gpt2 import import_check
+    from bounds.certify.gpt2_search import certify_pair
+
+    if args.write_onnx is not None:
+        return write_onnx(args, given)
+    if args.task is not None:
+        return run_task(args, given)
+    refuse_unused(given, [o for o in _all_options(given) if o not in USED],
+                  "a GPT-2 pair is certified with --eps, --time-budget, --max-length, --max-boxes")
+    _check_against(args)
     f, g = _load(args.model, args), _load(args.against, args)
     checks = [import_check(f, samples=8), import_check(g, samples=8)]
     bar, tick = bound_progress()
@@ -110,8 +138,8 @@ def run(args, given: set) -> str:
     finally:
         bar.close()
     rec = cert.record()
-    rec.update(model=args.model, against=args.against, bos=f.bos, alphabet=list(f.alphabet),
-               import_check=checks)
+    rec.update(certificate=GPT2_CERTIFICATE, model=args.model, against=args.against, bos=f.bos,
+               alphabet=list(f.alphabet), import_check=checks)
     return strict_json(rec) if args.json else report(rec)
 
 
@@ -128,8 +156,12 @@ def report(rec: dict) -> str:
     lines += [f"  n = {n:>4}: [{lo:.6g}, {hi:.6g}]" for n, (lo, hi) in enumerate(rec["lengths"], 1)]
     lines.append(f"every length > {rec['N0']}: {rec['boxes_split']} boxes split, {rec['boxes_open']} open")
     w = rec["witness"]
-    wtxt = (f"token ids {w['ids']}" if w["ids"] is not None else
-            f"of length {w['length']} with counts {w['counts']} (last token {w['last']})")
+    if w["ids"] is None:
+        wtxt = f"of length {w['length']} with counts {w['counts']} (last token {w['last']})"
+    else:
+        fed = (f"{w['model_ids']}" if len(w["ids"]) <= 60 else "in --json's model_ids")
+        wtxt = (f"token ids {w['ids']} (as the model consumes it, BOS first: {fed}"
+                + ("" if w.get("output") is None else f"; largest difference at logit {w['output']}") + ")")
     if rec["verdict"] == "certified":
         v = f"certified: max_j |f_j - g_j| <= {rec['upper']:.6g} <= eps = {rec['eps']:.6g} at every length"
     elif rec["verdict"] == "fails":
@@ -137,7 +169,11 @@ def report(rec: dict) -> str:
              f"{rec['torch_difference']})")
     else:
         v = f"undetermined, gap [{rec['lower']:.6g}, {rec['upper']:.6g}] around eps = {rec['eps']:.6g}"
-    lines += [f"verdict: {v}", f"time {rec['seconds']:.1f} s"]
+    lines.append(f"verdict: {v}")
+    if rec["verdict"] == "fails" and w["ids"] is not None:
+        lines.append("  (for a fixed-length verifier: rerun with --json > cert.json, then the same --model / --against "
+                     "with --write-onnx cert.json --out DIR writes an ONNX graph and a VNN-LIB property)")
+    lines.append(f"time {rec['seconds']:.1f} s")
     return "\n".join(lines)
 
 

@@ -15,7 +15,9 @@ F_t(rho, pi) of the last token t, rho = 1/(n + 1) and the shares pi_c = count_c 
 
 Verdict: ``certified`` when the largest bound U over the enumerated lengths and the open boxes is <= eps (then
 ``|f - g| <= U`` at every length), ``fails`` when a concrete input's certified lower end exceeds eps (its torch
-forward is re-checked where it has at most 8191 tokens), else ``undetermined`` with the gap [L, U].
+forward is re-checked where it has at most 8191 tokens), else ``undetermined`` with the gap [L, U].  The witness
+record holds the input's token ids without and with the BOS token (``ids``, ``model_ids``: what the model
+consumes), the logit j of largest torch ``|f_j - g_j|`` (``output``) and the signed torch ``f_j - g_j``.
 """
 
 from __future__ import annotations
@@ -90,13 +92,16 @@ def _abs_bounds(lo, hi):
     return upper, lower
 
 
+def id_runs(alphabet, counts, t: int) -> list:
+    """The input of :func:`string_of` as (token id, repeat) runs: the letters in alphabet order, one alphabet[t]
+    moved to the end (so a long input can be written without building it)."""
+    runs = [(int(a), int(c) - (i == t)) for i, (a, c) in enumerate(zip(alphabet, counts, strict=True))]
+    return [r for r in runs if r[1] > 0] + [(int(alphabet[t]), 1)]
+
+
 def string_of(alphabet, counts, t: int) -> list:
     """An input with these counts whose last token is alphabet[t] (NoPE: the order of the others is immaterial)."""
-    ids = []
-    for c, a in zip(counts, alphabet, strict=True):
-        ids.extend([a] * int(c))
-    ids.remove(alphabet[t])
-    return [*ids, alphabet[t]]
+    return [a for a, r in id_runs(alphabet, counts, t) for _ in range(r)]
 
 
 def propagate(t: int, r_lo, r_hi, p_lo, p_hi):
@@ -216,12 +221,16 @@ def certify_pair(f, g, eps: float, max_length: int = 16, budget_s: float = 30.0,
     lower = best["lower"]
     verdict = "fails" if lower > eps else ("certified" if upper <= eps else "undetermined")
     witness = {"length": best["n"], "counts": best["counts"],
-               "last": None if best["t"] is None else int(alphabet[best["t"]]), "ids": None}
+               "last": None if best["t"] is None else int(alphabet[best["t"]]), "ids": None, "model_ids": None,
+               "output": None, "f_minus_g": None}
     torch_diff = None
     if best["n"] is not None and best["n"] <= TORCH_CHECK_LIMIT:
         ids = string_of(alphabet, best["counts"], best["t"])
-        witness["ids"] = ids
+        witness.update(ids=ids, model_ids=[int(f.bos), *ids])
         if f.torch_model is not None and g.torch_model is not None:
-            torch_diff = float(np.max(np.abs(f.torch_logits(ids) - g.torch_logits(ids))))
+            diff = f.torch_logits(ids) - g.torch_logits(ids)
+            j = int(np.argmax(np.abs(diff)))
+            torch_diff = float(abs(diff[j]))
+            witness.update(output=j, f_minus_g=float(diff[j]))
     return Gpt2Certificate(verdict, float(upper), float(lower), float(eps), N0, witness, torch_diff, lengths,
                            split, len(heap), time.monotonic() - start)
