@@ -13,6 +13,7 @@ Options of the other modes are refused in one line.
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import re
 
@@ -40,6 +41,18 @@ ONNX_USED = ("--model", "--against", *LOAD, "--write-onnx", "--out")
 MAX_LOGIT_MARGIN = 1e6
 
 
+MAX_MARGINS = 32
+
+
+def margins(text: str) -> list:
+    """argparse type of ``--margin``: comma-separated exact rationals in [0, 1], returned distinct, largest first."""
+    item = rational(nonnegative=True, high=1, high_name="1")
+    parts = [p for p in text.split(",") if p.strip()]
+    if not parts or len(parts) > MAX_MARGINS:
+        raise argparse.ArgumentTypeError(f"give 1 to MAX_MARGINS = {MAX_MARGINS} margins, comma-separated")
+    return sorted({item(p) for p in parts}, reverse=True)
+
+
 def task_name(text: str) -> str:
     """argparse type of ``--task``: a name (lower-case letters, digits, ``_``); which names are tasks is decided by
     the mode (the pair mode's modp / simple, a GPT-2 model's targets)."""
@@ -56,9 +69,10 @@ def add_options(ap) -> None:
     ap.add_argument("--alphabet", type=int_list(0, MAX_TOKEN_ID, f"{MAX_TOKEN_ID}", max_items=64), default=None,
                     help="comma-separated token ids an input of a GPT-2 model may contain (default: its tokenizer's "
                          "non-special ids, else every id but BOS; with --task: the letters, a subset of the task's)")
-    ap.add_argument("--margin", type=rational(nonnegative=True, high=1, high_name="1"), default=None,
+    ap.add_argument("--margin", type=margins, default=None, metavar="MU[,MU...]",
                     help="with --task: certify every input whose task margin is at least MU (majority: (largest "
-                         "letter count - second) / length; ties never count)")
+                         "letter count - second) / length; ties never count); several, comma-separated: each is "
+                         f"certified, largest first (at most {MAX_MARGINS})")
     ap.add_argument("--logit-margin", type=finite_real(nonnegative=True, high=MAX_LOGIT_MARGIN,
                                                        high_name="1e6"), default=0.0,
                     help="with --task: the right answer's logit must exceed every competitor's by more than this "
@@ -210,40 +224,79 @@ def run_task(args, given: set) -> str:
     alphabet = [ids[c] for c in tgt.letters] + [ids[tgt.sep]]
     f = _load(args.model, args, bos=ids[tgt.bos] if args.bos is None else args.bos, alphabet=alphabet)
     check = import_check(f, samples=8)
-    bar, tick = bound_progress()
-    try:
-        cert = certify_task(f, tgt, args.margin or 0, float(args.logit_margin), args.readout,
-                            max_length=args.max_length or 16, budget_s=args.time_budget, max_boxes=args.max_boxes,
-                            tick=tick, vocab=vocab)
-    except (ValueError, TargetError) as e:
-        raise UsageError(str(e)) from None
-    finally:
-        bar.close()
-    rec = cert.record()
-    rec.update(model=args.model, bos=f.bos, letters={c: ids[c] for c in tgt.letters}, separator=ids[tgt.sep],
-               answers={c: ids[c] for c in tgt.classes}, margin_definition=tgt.margin_text, import_check=check)
-    return strict_json(rec) if args.json else task_report(rec)
+    common = {"model": args.model, "bos": f.bos, "letters": {c: ids[c] for c in tgt.letters},
+              "separator": ids[tgt.sep], "answers": {c: ids[c] for c in tgt.classes},
+              "margin_definition": tgt.margin_text, "import_check": check}
+    records, refuted = [], None
+    for mu in args.margin or [0]:
+        if refuted is not None:  # its witness has margin >= refuted's margin > mu: the same input refutes mu
+            records.append({**refuted, "margin": str(mu), "margin_float": float(mu),
+                            "witness_from_margin": refuted["margin"]})
+            continue
+        bar, tick = bound_progress()
+        try:
+            cert = certify_task(f, tgt, mu, float(args.logit_margin), args.readout,
+                                max_length=args.max_length or 16, budget_s=args.time_budget,
+                                max_boxes=args.max_boxes, tick=tick, vocab=vocab)
+        except (ValueError, TargetError) as e:
+            raise UsageError(str(e)) from None
+        finally:
+            bar.close()
+        records.append({**cert.record(), **common})
+        if cert.verdict == "fails":
+            refuted = records[-1]
+    if len(records) == 1:
+        return strict_json(records[0]) if args.json else task_report(records[0])
+    scan = scan_summary(records)
+    return strict_json({**scan, **common, "task": args.task, "records": records}) if args.json else "\n\n".join(
+        [task_report(records[0], per_length=False),
+         *(task_report(r, header=False, per_length=False) for r in records[1:]), scan_line(scan)])
 
 
-def task_report(rec: dict) -> str:
+def scan_summary(records: list) -> dict:
+    """The smallest certified margin (every larger one is certified too: its statement covers fewer inputs) and the
+    largest refuted one (every smaller one is refuted by the same input)."""
+    cert = [r["margin"] for r in records if r["verdict"] == "certified"]
+    fails = [r["margin"] for r in records if r["verdict"] == "fails"]
+    return {"smallest_certified_margin": cert[-1] if cert else None,
+            "largest_refuted_margin": fails[0] if fails else None}
+
+
+def scan_line(scan: dict) -> str:
+    c, f = scan["smallest_certified_margin"], scan["largest_refuted_margin"]
+    return ("margins: " + (f"certified for every margin >= {c}" if c is not None else "no margin certified") + "; "
+            + (f"refuted for every margin <= {f}" if f is not None else "no margin refuted"))
+
+
+def task_report(rec: dict, header: bool = True, per_length: bool = True) -> str:
+    """The text of one margin's certificate (``header``: the model and the statement; ``per_length``: the table of
+    the enumerated lengths)."""
     ck = rec["import_check"]
     mu = rec["margin"]
-    lines = [f"{rec['model']} against {rec['task']} (one-layer NoPE GPT-2, BOS {rec['bos']}, letters "
-             f"{rec['letters']}, answer read at separator {rec['separator']}, answers {rec['answers']}); import "
-             f"check: max |torch - enclosure| {ck['max_abs_difference']:.3g} on {ck['samples']} inputs",
-             f"statement: every input of every length with {rec['margin_definition']} >= {mu} (ties excluded) has "
-             f"gap = logit(answer) - max logit({'any other output' if rec['readout'] == 'argmax' else 'other answer'})"
-             f" > {rec['logit_margin']:.6g}",
-             f"lengths 1..{rec['N0']}: inputs in the statement, certified min gap [lower, upper]"]
-    for n, (count, lo, hi) in enumerate(rec["lengths"], 1):
-        lines.append(f"  n = {n:>4}: {count:>6} inputs" + ("" if lo is None else f", [{lo:.6g}, {hi:.6g}]"))
-    lines.append(f"every length > {rec['N0']}: {rec['boxes_split']} boxes split, {rec['boxes_open']} open, "
-                 f"{rec['boxes_discarded']} discarded (below the margin)")
+    lines = []
+    if header:
+        other = "any other output" if rec["readout"] == "argmax" else "other answer"
+        lines += [f"{rec['model']} against {rec['task']} (one-layer NoPE GPT-2, BOS {rec['bos']}, letters "
+                  f"{rec['letters']}, answer read at separator {rec['separator']}, answers {rec['answers']}); import "
+                  f"check: max |torch - enclosure| {ck['max_abs_difference']:.3g} on {ck['samples']} inputs",
+                  f"statement: every input of every length with {rec['margin_definition']} >= MU (ties excluded) "
+                  f"has gap = logit(answer) - max logit({other}) > {rec['logit_margin']:.6g}"]
+    if per_length:
+        lines.append(f"lengths 1..{rec['N0']}: inputs in the statement, certified min gap [lower, upper]")
+        for n, (count, lo, hi) in enumerate(rec["lengths"], 1):
+            lines.append(f"  n = {n:>4}: {count:>6} inputs" + ("" if lo is None else f", [{lo:.6g}, {hi:.6g}]"))
+    if "witness_from_margin" in rec:
+        lines.append(f"margin {mu}: refuted by the input found at margin {rec['witness_from_margin']}")
+    else:
+        lines.append(f"every length > {rec['N0']}: {rec['boxes_split']} boxes split, {rec['boxes_open']} open, "
+                     f"{rec['boxes_discarded']} discarded (below the margin)")
     w = rec["witness"]
     if rec["verdict"] == "certified":
         v = f"certified at margin {mu}: gap >= {rec['gap_lower']:.6g} > {rec['logit_margin']:.6g} at every length"
     elif rec["verdict"] == "fails":
-        where = f"token ids {w['ids']}" if w["ids"] is not None else f"of length {w['length']} with counts {w['counts']}"
+        where = f"of length {w['length']} with counts {w['counts']}"
+        if w["ids"] is not None:
+            where = f"token ids {_compact(w['ids'])}"
         v = (f"fails at margin {mu}: the input {where} (margin {w['margin']}, answer {w['answer']!r}) has gap <= "
              f"{w['gap_upper']:.6g} < {rec['logit_margin']:.6g} (torch forward: gap {w['torch_gap']}, predicts "
              f"token {w['torch_prediction']})")
@@ -252,3 +305,11 @@ def task_report(rec: dict) -> str:
              f"{rec['logit_margin']:.6g}")
     lines += [f"verdict: {v}", f"time {rec['seconds']:.1f} s"]
     return "\n".join(lines)
+
+
+def _compact(ids: list) -> str:
+    """Token ids as written, or run-length (``1 x 809, 2 x 800, 3``) when long (--json keeps every id)."""
+    if len(ids) <= 24:
+        return str(ids)
+    runs = [(a, len(list(g))) for a, g in itertools.groupby(ids)]
+    return "[" + ", ".join(f"{a} x {c}" if c > 1 else str(a) for a, c in runs) + "]"

@@ -92,8 +92,8 @@ def _mp_gap(f, ids, o, comp):
 
 @settings(max_examples=6, deadline=None)
 @given(seed=st.integers(0, 10**6), ids=st.lists(st.sampled_from([1, 2]), min_size=1, max_size=8),
-       readout=st.sampled_from(["argmax", "classes"]), answer=st.sampled_from([0, 1]))
-def test_gap_enclosure_holds_the_40_digit_forward(seed, ids, readout, answer):
+       readout=st.sampled_from(["argmax", "classes"]), answer=st.sampled_from([0, 1]), widen=st.floats(0, 0.05))
+def test_gap_enclosure_holds_the_40_digit_forward(seed, ids, readout, answer, widen):
     sd = _hf_model(seed, scale=1.0).state_dict()
     cfg = {"model_type": "gpt2", "n_layer": 1, "n_embd": 8, "n_head": 2, "bos_token_id": 0}
     f = gpt2.from_state_dict(sd, cfg, alphabet=[1, 2, 3])  # letters 1, 2; separator 3
@@ -106,6 +106,13 @@ def test_gap_enclosure_holds_the_40_digit_forward(seed, ids, readout, answer):
     ref = _mp_gap(f, [*ids, 3], o, comp)
     assert mpmath.mpf(lo[0, answer]) <= ref <= mpmath.mpf(hi[0, answer])
     assert hi[0, answer] - lo[0, answer] < 1e-7
+    # a wider box holding the input (the separator's share kept equal to rho's interval) encloses it as well
+    r_lo, r_hi, p_lo, p_hi = _point_boxes(counts)
+    w = widen / 4
+    wide = (np.maximum(r_lo - w, 0), r_hi + w, np.maximum(p_lo - widen, 0), p_hi + widen)
+    wide[2][:, 2], wide[3][:, 2] = wide[0], wide[1]
+    wlo, whi = ge.gaps(2, *wide)
+    assert mpmath.mpf(wlo[0, answer]) <= ref <= mpmath.mpf(whi[0, answer])
     # negative control: the answer's head bias moved by 1e-5 moves the enclosure off the 40-digit value
     moved = GapEnclosure(f.with_params(head_b=f.head_b + 1e-5 * np.eye(4)[o]), outputs, readout)
     mlo, mhi = moved.gaps(2, *_point_boxes(counts))
@@ -213,6 +220,28 @@ def test_margin_is_part_of_the_statement(saved):
     assert MAJ.margin([w["counts"]["0"], w["counts"]["1"]]) == Fraction(w["margin"])
 
 
+@settings(max_examples=6, deadline=None)
+@given(bias=st.floats(0, 2), seed=st.integers(0, 1000), mu=st.sampled_from([Fraction(1, 2), Fraction(1, 5),
+                                                                             Fraction(1, 20)]))
+def test_verdicts_agree_with_the_torch_forward(bias, seed, mu):
+    """Whatever the verdict, the torch forward agrees: certified -> every sampled input of margin >= mu (lengths up
+    to 3000, beyond N0) has a gap above the certified bound; fails -> the witness has margin >= mu and a wrong
+    torch decision."""
+    f = gpt2.from_state_dict(majority_model(bias=bias, noise=0.2, seed=seed).state_dict(),
+                             {"model_type": "gpt2", "n_layer": 1, "n_embd": 8, "n_head": 1, "bos_token_id": 0},
+                             alphabet=ALPHABET)
+    cert = certify_task(f, MAJ, mu, max_length=8, budget_s=10)
+    if cert.verdict == "certified":
+        rng = np.random.default_rng(seed)
+        for c0, c1 in _statement_inputs(rng, mu, (1, 5, 9, 33, 300, 3000)):
+            logits = f.torch_logits([1] * c0 + [2] * c1 + [3])
+            right = 1 if c0 > c1 else 2
+            assert logits[right] - max(logits[j] for j in range(5) if j != right) >= cert.lower
+    elif cert.verdict == "fails":
+        w = cert.witness
+        assert Fraction(w["margin"]) >= mu and w["torch_gap"] < 0 and w["torch_prediction"] != w["answer_id"]
+
+
 def test_parity_is_refuted(tmp_path):
     """Parity is a function of the counts but not of the shares' closure: every model is refuted with a string."""
     par = TARGETS["parity"]
@@ -253,6 +282,18 @@ def test_command_line_certifies_and_refutes(saved, capsys):
     assert rc == 0 and json.loads(out)["verdict"] == "certified"
 
 
+def test_command_line_scans_margins(saved, capsys):
+    rc, out, _ = _run(["--model", saved["bias"], "--task", "binary_majority", "--margin", "1/20,1/2,1/50"], capsys)
+    assert rc == 0 and "certified for every margin >= 1/2; refuted for every margin <= 1/20" in out
+    rc, out, _ = _run(["--model", saved["bias"], "--task", "binary_majority", "--margin", "1/20,1/2,1/50", "--json"],
+                      capsys)
+    rec = json.loads(out)
+    assert [r["margin"] for r in rec["records"]] == ["1/2", "1/20", "1/50"]
+    assert [r["verdict"] for r in rec["records"]] == ["certified", "fails", "fails"]
+    assert rec["records"][2]["witness_from_margin"] == "1/20" and rec["largest_refuted_margin"] == "1/20"
+    assert rec["smallest_certified_margin"] == "1/2"
+
+
 def test_command_line_refuses_in_one_line(saved, capsys):
     m = saved["maj"]
     for argv, words in [([m, "--task", "binary_majority"], "needs --margin"),
@@ -261,6 +302,8 @@ def test_command_line_refuses_in_one_line(saved, capsys):
                         ([m, "--task", "nosuch", "--margin", "0.1"], "unknown task"),
                         ([m, "--task", "Bad-Name"], "not a task name"),
                         ([m, "--task", "binary_majority", "--margin", "2"], "--margin"),
+                        ([m, "--task", "binary_majority", "--margin", ",".join(["0.1"] * 33)], "MAX_MARGINS"),
+                        ([m, "--task", "binary_majority", "--margin", "0.1,x"], "--margin"),
                         ([m, "--task", "binary_majority", "--margin", "0.1", "--alphabet", "3"], "not token ids"),
                         ([m, "--task", "majority_letters", "--margin", "0.1"], "MAX_LETTERS"),
                         ([m, "--task", "binary_majority", "--margin", "0.1", "--against", m], "drop --against"),
