@@ -36,9 +36,7 @@ convention):
    value at the bisected x0 less 1e-12, far above the Taylor error of a 1e-12-accurate x0).
 4. Affine maps are interval (midpoint-radius) matmuls (:func:`bounds.float_enclosures.matmul`).
 
-:class:`PairDifference` encloses ``f - g`` for two forms; where they differ only in ``ln_f`` and the head, the
-difference is linear in the shared normalized stream, ``z (diag(gf) Wf^T - diag(gg) Wg^T) + const``, enclosed
-directly (so a model against itself gets exactly 0, and a small change a small bound).
+:mod:`bounds.certify.gpt2_difference` encloses ``f - g`` for two forms (tighter than subtracting two enclosures).
 """
 
 from __future__ import annotations
@@ -49,7 +47,7 @@ from fractions import Fraction
 import numpy as np
 from scipy.special import erf
 
-from bounds.float_enclosures import TINY, Ball, U, add, ball, gamma_n, matmul
+from bounds.float_enclosures import TINY, Ball, add, ball, gamma_n, matmul
 
 REL = 2.0**-40  # trusted relative accuracy of numpy/scipy exp, tanh, erf
 GELU_TANH_C = float(np.sqrt(2 / np.pi))
@@ -91,8 +89,9 @@ def _sq(lo, hi):
     return low, _up(np.maximum(a, b))
 
 
-def normalize(lo, hi, eps: float):
-    """Enclosure of ``(x - mean x) / sqrt(var x + eps)`` over x in the interval vector [lo, hi] (last axis)."""
+def centred_sigma(lo, hi, eps: float):
+    """``y = (I - 11^T/d) x`` as intervals and an enclosure ``[sig_lo, sig_hi]`` (last axis kept, length 1) of
+    ``sqrt(var x + eps)`` over x in the interval vector [lo, hi] (last axis; item 2 of the module docstring)."""
     d = lo.shape[-1]
     y = matmul(_to_ball(lo, hi), _centering(d))
     ylo, yhi = _bounds(y)
@@ -101,6 +100,13 @@ def normalize(lo, hi, eps: float):
     s_hi = _up(np.sum(sq_hi, axis=-1) * (1 + gamma_n(d + 2)) + d * TINY)
     sig_lo = _dn(np.sqrt(_dn(_dn(np.maximum(s_lo, 0) / d) + eps)))[..., None]
     sig_hi = _up(np.sqrt(_up(_up(s_hi / d) + eps)))[..., None]
+    return ylo, yhi, sig_lo, sig_hi
+
+
+def normalize(lo, hi, eps: float):
+    """Enclosure of ``(x - mean x) / sqrt(var x + eps)`` over x in the interval vector [lo, hi] (last axis)."""
+    d = lo.shape[-1]
+    ylo, yhi, sig_lo, sig_hi = centred_sigma(lo, hi, eps)
     z_lo = np.where(ylo >= 0, _dn(ylo / sig_hi), _dn(ylo / sig_lo))
     z_hi = np.where(yhi >= 0, _up(yhi / sig_lo), _up(yhi / sig_hi))
     cap = _up(np.sqrt(float(d)))
@@ -167,6 +173,43 @@ def point_box(counts, n: int):
     return (np.array([_dn(1 / L)]), np.array([_up(1 / L)]), _dn(c / L), _up(c / L))
 
 
+def shifted_exp(s_lo, s_hi):
+    """Enclosure of ``e^{s_c - max_c s_hi}`` (a common factor of numerator and denominator of a softmax) per head:
+    the exponent rounded outward, exp trusted to REL."""
+    shift = s_hi.max(axis=1, keepdims=True)
+    with np.errstate(under="ignore"):
+        e_lo = np.maximum(_dn(np.exp(_dn(s_lo - shift)) * (1 - REL)), 0.0)
+        e_hi = _up(np.exp(_up(s_hi - shift)) * (1 + REL)) + TINY
+    return e_lo, e_hi
+
+
+def mixture(s_lo, s_hi, val_lo, val_hi, masks, m_lo, m_hi):
+    """Enclosure (B, H, dh) of the softmax mixtures ``sum_c u_c val_c / sum_c u_c`` over ``u_c = m_c e^{s_c}`` with
+    ``s`` in [s_lo, s_hi] (H, K), masses in [m_lo, m_hi] (B, K) and values in [val_lo, val_hi] ((H, K, dh), or
+    (B, H, K, dh) per box): item 1 of the module docstring (the vertices ``masks`` of the u box, the values at
+    their upper end for the max, lower for the min, rounding padded, clipped to the values' convex hull)."""
+    K = s_lo.shape[1]
+    e_lo, e_hi = shifted_exp(s_lo, s_hi)
+    # masses and exponentials are >= 0, so 0 bounds their products below (rounding down may cross it)
+    u_lo = np.maximum(_dn(np.maximum(m_lo, 0.0)[:, None, :] * e_lo[None]), 0.0)  # (B, H, K)
+    u_hi = _up(m_hi[:, None, :] * e_hi[None])
+    u = np.where(masks[None, None], u_hi[:, :, None, :], u_lo[:, :, None, :])  # (B, H, V, K)
+    den = u.sum(axis=-1)  # (B, H, V)
+    ok = den > 0
+    safe = np.where(ok, den, 1.0)[..., None]
+    spec = "bhvk,hkj->bhvj" if val_lo.ndim == 3 else "bhvk,bhkj->bhvj"
+    top = np.einsum(spec, u, val_hi) / safe
+    bot = np.einsum(spec, u, val_lo) / safe
+    hi = np.where(ok[..., None], top, -np.inf).max(axis=2)  # (B, H, dh)
+    lo = np.where(ok[..., None], bot, np.inf).min(axis=2)
+    vabs = np.maximum(np.abs(val_lo), np.abs(val_hi)).max(axis=(-2, -1))  # (H,) or (B, H)
+    pad = (4 * gamma_n(K + 4) * vabs + TINY)[..., None]
+    hull_lo, hull_hi = val_lo.min(axis=-2), val_hi.max(axis=-2)  # (H, dh) or (B, H, dh)
+    hi = np.minimum(_up(hi + pad), hull_hi)
+    lo = np.maximum(_dn(lo - pad), hull_lo)
+    return lo, hi
+
+
 class Enclosure:
     """Per-token precomputation and the box enclosure of one form's logits (module docstring)."""
 
@@ -200,94 +243,47 @@ class Enclosure:
         vlo, vhi = _bounds(v)  # (K, d)
         self.v_lo = vlo.reshape(self.K, H, self.dh).transpose(1, 0, 2)  # (H, K, dh)
         self.v_hi = vhi.reshape(self.K, H, self.dh).transpose(1, 0, 2)
-        self.v_abs = np.maximum(np.abs(self.v_lo), np.abs(self.v_hi)).max(axis=(1, 2))  # (H,)
         self.masks = np.array([[(m >> c) & 1 for c in range(self.K)] for m in range(1, 2**self.K)], dtype=bool)
         self.emb = [point(emb[1 + t]) for t in range(len(f.alphabet))]
 
     def attention(self, t: int, m_lo, m_hi):
         """Interval enclosure (B, d) of the concatenated head outputs at masses m in [m_lo, m_hi] (B, K)."""
-        s_lo, s_hi = self.s_lo[t], self.s_hi[t]  # (H, K)
-        shift = s_hi.max(axis=1, keepdims=True)
-        with np.errstate(under="ignore"):
-            e_lo = np.maximum(_dn(np.exp(_dn(s_lo - shift)) * (1 - REL)), 0.0)
-            e_hi = _up(np.exp(_up(s_hi - shift)) * (1 + REL)) + TINY
-        # masses and exponentials are >= 0, so 0 bounds their products below (rounding down may cross it)
-        u_lo = np.maximum(_dn(np.maximum(m_lo, 0.0)[:, None, :] * e_lo[None]), 0.0)  # (B, H, K)
-        u_hi = _up(m_hi[:, None, :] * e_hi[None])
-        u = np.where(self.masks[None, None], u_hi[:, :, None, :], u_lo[:, :, None, :])  # (B, H, V, K)
-        den = u.sum(axis=-1)  # (B, H, V)
-        ok = den > 0
-        safe = np.where(ok, den, 1.0)[..., None]
-        top = np.einsum("bhvk,hkj->bhvj", u, self.v_hi) / safe
-        bot = np.einsum("bhvk,hkj->bhvj", u, self.v_lo) / safe
-        hi = np.where(ok[..., None], top, -np.inf).max(axis=2)  # (B, H, dh)
-        lo = np.where(ok[..., None], bot, np.inf).min(axis=2)
-        pad = (4 * gamma_n(self.K + 4) * self.v_abs + TINY)[None, :, None]
-        hi = np.minimum(_up(hi + pad), self.v_hi.max(axis=1)[None])
-        lo = np.maximum(_dn(lo - pad), self.v_lo.min(axis=1)[None])
+        lo, hi = mixture(self.s_lo[t], self.s_hi[t], self.v_lo, self.v_hi, self.masks, m_lo, m_hi)
         B = m_lo.shape[0]
         return lo.reshape(B, -1), hi.reshape(B, -1)
 
-    def stream(self, t: int, r_lo, r_hi, p_lo, p_hi) -> Ball:
-        """The residual stream x2 at the last position (before ``ln_f``), as a Ball (B, d)."""
+    def trace(self, t: int, r_lo, r_hi, p_lo, p_hi, tighten=None) -> dict:
+        """The enclosures of every intermediate at the last position on the boxes: ``m`` (the masses), ``a``
+        (attention), ``z2`` (``ln_2``'s normalized input), ``h``, ``pre``, ``act`` as interval pairs, ``x1`` and
+        ``x2`` (the residual stream before ``ln_f``) as Balls, each (B, width).  ``tighten(name, value)``, when
+        given, returns a tighter enclosure of each intermediate (:mod:`bounds.certify.gpt2_centred`), which the
+        next one is computed from."""
         f = self.form
+        keep = tighten or (lambda name, value: value)
         m_lo = np.concatenate([r_lo[:, None], p_lo], axis=1)
         m_hi = np.concatenate([r_hi[:, None], p_hi], axis=1)
-        a = _to_ball(*self.attention(t, m_lo, m_hi))
-        x1 = add(add(matmul(a, point(f.proj_w)), point(f.proj_b)), self.emb[t])
-        h = _to_ball(*layer_norm(*_bounds(x1), f.ln2, f.ln_eps))
-        pre = add(matmul(h, point(f.fc_w)), point(f.fc_b))
-        act = _to_ball(*gelu(*_bounds(pre), f.activation))
-        return add(x1, add(matmul(act, point(f.mproj_w)), point(f.mproj_b)))
+        a = keep("a", self.attention(t, m_lo, m_hi))
+        x1 = keep("x1", add(add(matmul(_to_ball(*a), point(f.proj_w)), point(f.proj_b)), self.emb[t]))
+        z2 = keep("z2", normalize(*_bounds(x1), f.ln_eps))
+        h = keep("h", affine(*z2, *f.ln2))
+        pre = keep("pre", _bounds(add(matmul(_to_ball(*h), point(f.fc_w)), point(f.fc_b))))
+        act = keep("act", gelu(*pre, f.activation))
+        x2 = keep("x2", add(x1, add(matmul(_to_ball(*act), point(f.mproj_w)), point(f.mproj_b))))
+        return {"m": (m_lo, m_hi), "a": a, "x1": x1, "z2": z2, "h": h, "pre": pre, "act": act, "x2": x2}
+
+    def stream(self, t: int, r_lo, r_hi, p_lo, p_hi) -> Ball:
+        """The residual stream x2 at the last position (before ``ln_f``), as a Ball (B, d)."""
+        return self.trace(t, r_lo, r_hi, p_lo, p_hi)["x2"]
 
     def head(self, x2: Ball):
         f = self.form
         z = _to_ball(*layer_norm(*_bounds(x2), f.lnf, f.ln_eps))
         return _bounds(add(matmul(z, point(f.head_w.T)), point(f.head_b)))
 
+    def trace_logits(self, trace: dict):
+        """Enclosure (lo, hi) of the logits from a :meth:`trace`."""
+        return self.head(trace["x2"])
+
     def logits(self, t: int, r_lo, r_hi, p_lo, p_hi):
         """Enclosure (lo, hi), each (B, outputs), of the logits on the boxes, last token ``alphabet[t]``."""
-        return self.head(self.stream(t, r_lo, r_hi, p_lo, p_hi))
-
-
-def _same_body(f, g) -> bool:
-    names = ("wte", "attn_w", "attn_b", "proj_w", "proj_b", "fc_w", "fc_b", "mproj_w", "mproj_b")
-    if (f.n_head, f.ln_eps, f.activation, f.scale_attn, f.bos, f.alphabet) != \
-            (g.n_head, g.ln_eps, g.activation, g.scale_attn, g.bos, g.alphabet):
-        return False
-    same = all(np.array_equal(getattr(f, n), getattr(g, n)) for n in names)
-    return same and all(np.array_equal(a, b) for a, b in zip((*f.ln1, *f.ln2), (*g.ln1, *g.ln2), strict=True))
-
-
-def _scaled(w, gamma) -> Ball:
-    """Ball of ``diag(gamma) w^T`` (each product one rounding)."""
-    prod = gamma[:, None] * w.T
-    return Ball(prod, np.abs(prod) * U + TINY)
-
-
-class PairDifference:
-    """Enclosure of ``f - g`` (B, outputs) on boxes; f and g must share BOS, alphabet and output count."""
-
-    def __init__(self, f, g):
-        if (f.bos, f.alphabet) != (g.bos, g.alphabet):
-            raise ValueError(f"f and g read different inputs (BOS {f.bos} / {g.bos}, alphabet {f.alphabet} / "
-                             f"{g.alphabet})")
-        if f.head_w.shape[0] != g.head_w.shape[0]:
-            raise ValueError(f"f has {f.head_w.shape[0]} outputs and g {g.head_w.shape[0]}")
-        self.f, self.g = Enclosure(f), Enclosure(g)
-        self.shared = _same_body(f, g)
-        if self.shared:
-            m = add(_scaled(f.head_w, f.lnf[0]), Ball(-g.lnf[0][:, None] * g.head_w.T,
-                                                      np.abs(g.lnf[0][:, None] * g.head_w.T) * U + TINY))
-            cf = add(matmul(point(f.lnf[1][None]), point(f.head_w.T)), point(f.head_b))
-            cg = add(matmul(point(g.lnf[1][None]), point(g.head_w.T)), point(g.head_b))
-            self.m, self.c = m, add(cf, Ball(-cg.mid, cg.rad))
-
-    def difference(self, t: int, r_lo, r_hi, p_lo, p_hi):
-        if self.shared:
-            x2 = self.f.stream(t, r_lo, r_hi, p_lo, p_hi)
-            z = _to_ball(*normalize(*_bounds(x2), self.f.form.ln_eps))
-            return _bounds(add(matmul(z, self.m), self.c))
-        flo, fhi = self.f.logits(t, r_lo, r_hi, p_lo, p_hi)
-        glo, ghi = self.g.logits(t, r_lo, r_hi, p_lo, p_hi)
-        return _dn(flo - ghi), _up(fhi - glo)
+        return self.trace_logits(self.trace(t, r_lo, r_hi, p_lo, p_hi))

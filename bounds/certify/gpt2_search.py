@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from bounds.certify.gpt2_enclosure import PairDifference, point_box
+from bounds.certify.gpt2_difference import PairDifference
+from bounds.certify.gpt2_enclosure import point_box
 
 MAX_CONFIGURATIONS = 200_000  # enumerated class configurations over all lengths 1..N0
 TORCH_CHECK_LIMIT = 8191
