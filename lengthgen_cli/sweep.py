@@ -258,7 +258,8 @@ def add_executor_options(ap, max_workers: int, ray_address: bool = True,
     ``ray_address``, ``--ray-address ADDR`` (the Ray cluster; default: a local instance started for the sweep)."""
     ap.add_argument("--executor", choices=EXECUTORS, default="local",
                     help="local processes (default) or Ray tasks (pip install '.[ray]')")
-    ap.add_argument("--workers", type=bounded_int(1, max_workers, "MAX_WORKERS"), default=1, help=workers_help)
+    ap.add_argument("--workers", type=bounded_int(1, max_workers, f"MAX_WORKERS = {max_workers}"), default=1,
+                    help=workers_help)
     if ray_address:
         ap.add_argument("--ray-address", default=None,
                         help="Ray cluster address of --executor ray ('auto': a running cluster; default: start a "

@@ -22,6 +22,7 @@ Modes::
     python -m bounds.certify --model f.json --against g.json --eps 1/10 [--delta D | --train-length N]
     python -m bounds.certify --model f.json --target-fn --task modp --period 3 [--index K]
     python -m bounds.certify --runs runs/izzo2025-quick [--target-fn] --out certs.jsonl [--resume] [--workers 2]
+    python -m bounds.certify --runs runs/izzo2025-paper --executor ray --ray-address auto --out certs.jsonl
     python -m bounds.certify --export-model runs/izzo2025-quick/RUN.json --seed-index 0 --out model.json
     python -m bounds.certify --write-witness cert.json --out witness.txt
 
@@ -33,7 +34,9 @@ input's symbols plus the leading ``$``), from 2 in every mode unless ``--first-l
 (:func:`bounds.certify.trained.from_record`, softmax semantics), certifies it against its task's App. A.2
 construction (izzo semantics, exact at every length; with ``--target-fn`` also against the task's true function)
 with delta = the certified max over lengths 2..N (the training lengths; the empty input is never trained) and
-writes one JSON line per (run, seed) beside the measured test loss at 2, 4, 8 N (``--out``, resumable).
+writes one JSON line per (run, seed) beside the measured test loss at 2, 4, 8 N (``--out``, resumable), the
+seeds run by the sweeps' executors (``--workers K`` local processes, or ``--executor ray`` on a cluster:
+:mod:`lengthgen_cli.sweep`).
 ``--summary FILE`` and ``--plots DIR`` write the table and figure of docs/certify.md.  Usage errors exit 2 with
 one line.
 """
@@ -118,8 +121,10 @@ def _parser():
                     help="which seed of the run record --export-model writes (default 0)")
     ap.add_argument("--write-witness", metavar="CERT.json",
                     help="write the shortest failing input of a --json certificate to --out (when too long to print)")
-    ap.add_argument("--workers", type=bounded_int(1, MAX_WORKERS, f"MAX_WORKERS = {MAX_WORKERS}"), default=1,
-                    help="processes certifying runs in parallel (--runs; default 1)")
+    from lengthgen_cli.sweep import add_executor_options
+
+    add_executor_options(ap, MAX_WORKERS, workers_help="local processes certifying seeds in parallel (--runs; "
+                         "default 1: in this process)")
     ap.add_argument("--seeds", type=bounded_int(1, 256, "256"), default=None,
                     help="certify only the first S seeds of each run (--runs)")
     ap.add_argument("--summary", metavar="FILE", help="write the per-task summary JSON (--runs)")
@@ -326,10 +331,10 @@ def _pair(args, started: float):
 TASK_OPTIONS = {"modp": ("--period", "--index"), "simple": ("--omega",)}
 PAIR_OPTIONS = ("--model", "--against", "--task", "--period", "--index", "--omega", "--delta", "--train-length",
                 "--semantics", "--against-semantics")
-RUNS_OPTIONS = ("--workers", "--seeds", "--summary", "--summarize-only", "--plots", "--out", "--resume")
+RUNS_OPTIONS = ("--workers", "--executor", "--ray-address", "--seeds", "--summary", "--summarize-only", "--plots", "--out", "--resume")
 FILE_OPTIONS = ("--export-model", "--seed-index", "--write-witness")
 SEARCH_OPTIONS = ("--target-fn", "--time-budget", "--max-length", "--max-boxes", "--first-length", "--gap",
-                  "--workers", "--seeds")
+                  "--workers", "--executor", "--ray-address", "--seeds")
 
 ALL_OPTIONS = tuple(dict.fromkeys((*PAIR_OPTIONS, *RUNS_OPTIONS, *SEARCH_OPTIONS, *FILE_OPTIONS, "--runs",
                                    "--eps", "--json")))
@@ -351,6 +356,11 @@ def check_options(args, given: set) -> None:
         refuse_unused(given, (*PAIR_OPTIONS, *SEARCH_OPTIONS), "--summarize-only certifies nothing")
         return
     if args.runs:
+        if args.executor != "ray":
+            refuse_unused(given, ("--ray-address",), "--ray-address is the Ray cluster of --executor ray")
+        from lengthgen_cli.sweep import check_executor
+
+        check_executor(args.executor, args.workers)
         refuse_unused(given, (*PAIR_OPTIONS, "--max-length"), "--runs certifies each trained seed against its task's construction (the "
                                            "task, semantics and delta come from the run records)")
         return

@@ -6,8 +6,10 @@ exact at every length: :mod:`constructions.tasks`) and, with ``--target-fn``, ag
 with delta = the certified max |f - g| over the training lengths (model lengths 2..N + 1: the empty input is never
 trained), and the certified horizon H and shortest failure X of each certificate
 (:mod:`bounds.certify.horizon`).  One JSON line per (run, seed) goes to
-``--out`` as it is produced (resumable: a kill loses only the certificates in flight); ``--workers`` processes
-certify in parallel.  :func:`summarize` turns the records into the per-task table of docs/certify.md, including
+``--out`` as it is produced (resumable: a kill loses only the certificates in flight).  The seeds are certified
+by the sweeps' executors (:func:`lengthgen_cli.sweep.execute_specs`): ``--workers K`` local processes that end
+with the command, or ``--executor ray [--ray-address ADDR]`` Ray tasks on a cluster; each task is given its seed's
+record itself, not a path, so the workers need not see the run folder.  :func:`summarize` turns the records into the per-task table of docs/certify.md, including
 the soundness check: the certified sup of ``|f - f*|`` is at least the measured root-mean-square error at every
 test length (for ModP the construction is f* itself; for SimpleTask the construction is within its certified
 sine error of f*).
@@ -18,7 +20,6 @@ from __future__ import annotations
 import json
 import math
 import os
-from concurrent.futures import FIRST_COMPLETED, wait
 from fractions import Fraction
 
 from lengthgen_cli import JsonlOutput, UsageError, check_output, progress, read_json
@@ -43,18 +44,18 @@ def _construction(kind: str, params: dict):
     return g, float(Fraction(g.metadata["certified_error"]))
 
 
-def certify_seed(path: str, seed_index: int, eps: float, budget: float, target_fn: bool, gap: float | None,
-                 max_boxes: int | None = None, first: int | None = None) -> dict:
-    """The record of one trained seed (run in a worker process); ``max_boxes`` and ``first`` as in
+def certify_seed(source: str, full: dict, seed_index: int, eps: float, budget: float, target_fn: bool,
+                 gap: float | None, max_boxes: int | None = None, first: int | None = None) -> dict:
+    """The record of seed ``seed_index`` of the run file ``full`` (``{"key", "record"}``; ``source`` names it in
+    errors), run by an executor (in this process, a worker process or a Ray task); ``max_boxes`` and ``first`` as in
     :func:`bounds.certify.search.certify` (default FIRST_LENGTH = 2: the empty input is never trained)."""
     from bounds.certify.search import FIRST_LENGTH, Problem, certificate_record, certify, task_target
     from bounds.certify.trained import from_record
 
     first = first or FIRST_LENGTH
 
-    full = read_json(path, "run record")
-    rec = full["record"]
     try:
+        rec = full["record"]
         run = rec["runs"][seed_index]
         f = from_record(rec, seed_index)
         g, g_err = _construction(rec["task_kind"], rec["task_params"])
@@ -65,7 +66,7 @@ def certify_seed(path: str, seed_index: int, eps: float, budget: float, target_f
                "measured": {"test_loss": run["test_loss"], "plateau": run["plateau"], "train_loss": run["train_loss"],
                             "reached_target": run["reached_target"]}}
     except (KeyError, TypeError, IndexError, ValueError, AttributeError, ArithmeticError) as e:
-        raise UsageError(f"{path}: seed {seed_index} is not a trained run this mode can certify ({type(e).__name__}: "
+        raise UsageError(f"{source} is not a trained run this mode can certify ({type(e).__name__}: "
                          f"{e})") from None
     prob = Problem(f, g, ("softmax", "izzo"))
     limits = dict(first=first, **({} if max_boxes is None else {"max_boxes": max_boxes}))
@@ -145,36 +146,41 @@ def run(args) -> str:
     jobs = _jobs(args.runs, args.seeds)
     done = {(r["run_key"], r["seed"]) for r in (done_records or [])}
     records = list(done_records or [])
-    todo = []
-    for path, key, i, _ in jobs:
-        seed = read_json(path, "run record")["record"]["runs"][i]["seed"]
-        if (key, seed) not in done:
-            todo.append((path, i))
     eps = float(args.eps)
-    opts = (eps, args.time_budget, args.target_fn, args.gap, args.max_boxes, args.first_length)
+    opts = {"eps": eps, "budget": args.time_budget, "target_fn": args.target_fn, "gap": args.gap,
+            "max_boxes": args.max_boxes, "first": args.first_length}
+    files: dict = {}
+    todo = [spec for spec in (_seed_spec(path, files.setdefault(path, read_json(path, "run record")), i, opts)
+                              for path, _, i, _ in jobs)
+            if (spec.kwargs["full"]["key"], spec.kwargs["full"]["record"]["runs"][0]["seed"]) not in done]
     bar = progress(total=len(jobs), desc="certify: seeds", unit="seed")
     bar.update(len(jobs) - len(todo))
-    with JsonlOutput(args.out) as out:
-        if args.workers == 1:
-            for path, i in todo:
-                r = certify_seed(path, i, *opts)
-                out.write(r)
-                records.append(r)
-                bar.update(1)
-        else:
-            from lengthgen_cli.process import worker_pool
+    from lengthgen_cli.sweep import SweepError, execute_specs
 
-            with worker_pool(args.workers) as pool:
-                pending = {pool.submit(certify_seed, path, i, *opts) for path, i in todo}
-                while pending:
-                    finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    for fut in finished:
-                        r = fut.result()
-                        out.write(r)
-                        records.append(r)
-                        bar.update(1)
+    with JsonlOutput(args.out) as out:
+        def save(spec, r: dict, seconds: float) -> None:
+            out.write(r)
+            records.append(r)
+            bar.update(1)
+
+        try:
+            execute_specs(todo, save, args.executor, args.workers, args.ray_address)
+        except SweepError as e:
+            raise UsageError(str(e)) from None
     bar.close()
     return _finish(args, records, eps)
+
+
+def _seed_spec(path: str, full: dict, seed_index: int, opts: dict):
+    """The executor's job for one seed (:class:`lengthgen_cli.sweep.RunSpec`): its run file ``full`` (read from
+    ``path``) with that seed's run alone, so a worker on another machine needs no access to the run folder."""
+    from lengthgen_cli.sweep import RunSpec
+
+    rec = full["record"]
+    one = {"key": full["key"], "record": {**rec, "runs": [rec["runs"][seed_index]]}}
+    seed = rec["runs"][seed_index]["seed"]
+    return RunSpec(f"{full['key']}#seed={seed}", "bounds.certify.runs:certify_seed",
+                   {"source": f"{path}: seed {seed_index}", "full": one, "seed_index": 0, **opts})
 
 
 def _finish(args, records: list, eps: float) -> str:
