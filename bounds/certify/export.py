@@ -12,7 +12,7 @@
   input as one line of token ids separated by spaces, BOS first (as the model consumes it).
 * ``python -m bounds.certify --model F --against G --write-onnx CERT.json --out DIR``: the failing input of a
   GPT-2 ``--json`` certificate of the pair F, G as a fixed-length verification problem
-  (:mod:`bounds.certify.gpt2_onnx`): ``DIR/pair.onnx`` (float32 graph of f - g at the input's length),
+  (:mod:`bounds.certify.gpt2_onnx`): ``DIR/model.onnx`` (float32 graph of f - g at the input's length),
   ``DIR/property.vnnlib``, ``DIR/witness.json`` (token ids, input encoding, the values) and ``DIR/instances.csv``
   (the VNN-COMP benchmark list).  The input is re-run through both torch forwards and the graph before anything is
   written; an input that does not fail for the pair given is refused.
@@ -30,9 +30,10 @@ from lengthgen_cli import UsageError
 from lengthgen_cli.inputs import require_regular_file
 from lengthgen_cli.output import check_output_folder, check_target, json_object_with, write_file
 
-GPT2_CERTIFICATE = "gpt2-pair"  # the "certificate" field of a GPT-2 --json certificate
+GPT2_CERTIFICATE = "gpt2-pair"  # the "certificate" field of a GPT-2 pair's --json certificate
+GPT2_TASK_CERTIFICATE = "gpt2-task"  # ... and of a GPT-2 model against its task
 ONNX_WITNESS_FORMAT = "lengthgen-gpt2-onnx-witness"
-VNNLIB_HEADER = "; bounds.certify: a failing input of a one-layer NoPE GPT-2 pair"
+VNNLIB_HEADER = "; bounds.certify: a failing input of a one-layer NoPE GPT-2 certificate"
 INSTANCES_TIMEOUT_S = 60  # the timeout column of instances.csv (the VNN-COMP benchmark list)
 
 
@@ -135,25 +136,40 @@ def _is_witness_text(text: str) -> bool:
     return re.fullmatch(r"[^\s{}\[\]]*\n?|[0-9]+( [0-9]+)*\n?", text) is not None
 
 
+def failing_record(data):
+    """A GPT-2 task certificate over several margins (``records``) stands for its first refuted record (the largest
+    refuted margin); any other certificate for itself."""
+    if isinstance(data, dict) and isinstance(data.get("records"), list):
+        return next((r for r in data["records"] if isinstance(r, dict) and r.get("verdict") == "fails"), data)
+    return data
+
+
 def _gpt2_failing(data, path: str, option: str) -> dict:
     """The witness of a GPT-2 ``--json`` certificate (one line if it is not one whose verdict is ``fails``)."""
     w = data.get("witness") if isinstance(data, dict) else None
-    if data.get("verdict") != "fails" or not isinstance(w, dict) or not isinstance(w.get("counts"), list):
+    if data.get("verdict") != "fails" or not isinstance(w, dict) or not isinstance(w.get("counts"), list | dict):
         raise UsageError(f"{option} {path} is not a GPT-2 certificate with a failing input (verdict "
-                         f"{data.get('verdict')!r}; python -m bounds.certify --model DIR --against DIR2 --json)")
+                         f"{data.get('verdict')!r}; python -m bounds.certify --model DIR (--against DIR2 | --task "
+                         "NAME) --json)")
     return w
 
 
 def _write_token_ids(path: str, data: dict, out: str) -> str:
-    """The failing input of a GPT-2 certificate as one line of token ids, BOS first, streamed in runs."""
+    """The failing input of a GPT-2 certificate (pair or task: the letters, then the separator) as one line of token
+    ids, BOS first, streamed in runs."""
     from bounds.certify.gpt2_search import id_runs
     from bounds.certify.horizon import WITNESS_WRITE_LIMIT
 
     w = _gpt2_failing(data, path, "--write-witness")
     try:
-        n, alphabet, bos = int(w["length"]), [int(a) for a in data["alphabet"]], int(data["bos"])
-        runs = id_runs(alphabet, w["counts"], alphabet.index(int(w["last"])))
-    except (KeyError, TypeError, ValueError) as e:
+        if data.get("certificate") == GPT2_TASK_CERTIFICATE:
+            bos, alphabet = task_reading(data)
+            n = int(w["length"]) + 1
+            runs = id_runs(alphabet, [*w["counts"].values(), 1], len(alphabet) - 1)
+        else:
+            n, alphabet, bos = int(w["length"]), [int(a) for a in data["alphabet"]], int(data["bos"])
+            runs = id_runs(alphabet, w["counts"], alphabet.index(int(w["last"])))
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
         raise UsageError(f"--write-witness {path}: malformed GPT-2 witness ({type(e).__name__}: {e})") from None
     if n > WITNESS_WRITE_LIMIT:
         raise UsageError(f"the failing input has {n} tokens, above the limit WITNESS_WRITE_LIMIT = "
@@ -179,8 +195,8 @@ def write_witness(path: str, out: str | None) -> str:
     if out is None:
         raise UsageError("--write-witness needs --out FILE")
     data = _read_json(path, "--write-witness")
-    if isinstance(data, dict) and data.get("certificate") == GPT2_CERTIFICATE:
-        return _write_token_ids(path, data, out)
+    if isinstance(data, dict) and data.get("certificate") in (GPT2_CERTIFICATE, GPT2_TASK_CERTIFICATE):
+        return _write_token_ids(path, failing_record(data), out)
     h = data.get("horizon") if isinstance(data, dict) else None
     w = h.get("witness") if isinstance(h, dict) else None
     if not isinstance(w, dict) or not w:
@@ -219,7 +235,7 @@ def _onnx_targets(out: str) -> dict:
     """The four files under ``out``, each checked before any work: inside the folder, not a device or another
     kind of file, an existing one only if this command wrote it."""
     check_output_folder(out, "--out")
-    names = {"onnx": "pair.onnx", "vnnlib": "property.vnnlib", "witness": "witness.json", "csv": "instances.csv"}
+    names = {"onnx": "model.onnx", "vnnlib": "property.vnnlib", "witness": "witness.json", "csv": "instances.csv"}
     paths = {k: os.path.join(out, v) for k, v in names.items()}
     if os.path.isdir(out):
         check_target(paths["onnx"], what="--out file", within=out)
@@ -241,7 +257,7 @@ def _instances_line(names: dict) -> str:
 def check_onnx_target(out: str | None) -> dict:
     """``--write-onnx`` needs ``--out DIR``; the paths it will write, checked (before the models are read)."""
     if out is None:
-        raise UsageError("--write-onnx needs --out DIR (a folder: pair.onnx, property.vnnlib, witness.json and "
+        raise UsageError("--write-onnx needs --out DIR (a folder: model.onnx, property.vnnlib, witness.json and "
                          "instances.csv are written into it)")
     try:
         import onnx  # noqa: F401
@@ -250,27 +266,92 @@ def check_onnx_target(out: str | None) -> dict:
     return _onnx_targets(out)
 
 
+def read_onnx_certificate(path: str) -> dict:
+    """A GPT-2 ``--json`` certificate (pair or task) whose verdict is ``fails`` with the input's token ids; one line
+    naming what is missing otherwise."""
+    from bounds.certify.gpt2_onnx import MAX_ONNX_LENGTH
+
+    data = failing_record(_read_json(path, "--write-onnx"))
+    if not isinstance(data, dict) or data.get("certificate") not in (GPT2_CERTIFICATE, GPT2_TASK_CERTIFICATE):
+        raise UsageError(f"--write-onnx {path} is not a GPT-2 certificate (python -m bounds.certify --model DIR "
+                         "--against DIR2 --json, or --model DIR --task NAME ... --json)")
+    w = data.get("witness")
+    if data.get("verdict") != "fails" or not isinstance(w, dict):
+        raise UsageError(f"--write-onnx {path} has no failing input (verdict {data.get('verdict')!r})")
+    ids = w.get("ids")
+    if not isinstance(ids, list) or not all(isinstance(t, int) for t in ids):
+        raise UsageError(f"--write-onnx {path}: the failing input has no token ids (longer than the torch check's "
+                         "limit)")
+    if len(ids) + 1 > MAX_ONNX_LENGTH:
+        raise UsageError(f"the failing input has {len(ids) + 1} positions, above MAX_ONNX_LENGTH = {MAX_ONNX_LENGTH}")
+    return data
+
+
+def task_reading(data: dict) -> tuple[int, list]:
+    """BOS and the alphabet (the letters' ids, then the separator's) a task certificate's model was read with."""
+    try:
+        return int(data["bos"]), [int(v) for v in data["letters"].values()] + [int(data["separator"])]
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise UsageError(f"--write-onnx: the task certificate lacks its token ids ({type(e).__name__}: {e})") from None
+
+
+def _float32_checked(y, ref, slack: float, what: str) -> float:
+    """The float32 graph's output ``y`` against the float64 torch values ``ref`` (FLOAT32_TOLERANCE, relative) and
+    the amount ``slack`` by which the float32 value clears the property's threshold (must exceed the tolerance)."""
+    from bounds.certify.gpt2_onnx import FLOAT32_TOLERANCE
+
+    err = float(np.max(np.abs(y - ref) / np.maximum(1.0, np.abs(ref))))
+    if err > FLOAT32_TOLERANCE:
+        raise UsageError(f"the float32 graph differs from the float64 model by {err:.3g} (relative), above "
+                         f"FLOAT32_TOLERANCE = {FLOAT32_TOLERANCE}")
+    tol = FLOAT32_TOLERANCE * max(1.0, float(np.max(np.abs(ref))))
+    if slack <= tol:
+        raise UsageError(f"the float32 value clears {what} by {slack:.3g}, within the float32 tolerance {tol:.3g}: a "
+                         "float32 verifier's answer would be decided by rounding")
+    return err
+
+
+def _write_problem(paths: dict, out: str, model, x, outputs: int, condition, comments, record: dict) -> None:
+    from bounds.certify.gpt2_onnx import FLOAT32_TOLERANCE, vnnlib
+
+    record = {"format": ONNX_WITNESS_FORMAT, **record, "float32_tolerance": FLOAT32_TOLERANCE,
+              "condition": [[j, op, c] for j, op, c in condition]}
+    text = vnnlib(x, outputs, condition, [VNNLIB_HEADER[2:], *comments])
+    write_file(paths["onnx"], lambda fh: fh.write(model.SerializeToString()), binary=True, what="--out file",
+               within=out, make_folder=True)
+    write_file(paths["vnnlib"], lambda fh: fh.write(text), what="--out file", within=out)
+    write_file(paths["witness"], lambda fh: fh.write(json.dumps(record) + "\n"), what="--out file", within=out)
+    names = {k: os.path.basename(v) for k, v in paths.items()}
+    write_file(paths["csv"], lambda fh: fh.write(_instances_line(names)), what="--out file", within=out)
+
+
+def _encoding_comments(f, ids) -> list:
+    classes = [f.bos, *f.alphabet]
+    return [f"input encoding: X_(p*{len(classes)} + c) = 1 iff position p (0 = BOS) holds class c; classes = "
+            f"token ids {classes} (class 0 = BOS)", f"token ids (BOS first): {' '.join(map(str, ids))}"]
+
+
+ENCODING = ("X[0, p, c] = 1 iff position p (0 = BOS) holds token id classes[c]; flattened in C order as VNN-LIB "
+            "X_i, i = p * len(classes) + c")
+
+
 def write_onnx(path: str, f, g, out: str, names=("f", "g")) -> str:
-    """Write the failing input of the GPT-2 certificate at ``path`` for the pair ``f``, ``g`` (forms of
+    """Write the failing input of the GPT-2 pair certificate at ``path`` for the pair ``f``, ``g`` (forms of
     :mod:`bounds.certify.gpt2`) into the folder ``out``; the line the command prints."""
-    from bounds.certify.gpt2_onnx import FLOAT32_TOLERANCE, MAX_ONNX_LENGTH, evaluate, graph, onehot, vnnlib
+    from bounds.certify.gpt2_onnx import evaluate, graph, onehot
 
     paths = check_onnx_target(out)
-    data = _read_json(path, "--write-onnx")
-    if not isinstance(data, dict) or data.get("certificate") != GPT2_CERTIFICATE:
-        raise UsageError(f"--write-onnx {path} is not a GPT-2 certificate (python -m bounds.certify --model DIR "
-                         "--against DIR2 --json)")
-    w = _gpt2_failing(data, path, "--write-onnx")
-    ids, eps = w.get("model_ids"), data.get("eps")
-    if not isinstance(ids, list) or not isinstance(eps, int | float):
-        raise UsageError(f"--write-onnx {path}: the failing input has no token ids (longer than the torch check's "
-                         "limit) or no eps")
-    if len(ids) > MAX_ONNX_LENGTH:
-        raise UsageError(f"the failing input has {len(ids)} positions, above MAX_ONNX_LENGTH = {MAX_ONNX_LENGTH}")
+    data = read_onnx_certificate(path)
+    if data["certificate"] != GPT2_CERTIFICATE:
+        raise UsageError(f"--write-onnx {path} is a task certificate: give --model alone (no --against)")
+    eps = data.get("eps")
+    if not isinstance(eps, int | float):
+        raise UsageError(f"--write-onnx {path}: the certificate has no eps")
     if (data.get("bos"), data.get("alphabet")) != (f.bos, list(f.alphabet)):
         raise UsageError(f"{path} was made with BOS {data.get('bos')} and alphabet {data.get('alphabet')}, the "
                          f"models read here have BOS {f.bos} and alphabet {list(f.alphabet)} (give the same --bos "
                          "and --alphabet)")
+    ids = [f.bos, *data["witness"]["ids"]]
     try:
         x = onehot(f, ids)
         model = graph(f, len(ids), g)
@@ -282,39 +363,68 @@ def write_onnx(path: str, f, g, out: str, names=("f", "g")) -> str:
         raise UsageError(f"the input of {path} gives max_j |f_j - g_j| = {abs(diff[j]):.6g} <= eps = {eps:.6g} for "
                          "these models (torch forward): it is not a failing input of this pair")
     y = evaluate(model, x)
-    tol = FLOAT32_TOLERANCE * max(1.0, abs(float(diff[j])))
-    err = float(np.max(np.abs(y - diff) / np.maximum(1.0, np.abs(diff))))
-    if err > FLOAT32_TOLERANCE:
-        raise UsageError(f"the float32 graph differs from the float64 model by {err:.3g} (relative), above "
-                         f"FLOAT32_TOLERANCE = {FLOAT32_TOLERANCE}")
     sign = 1 if diff[j] > 0 else -1
     margin = sign * float(y[j]) - eps
-    if margin <= tol:
-        raise UsageError(f"the float32 value |Y_{j}| = {abs(float(y[j])):.9g} exceeds eps = {eps:.6g} by "
-                         f"{margin:.3g}, within the float32 tolerance {tol:.3g}: a float32 verifier's answer would "
-                         "be decided by rounding")
-    classes = [f.bos, *f.alphabet]
-    comments = [VNNLIB_HEADER[2:], f"f = {names[0]}, g = {names[1]}; graph pair.onnx computes Y = f - g, the "
-                f"last-position logits, on X [1, {len(ids)}, {len(classes)}]",
-                f"input encoding: X_(p*{len(classes)} + c) = 1 iff position p (0 = BOS) holds class c; classes = "
-                f"token ids {classes} (class 0 = BOS)",
-                f"token ids (BOS first): {' '.join(map(str, ids))}",
-                f"sat iff f_{j} - g_{j} {'>=' if sign > 0 else '<='} {'' if sign > 0 else '-'}eps: the failing "
-                f"input (torch float64 f_{j} - g_{j} = {float(diff[j])!r}, float32 graph {float(y[j])!r})"]
-    record = {"format": ONNX_WITNESS_FORMAT, "certificate": path, "model": names[0], "against": names[1],
-              "model_ids": [int(t) for t in ids], "classes": classes,
-              "encoding": "X[0, p, c] = 1 iff position p (0 = BOS) holds token id classes[c]; flattened in C order "
-                          "as VNN-LIB X_i, i = p * len(classes) + c",
-              "output": j, "eps": float(eps), "sign": sign, "f_minus_g_torch": float(diff[j]),
-              "f_minus_g_onnx_float32": float(y[j]), "max_relative_error_float32": err,
-              "float32_tolerance": FLOAT32_TOLERANCE, "margin_float32": margin}
-    write_file(paths["onnx"], lambda fh: fh.write(model.SerializeToString()), binary=True, what="--out file",
-               within=out, make_folder=True)
-    write_file(paths["vnnlib"], lambda fh: fh.write(vnnlib(x, len(diff), j, float(eps), sign, comments)),
-               what="--out file", within=out)
-    write_file(paths["witness"], lambda fh: fh.write(json.dumps(record) + "\n"), what="--out file", within=out)
-    names_ = {k: os.path.basename(v) for k, v in paths.items()}
-    write_file(paths["csv"], lambda fh: fh.write(_instances_line(names_)), what="--out file", within=out)
-    return (f"wrote {out}: pair.onnx (f - g, float32, {len(ids)} positions), property.vnnlib (sat iff "
+    err = _float32_checked(y, diff, margin, f"eps = {eps:.6g}")
+    condition = [(j, ">=", float(eps))] if sign > 0 else [(j, "<=", -float(eps))]
+    comments = [f"f = {names[0]}, g = {names[1]}; graph model.onnx computes Y = f - g, the last-position logits, on "
+                f"X [1, {len(ids)}, {1 + len(f.alphabet)}]", *_encoding_comments(f, ids),
+                f"sat iff f_{j} - g_{j} {'>=' if sign > 0 else '<='} {'' if sign > 0 else '-'}eps: the failing input "
+                f"(torch float64 f_{j} - g_{j} = {float(diff[j])!r}, float32 graph {float(y[j])!r})"]
+    record = {"certificate": path, "model": names[0], "against": names[1], "model_ids": ids,
+              "classes": [f.bos, *f.alphabet], "encoding": ENCODING, "output": j, "eps": float(eps), "sign": sign,
+              "f_minus_g_torch": float(diff[j]), "f_minus_g_onnx_float32": float(y[j]),
+              "max_relative_error_float32": err, "margin_float32": margin}
+    _write_problem(paths, out, model, x, len(diff), condition, comments, record)
+    return (f"wrote {out}: model.onnx (f - g, float32, {len(ids)} positions), property.vnnlib (sat iff "
             f"Y_{j} {'>= eps' if sign > 0 else '<= -eps'}, eps = {eps:.6g}; the graph gives Y_{j} = {float(y[j]):.9g}), "
             "witness.json, instances.csv")
+
+
+def write_task_onnx(path: str, f, out: str, name: str = "f") -> str:
+    """Write the failing input of the GPT-2 task certificate at ``path`` (:func:`bounds.certify.gpt2_task.
+    certify_task`: the answer's logit not above every competitor's by more than delta) for the model ``f`` into
+    the folder ``out``; the line the command prints."""
+    from bounds.certify.gpt2_onnx import evaluate, graph, onehot
+
+    paths = check_onnx_target(out)
+    data = read_onnx_certificate(path)
+    w = data["witness"]
+    try:
+        delta, y_id, readout = float(data["logit_margin"]), int(w["answer_id"]), data["readout"]
+        answers = [int(v) for v in data["answers"].values()]
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise UsageError(f"--write-onnx {path}: malformed task certificate ({type(e).__name__}: {e})") from None
+    outputs = f.head_w.shape[0]
+    if not 0 <= y_id < outputs or any(not 0 <= a < outputs for a in answers):
+        raise UsageError(f"{path}: answer ids {answers} are not outputs of the model read here (0..{outputs - 1})")
+    competitors = [j for j in (range(outputs) if readout == "argmax" else answers) if j != y_id]
+    ids = [f.bos, *w["ids"]]
+    try:
+        x = onehot(f, ids)
+        model = graph(f, len(ids), answer=y_id)
+    except ValueError as e:
+        raise UsageError(f"--write-onnx {path}: {e}") from None
+    logits = f.torch_logits(ids[1:])
+    gaps = logits - logits[y_id]
+    gap = -float(max(gaps[j] for j in competitors))
+    if not gap <= delta:
+        raise UsageError(f"the input of {path} has gap {gap:.6g} > delta = {delta:.6g} for this model (torch "
+                         "forward): it is not a failing input of it")
+    y = evaluate(model, x)
+    slack = float(max(y[j] for j in competitors)) + delta
+    err = _float32_checked(y, gaps, slack, f"-delta = {-delta:.6g}")
+    condition = [(j, ">=", -delta + 0.0) for j in competitors]  # + 0.0: -0 written as 0
+    comments = [f"model {name} against {data.get('task')} (readout {readout}); graph model.onnx computes Y_j = "
+                f"logit_j - logit_{y_id} (the answer {w.get('answer')!r}) at the last position, on "
+                f"X [1, {len(ids)}, {1 + len(f.alphabet)}]", *_encoding_comments(f, ids),
+                f"sat iff some competitor j has logit_j - logit_{y_id} >= -delta = {-delta + 0.0!r}: the gap "
+                f"logit_{y_id} - max_j logit_j <= delta (torch float64 gap {gap!r}, float32 graph "
+                f"{-float(max(y[j] for j in competitors))!r})"]
+    record = {"certificate": path, "model": name, "task": data.get("task"), "model_ids": ids,
+              "classes": [f.bos, *f.alphabet], "encoding": ENCODING, "answer_id": y_id, "competitors": competitors,
+              "logit_margin": delta, "gap_torch": gap, "max_relative_error_float32": err, "margin_float32": slack}
+    _write_problem(paths, out, model, x, outputs, condition, comments, record)
+    return (f"wrote {out}: model.onnx (logit_j - logit_{y_id}, float32, {len(ids)} positions), property.vnnlib (sat "
+            f"iff some of {len(competitors)} competitors has Y_j >= -delta = {-delta + 0.0:.6g}), witness.json, "
+            "instances.csv")

@@ -38,6 +38,7 @@ SEARCH = ("--time-budget", "--max-length", "--max-boxes", "--json")
 USED = ("--model", "--against", *LOAD, "--eps", *SEARCH)
 TASK_USED = ("--model", "--task", "--target-fn", *LOAD, *TASK_OPTIONS, *SEARCH)
 ONNX_USED = ("--model", "--against", *LOAD, "--write-onnx", "--out")
+ONNX_TASK_USED = ("--model", "--config", "--write-onnx", "--out")  # BOS and alphabet: the task certificate's
 MAX_LOGIT_MARGIN = 1e6
 
 
@@ -116,17 +117,24 @@ def _check_against(args) -> None:
 
 
 def write_onnx(args, given: set) -> str:
-    """``--write-onnx CERT.json --out DIR``: the certificate's failing input for this pair, as files."""
-    from bounds.certify.export import check_onnx_target
-    from bounds.certify.export import write_onnx as write
+    """``--write-onnx CERT.json --out DIR``: the certificate's failing input (for this pair, or this model against
+    its task), as files."""
+    from bounds.certify import export
 
+    export.check_onnx_target(args.out)
+    data = export.read_onnx_certificate(args.write_onnx)
+    if data["certificate"] == export.GPT2_TASK_CERTIFICATE:
+        refuse_unused(given, [o for o in _all_options(given) if o not in ONNX_TASK_USED],
+                      "--write-onnx of a task certificate writes its failing input for --model (the BOS, the "
+                      "letters and delta come from the certificate)")
+        bos, alphabet = export.task_reading(data)
+        f = _load(args.model, args, bos=bos, alphabet=alphabet)
+        return export.write_task_onnx(args.write_onnx, f, args.out, args.model)
     refuse_unused(given, [o for o in _all_options(given) if o not in ONNX_USED],
                   "--write-onnx writes the failing input of a pair certificate (its eps comes from the certificate)")
     _check_against(args)
-    check_onnx_target(args.out)
-    require_regular_file(args.write_onnx, "--write-onnx certificate")
     f, g = _load(args.model, args), _load(args.against, args)
-    return write(args.write_onnx, f, g, args.out, (args.model, args.against))
+    return export.write_onnx(args.write_onnx, f, g, args.out, (args.model, args.against))
 
 
 def run(args, given: set) -> str:
@@ -194,6 +202,7 @@ def report(rec: dict) -> str:
 # --------------------------------------------------------------------------------------------- against its task
 def run_task(args, given: set) -> str:
     """``--model M --task NAME --margin MU``: :func:`bounds.certify.gpt2_task.certify_task`."""
+    from bounds.certify.export import GPT2_TASK_CERTIFICATE
     from bounds.certify.gpt2 import FormError, import_check, tokenizer_vocab
     from bounds.certify.gpt2_targets import MAX_LETTERS, TargetError, target
     from bounds.certify.gpt2_task import certify_task
@@ -224,7 +233,8 @@ def run_task(args, given: set) -> str:
     alphabet = [ids[c] for c in tgt.letters] + [ids[tgt.sep]]
     f = _load(args.model, args, bos=ids[tgt.bos] if args.bos is None else args.bos, alphabet=alphabet)
     check = import_check(f, samples=8)
-    common = {"model": args.model, "bos": f.bos, "letters": {c: ids[c] for c in tgt.letters},
+    common = {"certificate": GPT2_TASK_CERTIFICATE, "model": args.model, "bos": f.bos,
+              "letters": {c: ids[c] for c in tgt.letters},
               "separator": ids[tgt.sep], "answers": {c: ids[c] for c in tgt.classes},
               "margin_definition": tgt.margin_text, "import_check": check}
     records, refuted = [], None
@@ -303,7 +313,11 @@ def task_report(rec: dict, header: bool = True, per_length: bool = True) -> str:
     else:
         v = (f"undetermined at margin {mu}: min gap in [{rec['gap_lower']:.6g}, {rec['gap_upper']:.6g}] around "
              f"{rec['logit_margin']:.6g}")
-    lines += [f"verdict: {v}", f"time {rec['seconds']:.1f} s"]
+    lines.append(f"verdict: {v}")
+    if rec["verdict"] == "fails" and w["ids"] is not None:
+        lines.append("  (for a fixed-length verifier: rerun with --json > cert.json, then --model M --write-onnx "
+                     "cert.json --out DIR writes an ONNX graph and a VNN-LIB property)")
+    lines.append(f"time {rec['seconds']:.1f} s")
     return "\n".join(lines)
 
 

@@ -21,12 +21,16 @@ read (alpha-beta-CROWN, Marabou, NNV: the VNN-COMP benchmark format):
   op multiplies X by the embedding rows ``wte[[BOS, *alphabet]]``, so on a one-hot X it reads exactly the token
   embeddings.  Flattened in C order (VNN-LIB's ``X_i``): ``i = p * C + c``.
 * :func:`vnnlib`: the property, in the VNN-LIB format (declare-const ``X_i`` / ``Y_j`` Real; asserts of ``<=`` /
-  ``>=``; a verifier answers *sat* when some input in the box satisfies every assert).  The box is the point X of
-  the failing token sequence (lower = upper); the output condition is ``Y_j >= eps`` (or ``Y_j <= -eps``, by the
-  sign of ``f_j - g_j`` at the witness), j the logit of largest ``|f_j - g_j|``.  So *sat* confirms the
-  counterexample ``|f_j - g_j| >= eps``; the certificate's claim is the strict ``> eps``, and the export refuses an
-  input whose float32 value exceeds eps by less than the float32 tolerance (:data:`FLOAT32_TOLERANCE`), so the
-  answer is never decided by rounding.
+  ``>=``, a disjunction as ``(or (and ...) ...)``; a verifier answers *sat* when some input in the box satisfies
+  every assert).  The box is the point X of the failing token sequence (lower = upper).  For a pair
+  (:func:`bounds.certify.gpt2_search.certify_pair`) the output condition is ``Y_j >= eps`` (or ``Y_j <= -eps``, by
+  the sign of ``f_j - g_j`` at the witness), j the logit of largest ``|f_j - g_j|``: *sat* confirms
+  ``|f_j - g_j| >= eps`` (the certificate's claim is the strict ``> eps``).  For a model against its task
+  (:func:`bounds.certify.gpt2_task.certify_task`: the answer y's logit must exceed every competitor j's by more
+  than delta) the graph outputs ``Y_j = logit_j - logit_y`` (``answer=y``) and the condition is the disjunction of
+  ``Y_j >= -delta`` over the competitors: *sat* is exactly the margin violation ``gap <= delta``.  The export
+  refuses an input whose float32 value clears the threshold by less than the float32 tolerance
+  (:data:`FLOAT32_TOLERANCE`), so the answer is never decided by rounding.
 
 Precision: the graph's weights are float32 by default (what verifiers read); :func:`graph` with
 ``dtype=np.float64`` builds the same graph in float64, which the tests evaluate to ~1e-12 of the torch forward (the
@@ -131,9 +135,11 @@ def _logits(b: _Builder, form, x: str, length: int, name: str) -> str:
     return b.op("Reshape", [out, b.ints([1, form.head_w.shape[0]])])
 
 
-def graph(f, length: int, g=None, dtype=np.float32, metadata: dict | None = None) -> onnx.ModelProto:
-    """The ONNX graph of f's last-position logits (or ``f - g``) on inputs of ``length`` positions, BOS included:
-    input ``X`` [1, length, C] (:func:`onehot`), output ``Y`` [1, outputs]."""
+def graph(f, length: int, g=None, dtype=np.float32, metadata: dict | None = None,
+          answer: int | None = None) -> onnx.ModelProto:
+    """The ONNX graph of f's last-position logits (or ``f - g``; or, with ``answer``, ``logit_j - logit_answer``)
+    on inputs of ``length`` positions, BOS included: input ``X`` [1, length, C] (:func:`onehot`), output ``Y``
+    [1, outputs]."""
     if not 2 <= length <= MAX_ONNX_LENGTH:
         raise ValueError(f"an exported input has 2..MAX_ONNX_LENGTH = {MAX_ONNX_LENGTH} positions (BOS included), "
                          f"not {length}")
@@ -143,10 +149,15 @@ def graph(f, length: int, g=None, dtype=np.float32, metadata: dict | None = None
     y = _logits(b, f, "X", length, "f")
     if g is not None:
         y = b.op("Sub", [y, _logits(b, g, "X", length, "g")])
+    if answer is not None:
+        if g is not None or not 0 <= answer < f.head_w.shape[0]:
+            raise ValueError(f"answer {answer} must be an output of f (0..{f.head_w.shape[0] - 1}), without g")
+        y = b.op("Sub", [y, b.op("Slice", [y, b.ints([answer]), b.ints([answer + 1]), b.ints([1])])])
     b.nodes[-1].output[0] = "Y"
     kind = _DTYPES[b.dtype]
     C = 1 + len(f.alphabet)
-    gr = helper.make_graph(b.nodes, "gpt2_pair_difference" if g is not None else "gpt2_logits",
+    title = "gpt2_pair_difference" if g is not None else "gpt2_logits" if answer is None else "gpt2_logit_gaps"
+    gr = helper.make_graph(b.nodes, title,
                            [helper.make_tensor_value_info("X", kind, [1, length, C])],
                            [helper.make_tensor_value_info("Y", kind, [1, f.head_w.shape[0]])], b.inits)
     model = helper.make_model(gr, producer_name=PRODUCER, opset_imports=[helper.make_opsetid("", OPSET)])
@@ -178,11 +189,14 @@ def _num(x: float) -> str:
     return np.format_float_positional(float(x), unique=True, trim="0")
 
 
-def vnnlib(x: np.ndarray, outputs: int, j: int, eps: float, sign: int, comments=()) -> str:
-    """The VNN-LIB property: ``X`` fixed to the point ``x`` (flattened in C order) and ``Y_j >= eps`` (sign +1) or
-    ``Y_j <= -eps`` (sign -1); *sat* iff the point's output satisfies it."""
-    if sign not in (1, -1) or not 0 <= j < outputs or not eps >= 0:
-        raise ValueError("the output condition needs sign +-1, 0 <= j < outputs and eps >= 0")
+def vnnlib(x: np.ndarray, outputs: int, condition, comments=()) -> str:
+    """The VNN-LIB property: ``X`` fixed to the point ``x`` (flattened in C order) and the output condition, a
+    disjunction of ``(j, op, c)`` meaning ``Y_j op c`` (op ``>=`` or ``<=``); *sat* iff the point's output satisfies
+    one of them."""
+    condition = list(condition)
+    if not condition or any(op not in ("<=", ">=") or not 0 <= j < outputs or not np.isfinite(c)
+                            for j, op, c in condition):
+        raise ValueError("the output condition needs terms (j, '<=' or '>=', finite c) with 0 <= j < outputs")
     flat = np.asarray(x, dtype=np.float64).reshape(-1)
     lines = [f"; {c}" for c in comments]
     lines += [f"(declare-const X_{i} Real)" for i in range(flat.size)]
@@ -190,6 +204,10 @@ def vnnlib(x: np.ndarray, outputs: int, j: int, eps: float, sign: int, comments=
     lines.append("; the input box: the one point X of the token sequence (lower bound = upper bound)")
     for i, v in enumerate(flat):
         lines += [f"(assert (<= X_{i} {_num(v)}))", f"(assert (>= X_{i} {_num(v)}))"]
-    lines.append(f"; the counterexample: |f_{j} - g_{j}| = |Y_{j}| >= eps = {_num(eps)}")
-    lines.append(f"(assert (>= Y_{j} {_num(eps)}))" if sign > 0 else f"(assert (<= Y_{j} {_num(-eps)}))")
+    lines.append("; the output condition whose satisfaction is the counterexample")
+    terms = [f"({op} Y_{j} {_num(c)})" for j, op, c in condition]
+    if len(terms) == 1:
+        lines.append(f"(assert {terms[0]})")
+    else:
+        lines.append("(assert (or " + " ".join(f"(and {t})" for t in terms) + "))")
     return "\n".join(lines) + "\n"

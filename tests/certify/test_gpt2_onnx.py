@@ -230,12 +230,12 @@ def test_onnx_graph_and_vnnlib_property_confirm_the_failing_input(failing, tmp_p
     out = tmp_path / "ex"
     rc, text, err = _write_onnx(failing, out, capsys)
     assert rc == 0, err
-    assert sorted(os.listdir(out)) == ["instances.csv", "pair.onnx", "property.vnnlib", "witness.json"]
-    assert (out / "instances.csv").read_text() == "pair.onnx,property.vnnlib,60\n"
+    assert sorted(os.listdir(out)) == ["instances.csv", "model.onnx", "property.vnnlib", "witness.json"]
+    assert (out / "instances.csv").read_text() == "model.onnx,property.vnnlib,60\n"
     meta = json.loads((out / "witness.json").read_text())
     w = rec["witness"]
     assert meta["model_ids"] == w["model_ids"] and meta["output"] == w["output"] and meta["classes"] == [0, 1, 2]
-    model = onnx.load(str(out / "pair.onnx"))
+    model = onnx.load(str(out / "model.onnx"))
     onnx.checker.check_model(model, full_check=True)
     ops = {n.op_type for n in model.graph.node}
     assert ops == {"MatMul", "Add", "Sub", "Mul", "Div", "Sqrt", "ReduceMean", "Slice", "Reshape", "Transpose",
@@ -303,7 +303,7 @@ def test_write_onnx_writes_only_its_own_files_inside_the_folder(failing, tmp_pat
     os.mknod(dev, stat.S_IFCHR | 0o600, os.makedev(1, 3))
     rc, _, err = _write_onnx(failing, dev, capsys)
     assert rc == 2 and "not a folder" in err
-    for name in ("pair.onnx", "property.vnnlib", "witness.json", "instances.csv"):
+    for name in ("model.onnx", "property.vnnlib", "witness.json", "instances.csv"):
         d = tmp_path / f"with-{name}"
         d.mkdir()
         os.mknod(d / name, stat.S_IFCHR | 0o600, os.makedev(1, 3))
@@ -318,7 +318,7 @@ def test_write_onnx_writes_only_its_own_files_inside_the_folder(failing, tmp_pat
     outside = tmp_path / "outside.onnx"
     link = tmp_path / "link"
     link.mkdir()
-    os.symlink(outside, link / "pair.onnx")
+    os.symlink(outside, link / "model.onnx")
     rc, _, err = _write_onnx(failing, link, capsys)
     assert rc == 2 and "outside the folder" in err and not outside.exists()
     for argv, words in [(["--eps", "0.5"], "drop --eps"), (["--json"], "drop --json")]:
@@ -326,3 +326,76 @@ def test_write_onnx_writes_only_its_own_files_inside_the_folder(failing, tmp_pat
         assert rc == 2 and words in err
     rc, _, err = _run(["--write-onnx", str(failing[0] / "cert.json"), "--out", str(tmp_path / "z")], capsys)
     assert rc == 2 and "drop --write-onnx" in err
+
+
+# --------------------------------------------------------------------------------------------- against its task
+@pytest.fixture(scope="module")
+def task_failing(tmp_path_factory):
+    """Binary Majority models (tests/certify/test_gpt2_task.py): the flipped head refuted at margin 1/10, its
+    --json certificate, and the correct model."""
+    import contextlib
+    import io
+
+    from bounds.certify.cli import main
+    from tests.certify.test_gpt2_task import majority_model
+
+    root = tmp_path_factory.mktemp("onnx-task")
+    majority_model(flip=True).save_pretrained(root / "flip")
+    majority_model().save_pretrained(root / "maj")
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        assert main(["--model", str(root / "flip"), "--task", "binary_majority", "--margin", "1/10", "--json",
+                     "--time-budget", "10"]) == 0
+    (root / "cert.json").write_text(buf.getvalue())
+    return root, json.loads(buf.getvalue())
+
+
+def test_task_failing_input_as_onnx_and_vnnlib(task_failing, tmp_path, capsys):
+    """The margin violation: the graph outputs logit_j - logit_answer, the property is the disjunction over the
+    competitors of ``Y_j >= -delta``; it holds on the refuted model's graph and fails on the correct model's."""
+    root, rec = task_failing
+    w = rec["witness"]
+    assert rec["verdict"] == "fails" and rec["certificate"] == "gpt2-task" and w["torch_gap"] < 0
+    out = tmp_path / "ex"
+    rc, _, err = _run(["--model", str(root / "flip"), "--write-onnx", str(root / "cert.json"), "--out", str(out)],
+                      capsys)
+    assert rc == 0, err
+    meta = json.loads((out / "witness.json").read_text())
+    ids = [rec["bos"], *w["ids"]]
+    assert meta["model_ids"] == ids and meta["answer_id"] == w["answer_id"]
+    names, asserts = read_vnnlib((out / "property.vnnlib").read_text())
+    box = input_box(names, asserts)
+    C = 1 + len(rec["letters"]) + 1
+    x = np.array([box[f"X_{i}"][0] for i in range(len(ids) * C)]).reshape(1, len(ids), C).astype(np.float32)
+    f = gpt2.load(str(root / "flip"), bos=rec["bos"], alphabet=[*rec["letters"].values(), rec["separator"]])
+    assert np.array_equal(x, onehot(f, ids))
+    cond = output_asserts(asserts)
+    assert len(cond) == 1 and cond[0][0] == "or" and len(cond[0]) - 1 == f.head_w.shape[0] - 1  # argmax readout
+    y = evaluate(onnx.load(str(out / "model.onnx")), x)
+    assert y[w["answer_id"]] == 0.0
+    gap = -max(v for j, v in enumerate(y) if j != w["answer_id"])
+    assert abs(gap - w["torch_gap"]) <= FLOAT32_TOLERANCE * max(1, abs(w["torch_gap"]))
+    assert holds(cond[0], {f"Y_{j}": float(v) for j, v in enumerate(y)})
+    # negative control: the correct model's graph at the same input does not satisfy the property
+    good = gpt2.load(str(root / "maj"), bos=rec["bos"], alphabet=[*rec["letters"].values(), rec["separator"]])
+    y_good = evaluate(graph(good, len(ids), answer=w["answer_id"]), x)
+    assert not holds(cond[0], {f"Y_{j}": float(v) for j, v in enumerate(y_good)})
+    # ... and the command refuses to write it for the correct model, and refuses --against / --alphabet
+    rc, _, err = _run(["--model", str(root / "maj"), "--write-onnx", str(root / "cert.json"), "--out",
+                       str(tmp_path / "good")], capsys)
+    assert rc == 2 and "not a failing input" in err and not (tmp_path / "good").exists()
+    rc, _, err = _run(["--model", str(root / "flip"), "--against", str(root / "maj"), "--write-onnx",
+                       str(root / "cert.json"), "--out", str(tmp_path / "z")], capsys)
+    assert rc == 2 and "drop --against" in err
+
+
+def test_write_witness_writes_a_task_input_as_token_ids(task_failing, tmp_path, capsys):
+    root, rec = task_failing
+    rc, _, err = _run(["--write-witness", str(root / "cert.json"), "--out", str(tmp_path / "ids.txt")], capsys)
+    assert rc == 0, err
+    assert (tmp_path / "ids.txt").read_text().split() == [str(t) for t in [rec["bos"], *rec["witness"]["ids"]]]
+    # known by its counts only: the letters in order, then the separator
+    long = {**rec, "witness": {**rec["witness"], "ids": None, "counts": {"0": 2, "1": 1}, "length": 3}}
+    (tmp_path / "long.json").write_text(json.dumps(long))
+    rc, _, err = _run(["--write-witness", str(tmp_path / "long.json"), "--out", str(tmp_path / "ids.txt")], capsys)
+    assert rc == 0 and (tmp_path / "ids.txt").read_text() == "0 1 1 2 3\n", err
