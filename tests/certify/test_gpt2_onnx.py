@@ -399,3 +399,24 @@ def test_write_witness_writes_a_task_input_as_token_ids(task_failing, tmp_path, 
     (tmp_path / "long.json").write_text(json.dumps(long))
     rc, _, err = _run(["--write-witness", str(tmp_path / "long.json"), "--out", str(tmp_path / "ids.txt")], capsys)
     assert rc == 0 and (tmp_path / "ids.txt").read_text() == "0 1 1 2 3\n", err
+
+
+def test_a_margin_scan_is_written_from_its_largest_refuted_margin(task_failing, tmp_path, capsys):
+    root, rec = task_failing
+    rc, out, err = _run(["--model", str(root / "flip"), "--task", "binary_majority", "--margin", "1/2,1/10",
+                         "--json", "--time-budget", "10"], capsys)
+    scan = json.loads(out)
+    assert rc == 0 and len(scan["records"]) == 2 and scan["records"][0]["verdict"] == "fails", err
+    (tmp_path / "scan.json").write_text(out)
+    rc, _, err = _run(["--model", str(root / "flip"), "--write-onnx", str(tmp_path / "scan.json"), "--out",
+                       str(tmp_path / "ex")], capsys)
+    assert rc == 0, err
+    meta = json.loads((tmp_path / "ex" / "witness.json").read_text())
+    assert meta["model_ids"] == [rec["bos"], *scan["records"][0]["witness"]["ids"]]
+    # control: a scan with no refuted margin has no failing input
+    for r in scan["records"]:
+        r["verdict"] = "certified"
+    (tmp_path / "none.json").write_text(json.dumps(scan))
+    rc, _, err = _run(["--model", str(root / "flip"), "--write-onnx", str(tmp_path / "none.json"), "--out",
+                       str(tmp_path / "ex2")], capsys)
+    assert rc == 2 and "no failing input" in err
