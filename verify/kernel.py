@@ -279,10 +279,44 @@ def self_check() -> None:
                 raise KernelError(f"kernel self-check: a vacuous step was refused for another reason: {exc}") from exc
         else:
             raise KernelError("kernel self-check: a step with contradictory hypotheses was accepted")
+        _check_step_guards(r)
     except BaseException:
         _SELF_CHECK["state"] = "pending"
         raise
     _SELF_CHECK["state"] = "passed"
+
+
+def _refused(make, what: str) -> None:
+    """``make()`` must raise :class:`KernelError` or AssertionError (a refused step or proof), else the guard ``what``
+    is missing."""
+    try:
+        make()
+    except (KernelError, AssertionError):
+        return
+    raise KernelError(f"kernel self-check: {what} was accepted")
+
+
+def _check_step_guards(r) -> None:
+    """The guards of the steps and of :func:`assert_proof`, each on a step that only the guard refuses (the self-check
+    of :func:`self_check`): an empty enumeration, an enumeration that fails on an instance, a step without a negative
+    control, a negative control that is not rejected, a float in an exact identity, a quantifier in a z3 step."""
+    import sympy
+    import z3
+
+    c = "kernel:self-check"
+    if EnumerationStep(c, "empty", instances=lambda: [], predicate=lambda i: True).discharge().holds:
+        raise KernelError("kernel self-check: an enumeration over no instance counts as proved")
+    if EnumerationStep(c, "fails", instances=lambda: [0, 1], predicate=lambda i: i == 0).discharge().holds:
+        raise KernelError("kernel self-check: an enumeration that fails on an instance counts as proved")
+    plain = Z3Step(c, "no control", (r > 1,), r > 0)
+    _refused(lambda: Proof(c, "no control", (plain,)).run(), "a discharged step without a negative control")
+    kept = replace(plain, negative=replace(plain, name="control that holds"))
+    _refused(lambda: assert_proof(Proof(c, "control not rejected", (kept,))), "a negative control that holds")
+    x = sympy.Symbol("x")
+    _refused(lambda: SympyStep(c, "float", lhs=x * sympy.Float(0.1), rhs=x / 10).discharge(),
+             "a float in an exact identity")
+    q = z3.ForAll([r], z3.Or(r > 0, r <= 0))
+    _refused(lambda: Z3Step(c, "quantifier", (q,), r == r).discharge(), "a quantifier in a z3 step")
 
 
 def z3_max(a, b):

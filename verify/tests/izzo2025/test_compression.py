@@ -287,3 +287,20 @@ def test_lemma_m_with_halved_moduli_is_caught():
     lemma = [c for c in z.claims if c.name.startswith("Lemma M")]
     assert lemma and all(c.holds for c in lemma)
     assert any(c.lhs > 0 and not Claim(c.name, c.lhs, c.op, c.rhs / 2).holds for c in lemma)
+
+
+@checks("izzo2025:thm4.1.corrected")
+def test_admissible_refuses_theta_beyond_the_budget():
+    """ProofConstants.admissible: the chosen theta meets a theta + rho* <= eta; a theta whose budget exceeds eta
+    (by any factor, here just past eta and at twice eta) is refused.  Control: the chosen theta is admitted."""
+    from bounds.corrected import proof_constants
+
+    for sigma, delta, w, heads, K, eps in [(2, 1, 2, 1, 3, Fraction(1, 2)), (3, 2, 3, 2, 5, Fraction(1, 10))]:
+        pc = proof_constants(sigma, delta, w, heads, K, eps)
+        assert not pc.trivial and pc.admissible(pc.theta)
+        over = [t for t in (pc.theta * Fraction(k, 64) for k in range(65, 400)) if pc.den(t) > 0]
+        past = next(t for t in over if pc.budget(t) > pc.eta)
+        double = next((t for t in over if pc.budget(t) > 3 * pc.eta / 2), None)
+        assert not pc.admissible(past)
+        if double is not None:
+            assert not pc.admissible(double)

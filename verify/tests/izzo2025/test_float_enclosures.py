@@ -15,6 +15,7 @@ from __future__ import annotations
 from fractions import Fraction as F
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -89,14 +90,35 @@ def test_matmul_encloses_the_exact_product_at_the_tight_vertex(data):
 @checks("izzo2025:thm4.1")
 @settings(max_examples=60)
 @given(st.lists(REL, min_size=1, max_size=6), st.lists(REL, min_size=1, max_size=6),
-       st.sampled_from([0.0, 0.5]))
-def test_add_and_sub_enclose_the_exact_sum(xs, ys, frac):
+       st.sampled_from([0.0, 0.5]), st.sampled_from([0.0, 0.125, 0.25]))
+def test_add_and_sub_enclose_the_exact_sum(xs, ys, frac, yfrac):
     n = min(len(xs), len(ys))
     x, y = np.array(xs[:n]), np.array(ys[:n])
-    bx, by = Ball(x, np.abs(x) * frac), ball(y)  # y exact floats; x a ball taken at its upper vertex
-    X, Y = _fr(x) + _fr(np.abs(x) * frac), _fr(y)
-    assert contains(add(bx, by), X + Y) and contains(sub(bx, by), X - Y)
-    assert width_ok(add(bx, by), _fr(np.abs(x) * frac), np.abs(x) + np.abs(y), 1)
+    bx, by = Ball(x, np.abs(x) * frac), Ball(y, np.abs(y) * yfrac)  # both balls, taken at their upper vertex
+    X, Y = _fr(x) + _fr(np.abs(x) * frac), _fr(y) + _fr(np.abs(y) * yfrac)
+    Ylo = _fr(y) - _fr(np.abs(y) * yfrac)
+    assert contains(add(bx, by), X + Y) and contains(sub(bx, by), X - Ylo)
+    assert width_ok(add(bx, by), _fr(np.abs(x) * frac) + _fr(np.abs(y) * yfrac), np.abs(x) + np.abs(y), 1)
+
+
+#: x, y, rad x / |x|, rad y / |y| where the float radius fl(fl(ra + rb) + |mid| u) falls below the exact
+#: ra + rb + |x + y - mid|: only the (1 + 4u) inflation of the radius of a sum keeps the vertex inside
+TIGHT_SUMS = [(2.9974658653688255, -2.3852774561479473, 0.25, 0.125),
+              (-2.994262874643934, 3.3311767693056105, 0.125, 0.25),
+              (-3.9828236590265016, 2.0434570037482596, 0.5, 0.125)]
+
+
+@checks("izzo2025:thm4.1")
+@pytest.mark.parametrize(("x", "y", "fx", "fy"), TIGHT_SUMS)
+def test_add_radius_covers_its_own_rounding(x, y, fx, fy):
+    """A sum of two balls whose radius, computed in floats, rounds below the exact one at the upper vertex: the
+    enclosure must still hold it.  Control: the same radius without the inflation for its own rounding misses it."""
+    bx, by = Ball(np.array([x]), np.array([abs(x) * fx])), Ball(np.array([y]), np.array([abs(y) * fy]))
+    top = _fr(np.array([x])) + _fr(np.array([y])) + _fr(np.array([abs(x) * fx])) + _fr(np.array([abs(y) * fy]))
+    got = add(bx, by)
+    assert contains(got, top)
+    bare = Ball(got.mid, bx.rad + by.rad + np.abs(got.mid) * U + TINY)  # the radius without (1 + 4u)
+    assert not contains(bare, top)
 
 
 @checks("izzo2025:thm4.1")

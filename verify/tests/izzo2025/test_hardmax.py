@@ -173,3 +173,18 @@ def test_same_checker_completed_vs_printed():
     """The same seeded sweep: the completed threshold is never violated, the printed one is (negative control)."""
     assert _violations("completed") == 0
     assert _violations("printed") > 0
+
+
+@checks("izzo2025:sec3.2-hardmax", "izzo2025:sec3.2-precision")
+@settings(max_examples=80)
+@given(st.integers(1, 10**12), st.integers(2, 7))
+def test_iroot_is_the_floor_root_at_and_beside_exact_powers(r, k):
+    """iroot (under the hardmax threshold and the exact powers of the precision model) is floor(a^(1/k)): at an
+    exact power r^k it is r, one below it r - 1, one above it r.  Control: the root one short is rejected."""
+    from constructions.limit_transformer.precision import iroot
+
+    a = r**k
+    assert iroot(a, k) == r and iroot(a + 1, k) == r and iroot(a - 1, k) == r - 1
+    assert iroot(a - 1, k) ** k <= a - 1 < (iroot(a - 1, k) + 1) ** k
+    short = r - 1
+    assert not (short**k <= a < (short + 1) ** k)  # the floor-root property rejects r - 1 at a = r^k

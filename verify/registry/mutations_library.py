@@ -1,0 +1,189 @@
+"""Library mutations of a campaign of plausible single edits (run them: ``python -m verify.mutate --name NAME``).
+
+Each edit is of a kind a careless change to the library could make: a rounding direction flipped in an enclosure
+or interval routine, a radius or error term dropped, ``<`` for ``<=`` at a threshold, a tolerance doubled, an
+off-by-one in a length, count or index, a guard or refusal removed, a solver's 'unknown' treated as proved, a
+constant of a formula changed.  They are spread over the library code that claims depend on (the float enclosures,
+the interval margin, the theorem modules of ``bounds/``, the hardmax threshold and the precision model, the C-RASP
+interpreter, the Limit Transformer, the counterexample builders, the proof kernel), and each names the claim whose
+linked checks cover that code.  docs/claims.md ("A campaign of library mutations") lists them with the outcome of
+the claim-linked checks before and after the tests added for the survivors, and the edits left out as equivalent.
+"""
+
+from verify.mutate import mutation
+
+_FE = "bounds/float_enclosures.py"
+_IM = "bounds/interval_margin.py"
+_CO = "bounds/corrected.py"
+_KE = "verify/kernel.py"
+
+# ----------------------------------------------------------------------------------- the float enclosures
+mutation("lib-fe-upper-rounded-down", "izzo2025:thm4.1", _FE,
+         "    return x + (np.abs(x) * 2 * U + TINY)", "    return x - (np.abs(x) * 2 * U + TINY)",
+         "wrong rounding direction: the upper end of every enclosure rounded down")
+mutation("lib-fe-ball-half-unit", "izzo2025:thm4.1", _FE,
+         "rad = np.abs(mid) * U + TINY", "rad = np.abs(mid) * (U / 2) + TINY",
+         "radius halved: a Fraction rounded to the nearest double is enclosed with u/2 instead of u")
+mutation("lib-fe-magnitude-drops-radius", "izzo2025:thm4.1", _FE,
+         "return _up(np.abs(self.mid) + self.rad, self.mid, self.rad)",
+         "return _up(np.abs(self.mid), self.mid, self.rad)",
+         "dropped radius term: the magnitude bound |mid| without the radius")
+mutation("lib-fe-gamma-off-by-one", "izzo2025:thm4.1", _FE,
+         "return n * U / (1 - n * U) * (1 + 4 * U)", "return (n - 1) * U / (1 - n * U) * (1 + 4 * U)",
+         "off-by-one: Higham's gamma_n computed as gamma_{n-1}")
+mutation("lib-fe-sqnorm-unrounded", "izzo2025:thm4.1", _FE,
+         "return s * (1 + gamma_n(n + 2)) + (n + 1) * TINY", "return s + (n + 1) * TINY",
+         "dropped error term: the float sum of squares taken as an upper bound without its rounding allowance")
+mutation("lib-fe-add-unrounded", "izzo2025:thm4.1", _FE,
+         "return Ball(mid, rad * (1 + 4 * U) + TINY)", "return Ball(mid, rad + TINY)",
+         "dropped error term: the radius of a sum not inflated for the rounding of its own computation")
+mutation("lib-fe-matmul-uninflated", "izzo2025:thm4.1", _FE,
+         "return Ball(mid, rad * (1 + gamma_n(n + 4)) + (n + 2) * TINY)", "return Ball(mid, rad + (n + 2) * TINY)",
+         "dropped error term: the radius of a product not inflated for the rounding of its own computation")
+
+# ----------------------------------------------------------------------------------- the interval margin
+mutation("lib-im-detail-one-radius", "izzo2025:thm4.1", _IM,
+         "r2 = 2 * np.max(np.where(np.isfinite(mid), rad, 0), axis=1, keepdims=True)",
+         "r2 = np.max(np.where(np.isfinite(mid), rad, 0), axis=1, keepdims=True)",
+         "dropped radius term: the gap of two enclosed logits lowered by one radius instead of two")
+mutation("lib-im-first-pass-one-radius", "izzo2025:thm4.1", _IM,
+         "    return np.where(np.isfinite(gap), (gap - 2 * radius)", "    return np.where(np.isfinite(gap), (gap - radius)",
+         "dropped radius term: the first pass's sorted gap lowered by one radius instead of two")
+mutation("lib-im-unresolved-ignored", "izzo2025:thm4.1", _IM,
+         "    if search.unresolved:\n        return IntervalMargin(Fraction(0), True",
+         "    if False:\n        return IntervalMargin(Fraction(0), True",
+         "dropped guard: near-ties that were not decided exactly are ignored, and a positive margin is reported")
+mutation("lib-im-far-radius-unrounded", "izzo2025:thm4.1", _IM,
+         "radius = (rad_sum + mag * U) * (1 + 4 * U) + TINY", "radius = rad_sum + TINY",
+         "dropped error term: the rounding of the far logits' sums left out of their radius")
+
+# ----------------------------------------------------------------------------------- margin, hardmax, precision
+mutation("lib-margin-last-query-token-skipped", "izzo2025:def-gamma", "bounds/margin.py",
+         "        for y in range(1, len(model.alphabet) + 1):\n            for i in range(delta):\n"
+         "                vals = sorted(",
+         "        for y in range(1, len(model.alphabet)):\n            for i in range(delta):\n"
+         "                vals = sorted(",
+         "off-by-one: the exact margin never looks at queries of the last alphabet symbol")
+mutation("lib-hardmax-root-strict", "izzo2025:sec3.2-hardmax", "constructions/limit_transformer/hardmax.py",
+         "return r if r**v >= target else r + 1", "return r if r**v > target else r + 1",
+         "swapped comparison: at an exact power (N^gamma = 2^p) the threshold is one past the least N")
+mutation("lib-hardmax-zero-margin-accepted", "izzo2025:sec3.2-hardmax", "constructions/limit_transformer/hardmax.py",
+         "    if g <= 0:\n        raise HardmaxError(f\"the logit margin must be positive, got {g}\")\n"
+         "    if precision_bits",
+         "    if g < 0:\n        raise HardmaxError(f\"the logit margin must be positive, got {g}\")\n"
+         "    if precision_bits",
+         "refusal weakened: a logit margin of 0 (a tie, no hardmax regime) passes the guard")
+mutation("lib-iroot-exact-power", "izzo2025:sec3.2-hardmax", "constructions/limit_transformer/precision.py",
+         "    while (x + 1) ** k <= a:", "    while (x + 1) ** k < a:",
+         "swapped comparison: the integer k-th root is one short at an exact power")
+
+# ----------------------------------------------------------------------------------- the corrected theorem
+mutation("lib-corrected-a-factor-two", "izzo2025:thm4.1.corrected", _CO,
+         "return 2 * (self.sigma * self.period * (1 + 1 / self.lam) + (1 + self.window) / self.lam)",
+         "return (self.sigma * self.period * (1 + 1 / self.lam) + (1 + self.window) / self.lam)",
+         "changed constant: the budget coefficient a without its factor 2 (normalization lemma)")
+mutation("lib-corrected-den-drops-period", "izzo2025:thm4.1.corrected", _CO,
+         "theta * (self.window + self.period)", "theta * self.window",
+         "dropped term: the padding denominator without Delta theta")
+mutation("lib-corrected-c-constant", "izzo2025:thm4.1.corrected", _CO,
+         "self.sigma * self.lam + self.sigma + 3", "self.sigma * self.lam + self.sigma + 2",
+         "changed constant: the padding factor |Sigma| lambda + |Sigma| + 2 instead of + 3")
+mutation("lib-corrected-budget-doubled", "izzo2025:thm4.1.corrected", _CO,
+         "self.budget(theta) <= self.eta", "self.budget(theta) <= 2 * self.eta",
+         "tolerance doubled: theta admitted while a theta + rho* is up to twice eta")
+mutation("lib-corrected-trivial-length-short", "izzo2025:thm4.1.corrected", _CO,
+         "return 1 + w + D * (S + 1)", "return 1 + w + D * S",
+         "off-by-one: the trivial case's N_1 = 1 + w + Delta |Sigma| (one residue period short)")
+mutation("lib-corrected-trivial-hardmax-short", "izzo2025:thm4.1.corrected", _CO,
+         "return H + self.period - 1", "return H + self.period - 2",
+         "off-by-one: the trivial case's N_H = H + Delta - 2")
+mutation("lib-corrected-trivial-threshold", "izzo2025:thm4.1.corrected", _CO,
+         "if eta is None or eta >= 2 or heads == 0:", "if eta is None or eta >= 1 or heads == 0:",
+         "changed threshold: the trivial case (any z works) taken for eta >= 1 (l1 distances reach 2)")
+mutation("lib-corrected-single-model-heads", "izzo2025:thm4.1.corrected", _CO,
+         "return 2 * ing.heads", "return ing.heads",
+         "changed constant: a single model's class counted with its own heads only (the other member's missing)")
+mutation("lib-corrected-single-model-K", "izzo2025:thm4.1.corrected", _CO,
+         "return 2 * ing.moduli[0].K", "return ing.moduli[0].K",
+         "changed constant: a single model's class modulus K without the other member's")
+mutation("lib-modulus-sqrt-rounded-down", "izzo2025:thm4.1.corrected", "bounds/modulus.py",
+         "return Fraction(math.isqrt(math.ceil(x * scale * scale)) + 1, scale)",
+         "return Fraction(math.isqrt(math.floor(x * scale * scale)), scale)",
+         "wrong rounding direction: the 'upper bound' of a square root rounded down")
+mutation("lib-compression-stretch-tolerance-doubled", "izzo2025:thm4.1.corrected", "bounds/compression.py",
+         "if phi(hi) <= target + Fraction(1, 2):", "if phi(hi) <= target + 1:",
+         "tolerance doubled: the stretch stops at Phi <= Phi* + 1 (the proof's N_H needs Phi* + 1/2)")
+mutation("lib-lower-bump-constant", "izzo2025:lower.bump", "bounds/lower.py",
+         "q = cls.eps * (1 + XI) / (4 * cls.K)", "q = cls.eps * (1 + XI) / (2 * cls.K)",
+         "changed constant: the bump's height eps (1 + xi)/(2K) instead of /(4K)")
+mutation("lib-lower-bump-one-period-long", "izzo2025:lower.bump", "bounds/lower.py",
+         "Length.at_least((Nb + 1) * cls.period + cls.window)", "Length.at_least((Nb + 2) * cls.period + cls.window)",
+         "off-by-one: the lower bound claims one residue period more than the bump pair shows")
+mutation("lib-estimate-sample-window-short", "izzo2025:thm4.1", "bounds/estimate.py",
+         "    c = period * (tau + 1)\n", "    c = period * tau\n",
+         "off-by-one: the sample length with tau instead of the window tau + 1")
+
+# ----------------------------------------------------------------------------------- C-RASP, Limit Transformer
+mutation("lib-crasp-comparison-strict", "huang2024:def8", "constructions/crasp/interpreter.py",
+         "v = np.asarray(val[op.left] <= val[op.right], dtype=bool)",
+         "v = np.asarray(val[op.left] < val[op.right], dtype=bool)",
+         "swapped comparison: the interpreter's count comparison C1 <= C2 evaluated as C1 < C2")
+mutation("lib-crasp-local-count-last-offset", "huang2024:def8", "constructions/crasp/interpreter.py",
+         "                    if c < n:\n", "                    if c < n - 1:\n",
+         "off-by-one: a local count drops the offset n - 1 (the first position seen from the last)")
+mutation("lib-crasp-local-relation-drops-tau", "huang2024:def8", "constructions/crasp/ast.py",
+         "return cls(frozenset(c for c, v in table.items() if v and c <= tau))",
+         "return cls(frozenset(c for c, v in table.items() if v and c < tau))",
+         "off-by-one: a tabulated local relation loses the offset tau itself")
+mutation("lib-lt-local-phi-drops-tau", "huang2024:def3", "constructions/limit_transformer/model.py",
+         "return self.values[off] if 0 <= off <= self.tau else Fraction(0)",
+         "return self.values[off] if 0 <= off < self.tau else Fraction(0)",
+         "off-by-one: the local positional term phi(j, i) is 0 at distance tau")
+
+# ----------------------------------------------------------------------------------- counterexamples, assumptions
+mutation("lib-golowich-coverage-last-set-skipped", "golowich2025:asm4.2", "constructions/golowich/assumptions.py",
+         "                if T[-1] > lp:\n", "                if T[-1] >= lp:\n",
+         "off-by-one: Assumption 4.2's inequality (i) skips the shifted sets that end at l'")
+mutation("lib-golowich-coverage-same-length-skipped", "golowich2025:asm4.2", "constructions/golowich/assumptions.py",
+         "    for lp in range(max(L_local, k), length + 1):", "    for lp in range(max(L_local, k), length):",
+         "off-by-one: Assumption 4.2 is never checked against l' = l")
+mutation("lib-golowich-coverage-boundary-length-skipped", "golowich2025:asm4.2",
+         "constructions/golowich/assumptions.py",
+         "        if l < max(L_local, ens.k):", "        if l <= max(L_local, ens.k):",
+         "swapped comparison: the coverage check skips the length l = max(L_local, k)")
+mutation("lib-golowich-pairs-constant", "golowich2025:prop-c3.coverage", "counterexamples/golowich/closed_forms.py",
+         "return 1 - 2 / (n * (n - 1))", "return 1 - 1 / (n * (n - 1))",
+         "changed constant: 1 - 1/(n(n-1)) for 1 - 1/C(n, 2) in the closed forms")
+mutation("lib-periodic-local-degree-halved", "huang2024:faq7.periodic", "counterexamples/periodic_local.py",
+         "    n_hi = n_lo + 2 * a\n", "    n_hi = n_lo + a\n",
+         "changed constant: the agreement length from degree a instead of 2a in n")
+mutation("lib-capacity-chain-strict", "ahuja2024:lem11", "counterexamples/capacity.py",
+         "return all(b <= a for a, b in zip(chain, chain[1:], strict=False))",
+         "return all(b < a for a, b in zip(chain, chain[1:], strict=False))",
+         "swapped comparison: a chain is 'nonincreasing' only when strictly decreasing")
+mutation("lib-capacity-stabilization-off-by-one", "ahuja2024:lem11", "counterexamples/capacity.py",
+         "    while t0 > 1 and chain[t0 - 2] == chain[-1]:", "    while t0 > 2 and chain[t0 - 2] == chain[-1]:",
+         "off-by-one: a chain constant from its first set is said to stabilize at index 2")
+
+# ----------------------------------------------------------------------------------- the proof kernel
+mutation("lib-kernel-empty-family-proves", ("ahuja2024:thm4", "izzo2025:eq1"), _KE,
+         'return Outcome(False, "empty family: nothing was checked")',
+         'return Outcome(True, "empty family: nothing was checked")',
+         "dropped guard: an enumeration over no instance counts as proved")
+mutation("lib-kernel-missing-control-accepted", ("ahuja2024:thm4", "izzo2025:eq1"), _KE,
+         '            if st.method != "cited" and neg is None:\n', "            if False:\n",
+         "dropped guard: a discharged step without a negative control is run")
+mutation("lib-kernel-unrejected-control-accepted", ("ahuja2024:thm4", "izzo2025:eq1"), _KE,
+         "        if r.negative_outcome is not None and r.negative_outcome.holds:\n", "        if False:\n",
+         "dropped guard: a proof whose negative control is NOT rejected passes assert_proof")
+mutation("lib-kernel-float-identity-allowed", ("ahuja2024:thm4", "izzo2025:eq1"), _KE,
+         "        if _has_float(self.lhs) or _has_float(self.rhs):\n", "        if False:\n",
+         "dropped refusal: a sympy identity with float constants is decided (floats are not exact)")
+mutation("lib-kernel-quantifier-allowed", ("ahuja2024:thm4", "izzo2025:eq1"), _KE,
+         "        if z3.is_quantifier(e):\n", "        if False:\n",
+         "dropped refusal: a z3 step with a quantifier is handed to the solver (unknown is likely, a proof not "
+         "ground)")
+mutation("lib-kernel-enumeration-failure-ignored", ("ahuja2024:thm4", "izzo2025:eq1"), _KE,
+         "            if not self.predicate(inst):\n                return Outcome(False",
+         "            if False:\n                return Outcome(False",
+         "dropped check: an enumeration step holds whatever its predicate says")
