@@ -390,6 +390,10 @@ def _proof_claims(out: Compression, x: dict, b: _Build, sets: list[ArgmaxSet], d
             cl.append(Claim(f"|m_c - v_c (1 + rho_r)| < 1 [class {c}]", abs(b.counts[c] - b.v[c] * (1 + rho)), "<=",
                             Fraction(1) - Fraction(1, 10**30)))
     phi = _phi(x, F, delta)
+    if out.stretch > 1:  # the stretch step: Phi* <= Phi(s) <= Phi* + 1/2, Phi* = (H - 1 - w)/Delta + 1
+        target = Fraction(out.H - 1 - w, delta) + 1
+        cl.append(Claim("stretch: Phi(s) >= Phi* = (H - 1 - w)/Delta + 1", target, "<=", phi))
+        cl.append(Claim("stretch: Phi(s) <= Phi* + 1/2", phi, "<=", target + Fraction(1, 2)))
     cl.append(Claim("|z| >= 1 + w + Delta (Phi - 1)", 1 + w + delta * (phi - 1), "<=", Fraction(out.length)))
     cl.append(Claim("|z| < 1 + w + Delta (Phi + |Sigma| + 2)", Fraction(out.length), "<=",
                     1 + w + delta * (phi + S + 2) - Fraction(1, 10**30)))

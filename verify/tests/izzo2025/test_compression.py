@@ -304,3 +304,88 @@ def test_admissible_refuses_theta_beyond_the_budget():
         assert not pc.admissible(past)
         if double is not None:
             assert not pc.admissible(double)
+
+
+def _prefixes(sigma: int, delta: int, M: int):
+    """Every class-count vector of a prefix $ x_2..x_M: residue r's positions shared among its classes t Delta + r
+    (each residue holding at least one class)."""
+    import itertools
+
+    per = positions_per_residue(M, delta)
+    options = []
+    for r in range(delta):
+        opts = [{t * delta + r: k for t, k in enumerate(comp, 1) if k}
+                for comp in itertools.product(range(per[r] + 1), repeat=sigma) if sum(comp) == per[r]]
+        options.append(opts)
+    for combo in itertools.product(*options):
+        x = {0: 1}
+        for part in combo:
+            x.update(part)
+        if all(any(c % delta == r for c in x if c) for r in range(delta)):
+            yield x
+
+
+@checks("izzo2025:thm4.1.corrected")
+@pytest.mark.parametrize(("sigma", "delta", "w"), [(2, 2, 1), (3, 2, 2), (2, 3, 3)])
+def test_trivial_case_lengths_are_the_longest_z(sigma, delta, w):
+    """eta >= 2 (any z works): the z of bounds.compression over every prefix of length <= 11 is at most the code's
+    N_1 = 1 + w + Delta (|Sigma| + 1) (below the threshold, H = 1) and reaches the code's N_H = H + Delta - 1 (above
+    it).  Controls: N_1 one residue period shorter and N_H one shorter are exceeded."""
+    from bounds.compression import _trivial_z
+    from bounds.corrected import proof_constants
+
+    pc = proof_constants(sigma, delta, w, 1, 1, 3)  # eta = 3 >= 2: the trivial case
+    assert pc.trivial
+    prefixes = [x for M in range(1, 12) for x in _prefixes(sigma, delta, M)]
+    for H in (1, 40, 41):
+        longest = max(sum(_trivial_z(x, delta, w, H).values()) + w for x in prefixes)
+        if H == 1:
+            assert longest <= pc.compression_length() and longest > pc.compression_length() - delta
+        else:
+            assert longest == pc.hardmax_side(H) and longest > pc.hardmax_side(H) - 1
+
+
+@checks("izzo2025:thm4.1.corrected")
+def test_trivial_case_only_from_eta_two():
+    """The trivial case (any z within the budget) needs eta >= 2, since two distributions are at l1 distance <= 2:
+    at eta = 2 the constants are trivial, just below 2 they are not (control)."""
+    from bounds.corrected import proof_constants
+
+    assert proof_constants(2, 2, 2, 1, 1, 2).trivial
+    for eps in (Fraction(199, 100), Fraction(3, 2), Fraction(1)):
+        assert not proof_constants(2, 2, 2, 1, 1, eps).trivial
+
+
+@checks("izzo2025:thm4.1.corrected")
+@settings(max_examples=100)
+@given(st.fractions(min_value=0, max_value=10**12))
+def test_sqrt_up_is_an_upper_bound_of_the_square_root(x):
+    """bounds.modulus.sqrt_up (every square root of the moduli and norms) is >= sqrt(x), within 2^-40 relative (plus
+    2^-80).  Control: the same check rejects sqrt(2) rounded down on the same grid."""
+    import math
+
+    from bounds.modulus import sqrt_up
+
+    r = sqrt_up(x)
+    assert r >= 0 and r * r >= x
+    assert r <= Fraction(math.isqrt(math.ceil(x * 2**160)), 2**80) + Fraction(1, 2**79)
+    down = Fraction(math.isqrt(math.floor(2 * 2**160)), 2**80)  # control: sqrt(2) rounded down on the same grid
+    assert not down * down >= 2
+
+
+@checks("izzo2025:thm4.1.corrected")
+def test_single_model_stands_for_its_class():
+    """One model f stands for its class (Theorem 4.1 is about a pair in the class): the other member has as many
+    heads again and its own modulus, so k = 2 heads and K = 2 K_f; the class's N is at least the N of the pair
+    (f, f') for a member f' with the same heads and modulus.  Control: the pair's own constants (k, K of f and f')
+    give a smaller or equal N than the class."""
+    from counterexamples.izzo.auxiliary_breaks import hardmax_z_witness
+
+    f, g, *_ = hardmax_z_witness()
+    eps = Fraction(1, 2)
+    single = corrected_bound(ingredients(f), eps)
+    ing = ingredients(f)
+    assert single.nesting == 2 * ing.heads and single.K == 2 * ing.moduli[0].K
+    pair = corrected_bound(combine(ingredients(f), ingredients(f)), eps)
+    assert pair.K <= single.K and pair.nesting <= single.nesting
+    assert pair.N.exact <= single.N.exact
