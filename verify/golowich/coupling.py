@@ -54,8 +54,9 @@ def check_def41(coupling, ells, Lloc: int) -> str:
         law: dict = {}
         for S, psi, p in coupling(ell):
             img = {psi[i] for i in S}
-            if max(img) - min(img) > Lloc:
-                return f"item 1 fails at l = {ell}, S* = {S}: span psi(S*) = {max(img) - min(img)}"
+            width = span(tuple(sorted(img)))  # the model's span (constructions.golowich.model), one definition
+            if width > Lloc:
+                return f"item 1 fails at l = {ell}, S* = {S}: span psi(S*) = {width}"
             for i in range(1, ell + 1):
                 if i not in S and sum(1 for a in range(1, ell + 1) if psi[a] == psi[i]) != 1:
                     return f"item 2 fails at l = {ell}: index {i} coupled"

@@ -55,9 +55,10 @@ register("huang2024:thm10", "Theorem 10",
 register("huang2024:lem11", "Lemma 11",
          "Over {a,b,e}: PARITY not in C-RASP[periodic,local]; (aa)* not in C-RASP but in C-RASP[periodic,local]; "
     "Sigma* b e* not in C-RASP[periodic,local]; every piecewise testable language is in C-RASP.",
-         strength="numerical",
+         strength="proof-script-only", covers="bounded-instances",
          evidence="items (1), (2), (4) as huang2024:lem11.parity, .aa-star, .piecewise; item (3) as "
-         "huang2024:lem11.flipflop (the Lemma 36 reduction, with Lemma 35 cited)",
+         "huang2024:lem11.flipflop (the Lemma 36 reduction, with Lemma 35 cited); its own linked check is that "
+         "reduction (verify/huang/reductions.py), which runs no library code",
          leaves_out="item 3 (Sigma* b e*) rests on Lemma 35 (Krebs 2008), cited: only the reduction of Lemma 36 is "
                     "checked (huang2024:lem36); items 1, 2, 4 as their own claims")
 register("huang2024:lem11.parity", "Lemma 11 (1) / Lemma 41",
@@ -76,7 +77,7 @@ register("huang2024:lem11.aa-star", "Lemma 11 (2) / Lemma 38 / App. C.2.3",
     f"Also the Lemma 37 tool's certificate ({_T}/test_crasp_unary.py).")
 register("huang2024:lem11.flipflop", "Lemma 11 (3) / Lemma 36",
          "Sigma* b e* is not in C-RASP[periodic, local].",
-         strength="bounded-instances",
+         strength="proof-script-only", covers="bounded-instances",
          evidence="Lemma 36's reduction "
          "(verify/tests/huang2024/test_crasp_benchmark.py::test_lemma36_reduction_to_the_lemma35_language): a "
          "program F for Sigma* b e* would give L(i) := E[j <= i](Q_b(j) and E[k <= j, k = j - 1] F(k)), which "
@@ -97,8 +98,8 @@ register("huang2024:lem11.piecewise", "Lemma 11 (4) / App. C.1.5",
     "benchmarks (" + _EX + ").")
 register("huang2024:lem29", "Lemma 29 (restatement of Lemma 11)",
          "Same as Lemma 11.",
-         strength="numerical",
-         evidence="the checks of huang2024:lem11",
+         strength="proof-script-only", covers="bounded-instances",
+         evidence="the checks of huang2024:lem11 (Lemma 36's reduction in verify/huang/reductions.py, no library code)",
          leaves_out="as huang2024:lem11")
 
 # ------------------------------------------------------------------------- App. C.3 machinery

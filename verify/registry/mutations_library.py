@@ -64,9 +64,6 @@ mutation("lib-margin-last-query-token-skipped", "izzo2025:def-gamma", "bounds/ma
          "        for y in range(1, len(model.alphabet)):\n            for i in range(delta):\n"
          "                vals = sorted(",
          "off-by-one: the exact margin never looks at queries of the last alphabet symbol")
-mutation("lib-hardmax-root-strict", "izzo2025:sec3.2-hardmax", "constructions/limit_transformer/hardmax.py",
-         "return r if r**v >= target else r + 1", "return r if r**v > target else r + 1",
-         "swapped comparison: at an exact power (N^gamma = 2^p) the threshold is one past the least N")
 mutation("lib-hardmax-zero-margin-accepted", "izzo2025:sec3.2-hardmax", "constructions/limit_transformer/hardmax.py",
          "    if g <= 0:\n        raise HardmaxError(f\"the logit margin must be positive, got {g}\")\n"
          "    if precision_bits",
@@ -154,7 +151,7 @@ mutation("lib-golowich-coverage-boundary-length-skipped", "golowich2025:asm4.2",
 mutation("lib-golowich-pairs-constant", "golowich2025:prop-c3.coverage", "counterexamples/golowich/closed_forms.py",
          "return 1 - 2 / (n * (n - 1))", "return 1 - 1 / (n * (n - 1))",
          "changed constant: 1 - 1/(n(n-1)) for 1 - 1/C(n, 2) in the closed forms")
-mutation("lib-periodic-local-degree-halved", "huang2024:faq7.periodic", "counterexamples/periodic_local.py",
+mutation("lib-periodic-local-degree-halved", "huang2024:sec3.finite-algorithms", "counterexamples/periodic_local.py",
          "    n_hi = n_lo + 2 * a\n", "    n_hi = n_lo + a\n",
          "changed constant: the agreement length from degree a instead of 2a in n")
 mutation("lib-capacity-chain-strict", "ahuja2024:lem11", "counterexamples/capacity.py",
@@ -187,3 +184,21 @@ mutation("lib-kernel-enumeration-failure-ignored", ("ahuja2024:thm4", "izzo2025:
          "            if not self.predicate(inst):\n                return Outcome(False",
          "            if False:\n                return Outcome(False",
          "dropped check: an enumeration step holds whatever its predicate says")
+
+# ----------------------------------------------------------------------------------- claims about library code
+# Claims whose only mutations were of proof scripts: a mutation of the library code their checks run.
+mutation("lib-golowich-span-one-short", "golowich2025:def4.1", "constructions/golowich/model.py",
+         "    return S[-1] - S[0]\n", "    return S[-1] - S[0] - 1\n",
+         "off-by-one: span S = max S - min S - 1 (Definition 4.1's locality checked one too loose)")
+mutation("lib-golowich-local-sets-drop-last-position", "golowich2025:thm4.3.blocks", "constructions/golowich/model.py",
+         "        hi = min(ell, lo + local)\n", "        hi = min(ell - 1, lo + local)\n",
+         "off-by-one: the sets that end at the last position are left out of the attention sum h_{g0,g1}")
+mutation("lib-identify-series-product-short", "ahuja2024:thm9", "verify/identify.py",
+         "    return [sum(p[i] * q[k - i] for i in range(k + 1)) for k in range(N + 1)]",
+         "    return [sum(p[i] * q[k - i] for i in range(k)) for k in range(N + 1)]",
+         "off-by-one: the Taylor series of a product drops the term p_k q_0 (every activation's coefficients change)")
+mutation("lib-golowich-fig2-ablation-generalizes", "golowich2025:fig2", "docs/results/golowich2025-scratchpad-cpu.json",
+         '"per_seed": {"12": [0.0078125, 0.015625], "20": [0.0, 0.0], "40": [0.0, 0.0]}',
+         '"per_seed": {"12": [0.0078125, 0.015625], "20": [0.0, 0.0], "40": [1.0, 1.0]}',
+         "corrupted record: the shifted-APE ablation of jump 1 answers every length-40 test right (above the "
+         "coupled scheme beyond the training lengths)")

@@ -368,6 +368,18 @@ def test_lemma11_random_chains(m, data):
     r = lemma11_check(chain, m)
     assert r["nested"] and r["holds"] and r["changes"] <= m
     assert all(c == chain[-1] for c in chain[r["T0"] - 1:])
+    assert r["T0"] == 1 or chain[r["T0"] - 2] != chain[-1]  # the LEAST such index
+
+
+@checks("ahuja2024:lem11")
+def test_lemma11_stabilization_index_is_the_least():
+    """T0 is the least index from which the chain is constant: 1 for a constant chain, 2 when only the first set
+    differs.  Control: the index one later is not the least (the set before it already equals the last)."""
+    A, B = frozenset({0}), frozenset()
+    assert lemma11_check([A, A, A], 1)["T0"] == 1
+    assert lemma11_check([A, B, B], 1)["T0"] == 2
+    late = 3
+    assert [A, B, B][late - 2] == B  # the check above rejects T0 = 3 for [A, B, B]
 
 
 @checks("ahuja2024:lem11")

@@ -198,6 +198,14 @@ def test_coverage_checker_at_its_exact_boundary(base, Lloc, need):
     for under in (lambda l: need(l) - F(1, 10**9), lambda l: need(l) * F(2, 3), lambda l: need(l) / 2):
         v = check_coverage(ens, Lloc, ls, eta=under)
         assert not v.holds and v.witness["l"] == Lloc + 1 and F(v.witness["needed_eta"]) == need(Lloc + 1)
+    # the first length checked is l = max(L_local, k) itself: a violation there alone is refused (control: the
+    # needed eta at that length is accepted)
+    first = max(Lloc, ens.k)
+    at_first = coverage_eta(ens, Lloc, first)[0]
+    assert check_coverage(ens, Lloc, range(first, 9), eta=lambda l: at_first if l == first else need(l)).holds
+    v = check_coverage(ens, Lloc, range(first, 9),
+                       eta=lambda l: at_first - F(1, 10**9) if l == first else need(l))
+    assert not v.holds and v.witness["l"] == first
 
 
 @checks("golowich2025:asm4.2")

@@ -43,3 +43,8 @@ def test_validation_detects_period_locality_and_translation_invariance():
         LocalPhi.from_function(lambda j, i: 1 if i - j == 3 else 0, 10, tau=2)
     with pytest.raises(NotTranslationInvariantError):
         LocalPhi.from_function(lambda j, i: 1 if j == 1 else 0, 6)
+    # phi(j, i) = phi_{i - j} for 0 <= i - j <= tau (the offset tau included), 0 otherwise; control: tau = 1 drops
+    # the offset 2
+    phi = LocalPhi((Fraction(1), Fraction(2), Fraction(3)))
+    assert [phi.value(j, 5) for j in range(1, 7)] == [0, 0, 3, 2, 1, 0]
+    assert LocalPhi((Fraction(1), Fraction(2))).value(3, 5) == 0
