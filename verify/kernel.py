@@ -255,7 +255,10 @@ def self_check() -> None:
     * a z3 answer other than unsat is not a proof: a step z3 cannot decide within its time limit (x^3 + y^3 = z^3
       over the positive integers, 1 ms) is not proved;
     * :func:`assert_universal_proof` refuses a step whose hypotheses contradict each other (it would prove any
-      goal), even when its negative control is rejected.
+      goal), even when its negative control is rejected;
+    * the step guards (:func:`_check_step_guards`): an enumeration over no instance or failing on one is not
+      proved, a discharged step without a negative control is refused, a control that holds fails
+      :func:`assert_proof`, a float in an exact identity and a quantifier in a z3 step are refused.
 
     Raises :class:`KernelError` naming the guard that failed."""
     if _SELF_CHECK["state"] != "pending":

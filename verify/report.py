@@ -120,7 +120,10 @@ def markdown(rows: list[dict]) -> str:
             "identification tools of verify/, the committed results) earns `verified*` only when a mutation OF THAT",
             "CODE (or data) is caught by its own checks; a mutation of a proof script in verify/ shows only that the",
             "script's step can fail.  A claim whose checks run no library code says so: strength `proof-script-only`",
-            "(with `covers`, the strength its script reaches), status `verified-script` at best, counted apart."]
+            "(with `covers`, the strength its script reaches), status `verified-script` at best, counted apart.",
+            "docs/mutation_campaign.md lists a campaign of plausible single edits of library code (the mutations of",
+            "verify/registry/mutations_library.py), what the claim-linked checks caught before and after the tests",
+            "added for the survivors, and the edits left out as equivalent."]
     out += ["", "## Statuses", "", "| status | earned when |", "|---|---|"]
     out += [f"| {s} | {m} |" for s, m in st.STATUS_MEANING.items()]
     out += ["", "A mutation's record is keyed on the sha256 digests of the files that decided it: the mutated file,",

@@ -111,3 +111,40 @@ def test_self_check_fails_when_a_guard_is_removed(monkeypatch):
     with pytest.raises(KernelError, match="contradictory hypotheses was accepted"):
         k.self_check()
     assert k._SELF_CHECK["state"] == "pending"
+
+
+@pytest.mark.parametrize(("patch", "says"), [
+    ("empty", "enumeration over no instance"),
+    ("failing", "enumeration that fails on an instance"),
+    ("no-control", "without a negative control"),
+    ("control-holds", "negative control that holds"),
+    ("float", "float in an exact identity"),
+    ("quantifier", "quantifier in a z3 step"),
+])
+def test_self_check_covers_every_step_guard(monkeypatch, patch, says):
+    """Each guard of the steps and of assert_proof removed (by patching the kernel as the library mutations of
+    verify/registry/mutations_library.py edit it) makes the self-check's step-guard part fail, naming the guard; the
+    real kernel passes (control)."""
+    import z3
+
+    import verify.kernel as k
+
+    r = z3.Real("r")
+    k._check_step_guards(r)
+    enum = k.EnumerationStep.discharge
+    if patch == "empty":
+        monkeypatch.setattr(k.EnumerationStep, "discharge", lambda self: k.Outcome(True, "x") if not list(
+            self.instances()) else enum(self))
+    elif patch == "failing":
+        monkeypatch.setattr(k.EnumerationStep, "discharge", lambda self: k.Outcome(True, "x") if list(
+            self.instances()) else enum(self))
+    elif patch == "no-control":
+        monkeypatch.setattr(k.Proof, "run", lambda self: [k.StepResult(s, s.discharge(), None) for s in self.steps])
+    elif patch == "control-holds":
+        monkeypatch.setattr(k, "assert_proof", lambda proof: proof.run())
+    elif patch == "float":
+        monkeypatch.setattr(k, "_has_float", lambda expr: False)
+    elif patch == "quantifier":
+        monkeypatch.setattr(z3, "is_quantifier", lambda e: False)
+    with pytest.raises(KernelError, match=says):
+        k._check_step_guards(r)
