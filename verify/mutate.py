@@ -2,7 +2,8 @@
 
 A :class:`Mutation` names the claims whose linked checks must reject it and one exact edit of a file of the
 package (a dropped hypothesis, a changed constant, a swapped comparison, doubled data): ``old`` must occur
-exactly once in ``path``.  Mutations are declared with :func:`mutation` in :mod:`verify.registry.mutations`.
+exactly once in ``path``.  Mutations are declared with :func:`mutation` in :mod:`verify.registry.mutations` and
+:mod:`verify.registry.mutations_library` (a campaign of plausible single edits of library code, docs/mutation_campaign.md).
 
 The runner copies the source tree once into a temporary directory, then for each mutation writes the edited
 file, runs the claims' required (non-``slow``) linked tests there in one fresh pytest process (the copy comes

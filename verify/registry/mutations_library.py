@@ -6,8 +6,8 @@ off-by-one in a length, count or index, a guard or refusal removed, a solver's '
 constant of a formula changed.  They are spread over the library code that claims depend on (the float enclosures,
 the interval margin, the theorem modules of ``bounds/``, the hardmax threshold and the precision model, the C-RASP
 interpreter, the Limit Transformer, the counterexample builders, the proof kernel), and each names the claim whose
-linked checks cover that code.  docs/claims.md ("A campaign of library mutations") lists them with the outcome of
-the claim-linked checks before and after the tests added for the survivors, and the edits left out as equivalent.
+linked checks cover that code.  docs/mutation_campaign.md lists them with the outcome of the claim-linked checks
+before and after the tests added for the survivors, and the edit left out as equivalent.
 """
 
 from verify.mutate import mutation
