@@ -158,6 +158,34 @@ def majority_model(bias: float = 0.0, flip: bool = False, noise: float = 0.05, s
     return m
 
 
+def letters_model(letter_ids, sep: int, vocab: int, d: int = 16, swap=None):
+    """Majority over k letters: uniform attention, value ``A e_i`` for letter i written to its own residual
+    coordinate, head row of letter i reading it (``swap``: two letters' head rows exchanged)."""
+    A, K = 4.0, 2.0
+    cfg = transformers.GPT2Config(vocab_size=vocab, n_positions=64, n_embd=d, n_layer=1, n_head=1, bos_token_id=0,
+                                  eos_token_id=vocab - 1, resid_pdrop=0, embd_pdrop=0, attn_pdrop=0,
+                                  tie_word_embeddings=False)
+    m = transformers.GPT2LMHeadModel(cfg)
+    new = {k: torch.zeros_like(v) for k, v in m.state_dict().items() if not k.endswith(("attn.bias", "masked_bias"))}
+    E, W, P, H = np.zeros((vocab, d)), np.zeros((d, 3 * d)), np.zeros((d, d)), np.zeros((vocab, d))
+    for i, tok in enumerate([0, *letter_ids, sep]):
+        E[tok, [2 * i, 2 * i + 1]] = [1, -1]
+    base = 2 * (len(letter_ids) + 2)
+    for i, tok in enumerate(letter_ids):
+        W[2 * (i + 1), 2 * d + i] = A / 2  # ln_1 of the letter's embedding is ~2 at coordinate 2(i + 1)
+        P[i, base + i] = 1
+        H[tok, base + i] = K
+    if swap is not None:
+        H[list(swap)] = H[list(swap[::-1])]
+    t = lambda a: torch.tensor(np.asarray(a), dtype=torch.float32)  # noqa: E731
+    new.update({"transformer.wte.weight": t(E), "transformer.h.0.attn.c_attn.weight": t(W),
+                "transformer.h.0.attn.c_proj.weight": t(P), "lm_head.weight": t(H)})
+    for ln in ("transformer.h.0.ln_1", "transformer.h.0.ln_2", "transformer.ln_f"):
+        new[ln + ".weight"] = torch.ones(d)
+    m.load_state_dict(new, strict=False)
+    return m
+
+
 @pytest.fixture(scope="module")
 def saved(tmp_path_factory):
     root = tmp_path_factory.mktemp("task")
@@ -240,6 +268,70 @@ def test_verdicts_agree_with_the_torch_forward(bias, seed, mu):
     elif cert.verdict == "fails":
         w = cert.witness
         assert Fraction(w["margin"]) >= mu and w["torch_gap"] < 0 and w["torch_prediction"] != w["answer_id"]
+
+
+def test_majority_over_three_letters(tmp_path, capsys):
+    """majority_letters restricted to a, b, c (token ids 1, 2, 3 of the harness; # is 27): the constructed model
+    is certified at margin 1/2 from the command line; with the head rows of a and c swapped it is refuted."""
+    three = TARGETS["majority_letters"].restricted("abc")
+    ids = three.token_ids(None)
+    assert [ids[c] for c in "abc"] == [1, 2, 3] and ids["#"] == 27
+    letter_model = letters_model([1, 2, 3], 27, 29)
+    letter_model.save_pretrained(tmp_path / "abc")
+    rc, out, _ = _run(["--model", str(tmp_path / "abc"), "--task", "majority_letters", "--alphabet", "1,2,3",
+                       "--margin", "1/2", "--json"], capsys)
+    rec = json.loads(out)
+    assert rc == 0 and rec["verdict"] == "certified" and rec["letters"] == {"a": 1, "b": 2, "c": 3}
+    f = gpt2.from_state_dict(letters_model([1, 2, 3], 27, 29, swap=(1, 3)).state_dict(),
+                             {"model_type": "gpt2", "n_layer": 1, "n_embd": 16, "n_head": 1, "bos_token_id": 0},
+                             alphabet=[1, 2, 3, 27])
+    cert = certify_task(f, three, Fraction(1, 2), budget_s=10)
+    w = cert.witness
+    assert cert.verdict == "fails" and w["answer"] in "ac" and w["torch_gap"] < 0
+
+
+def test_token_ids_from_a_tokenizer_saved_beside(saved, tmp_path, capsys):
+    """The shifted model (it misreads answer '1' = token 2 at small margins under the harness's ids) read through a
+    tokenizer naming token 2 '0' and token 1 '1': the letters and answers are the tokenizer's, and the misread
+    answer becomes '0'."""
+    import shutil
+
+    from tokenizers import Tokenizer
+    from tokenizers.models import WordLevel
+
+    path = tmp_path / "bias_tok"
+    shutil.copytree(saved["bias"], path)
+    argv = ["--model", str(path), "--task", "binary_majority", "--margin", "1/20", "--json"]
+    rc, out, _ = _run(argv, capsys)
+    rec = json.loads(out)
+    assert rc == 0 and rec["verdict"] == "fails" and rec["witness"]["answer"] == "1"
+    vocab = {"$": 0, "1": 1, "0": 2, "#": 3, "EOS": 4}
+    tok = transformers.PreTrainedTokenizerFast(tokenizer_object=Tokenizer(WordLevel(vocab, unk_token="EOS")),
+                                               bos_token="$", eos_token="EOS")
+    tok.save_pretrained(path)
+    rc, out, _ = _run(argv, capsys)
+    rec = json.loads(out)
+    w = rec["witness"]
+    assert rc == 0 and rec["letters"] == {"0": 2, "1": 1} and rec["answers"] == {"0": 2, "1": 1}
+    assert rec["verdict"] == "fails" and w["answer"] == "0" and w["answer_id"] == 2 and w["torch_gap"] < 0
+    assert w["ids"].count(2) == w["counts"]["0"] and w["ids"].count(1) == w["counts"]["1"]
+
+
+def test_a_training_harness_state_dict(tmp_path, capsys):
+    """The form bounds.experiments.huang2024 trains (``body.`` keys, NoPE without a wpe table, head tied to wte),
+    saved as a state_dict with its config: read, and its verdict's witness confirmed by the torch forward."""
+    from bounds.experiments.training.decoders import ModelSpec, build_model
+
+    torch.manual_seed(0)
+    model = build_model(ModelSpec("nope", 1, 1, 8, 5, 64, "gelu_pytorch_tanh"))
+    torch.save(model.state_dict(), tmp_path / "run.pt")
+    (tmp_path / "config.json").write_text(json.dumps({"model_type": "gpt2", "n_layer": 1, "n_head": 1, "n_embd": 8,
+                                                      "activation_function": "gelu_pytorch_tanh"}))
+    rc, out, _ = _run(["--model", str(tmp_path / "run.pt"), "--config", str(tmp_path / "config.json"), "--task",
+                       "binary_majority", "--margin", "1/10", "--json"], capsys)
+    rec = json.loads(out)
+    assert rc == 0 and rec["import_check"]["max_abs_difference"] < 1e-12
+    assert rec["verdict"] == "fails" and rec["witness"]["torch_gap"] < 0  # an untrained model
 
 
 def test_parity_is_refuted(tmp_path):
