@@ -212,7 +212,8 @@ def soundness(r: dict) -> list:
 def summarize(records: list, eps: float) -> dict:
     tasks: dict = {}
     for r in records:
-        tasks.setdefault(r["task"], {"task": r["task"], "task_kind": r["task_kind"], "rows": {}})
+        tasks.setdefault(r["task"], {"task": r["task"], "task_kind": r["task_kind"], "params": r["params"],
+                                     "rows": {}})
         rows = tasks[r["task"]]["rows"]
         rows.setdefault(r["N"], []).append(r)
     out_tasks = []
@@ -247,10 +248,33 @@ def summarize(records: list, eps: float) -> dict:
                          "seconds": [r["construction"]["seconds"] for r in rs],
                          "horizon": {which: horizon_summary([r[which] for r in rs if r.get(which)], N + 1)
                                      for which in ("construction", "target") if any(r.get(which) for r in rs)}})
-        out_tasks.append({"task": name, "task_kind": t["task_kind"], "rows": rows})
+        out_tasks.append({"task": name, "task_kind": t["task_kind"], "rows": rows,
+                          "bracket": task_bracket(t["task_kind"], t["params"], eps)})
     return {"eps": eps, "records": len(records), "verdicts": verdicts_all,
             "generalizing_empirically": {"plateau_below": PLATEAU_EPS, "verdicts": generalizing},
             "soundness": {"checks": sound_total, "holding": sound_ok, "tolerance": MEASURE_TOL}, "tasks": out_tasks}
+
+
+def task_bracket(kind: str, params: dict, eps: float) -> dict | None:
+    """The bracket ``lower <= N* <= upper`` of ``python -m bounds.estimate`` (Izzo et al. Theorem 4.1: the corrected
+    upper bound, and the certified lower bound of :mod:`bounds.lower`) for the class of the task's App. A.2
+    construction at this eps and delta = 0, in model lengths (an int, or None where a side is not a materialized
+    integer); None when the estimate refuses the task."""
+    from bounds.estimate import run as estimate
+    from bounds.margin import BoundsError
+
+    e = Fraction(eps).limit_denominator(10**6)
+    argv = ["--task", kind, "--eps", str(e), "--json"]
+    argv += (["--period", str(params["period"]), "--index", str(params.get("index", 0))] if kind == "modp"
+             else ["--omega", str(params["omega"])])
+    try:
+        r = estimate(argv)
+    except (BoundsError, UsageError, ValueError, KeyError):
+        return None
+    lower, upper = (r.get("lower") or {}).get("N"), (r.get("corrected") or {}).get("N")
+    return {"lower": lower if isinstance(lower, int) else None, "upper": upper if isinstance(upper, int) else None,
+            "eps": str(e), "delta": "0", "lengths": "model lengths (a training length N reaches model length N + 1)",
+            "command": "python -m bounds.estimate " + " ".join(a for a in argv if a != "--json")}
 
 
 #: horizon multiples of the training length counted per row of the summary
@@ -371,6 +395,85 @@ def figures(s: dict) -> dict:
         axes[0][0].set_ylabel("|f - g|")
         axes[0][0].legend(fontsize=7)
         out[f"certify-{kind}"] = fig
+    out.update(horizon_figures(s))
+    return out
+
+
+#: the two certificates of a --runs record: (record field, legend text, marker, x offset factor)
+CERTIFICATES = (("construction", "against the App. A.2 construction", "o", 0.96),
+                ("target", "against the task's function", "s", 1.04))
+
+
+def _has_horizon(t: dict) -> bool:
+    return any(hz["seeds"] > hz["without_horizon"] for r in t["rows"] for hz in r.get("horizon", {}).values())
+
+
+def horizon_figures(s: dict) -> dict:
+    """The certified horizon against the training length, one panel per task: each seed's H / (N + 1) (log y;
+    :mod:`bounds.certify.horizon`) for both certificates, their median, the seeds certified at every length as
+    triangles on a line at the top, and the bracket ``lower <= N* <= upper`` of ``bounds.estimate`` for the task's
+    class as vertical lines at N = N* - 1 (model length N* reached by training length N* - 1) where it lies on
+    the axis.  ``{"certify-horizon-modp": Figure, ...}``; tasks whose records carry no horizon are left out."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    out = {}
+    for kind in ("modp", "simple"):
+        tasks = [t for t in s["tasks"] if t["task_kind"] == kind and _has_horizon(t)]
+        if not tasks:
+            continue
+        fig, axes = plt.subplots(1, len(tasks), figsize=(max(4.4, 3.6 * len(tasks)), 4.4), squeeze=False)
+        for ax, t in zip(axes[0], tasks, strict=True):
+            finite = [h / hz["train_length"] for r in t["rows"] for hz in r.get("horizon", {}).values()
+                      for h in hz["H"] if h is not None]
+            top = 10 * max(finite + [10.0])
+            Ns = [r["N"] for r in t["rows"]]
+            for which, label, marker, dx in CERTIFICATES:
+                xs, ys, tx, meds, med_x = [], [], [], [], []
+                for r in t["rows"]:
+                    hz = r.get("horizon", {}).get(which)
+                    if not hz or hz["seeds"] == hz["without_horizon"]:
+                        continue
+                    for h in hz["H"]:
+                        if h is None:
+                            tx.append(r["N"] * dx)
+                        else:
+                            xs.append(r["N"] * dx)
+                            ys.append(max(h, 1) / hz["train_length"])
+                    m = hz["median_H_over_train"]
+                    med_x.append(r["N"] * dx)
+                    meds.append(top if m == math.inf else m)
+                if not med_x:
+                    continue
+                line, = ax.plot(med_x, meds, "-", lw=1, label=f"median H/(N+1), {label}")
+                ax.plot(xs, ys, marker, ls="none", ms=4, alpha=0.6, color=line.get_color())
+                if tx:
+                    ax.plot(tx, [top] * len(tx), "^", ls="none", ms=7, color=line.get_color(),
+                            label=f"certified at every length ({len(tx)} seeds), {label}")
+            ax.axhline(top, color="0.6", lw=0.6, ls=":")
+            br = t.get("bracket") or {}
+            lo_x, hi_x = min(Ns), max(Ns)
+            for side, style in (("lower", "--"), ("upper", "-.")):
+                v = br.get(side)
+                if v is not None and v - 1 <= 100 * hi_x:
+                    ax.axvline(v - 1, color="k", ls=style, lw=0.8,
+                               label=f"{side} bound N* {'>=' if side == 'lower' else '<='} {v} (bounds.estimate, "
+                                     f"eps = {br['eps']})")
+            if br.get("upper") is not None and br["upper"] - 1 > 100 * hi_x:
+                ax.plot([], [], " ", label=f"upper bound N* <= {br['upper']} (off the axis)")
+            ax.set_yscale("log")
+            ax.set_ylim(min(finite + [1.0]) / 3, top * 3)
+            if max(hi_x, (br.get("lower") or 0) - 1) > 10 * lo_x:
+                ax.set_xscale("log")
+            ax.set_xlabel("training length N (symbols)")
+            ax.set_title(t["task"], fontsize=9)
+            ax.legend(fontsize=5.5, loc="upper center", bbox_to_anchor=(0.5, -0.2))
+        axes[0][0].set_ylabel("certified horizon H / (N + 1)")
+        fig.suptitle(f"certified horizon, eps = {s['eps']} (triangles at the top: every length)", fontsize=8)
+        fig.tight_layout()
+        out[f"certify-horizon-{kind}"] = fig
     return out
 
 

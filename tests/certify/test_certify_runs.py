@@ -131,3 +131,76 @@ def test_runs_on_a_local_ray_instance(tiny_run, tmp_path, capsys):
     assert code == 0, err
     recs = [json.loads(x) for x in out.read_text().splitlines()]
     assert [r["seed"] for r in recs] == [0] and recs[0]["construction"]["horizon"]["first_length"] == 2
+
+
+# ------------------------------------------------------------------------------ per-task summary and horizon figure
+def _cert(H, X, every=False, string=None):
+    hz = {"H": None if every else H, "every_length": every, "X": X, "first_length": 2,
+          "witness": {} if X is None else {"length": X, "string": string, "counts": {"1": X - 1}, "window": []}}
+    return {"verdict": "certified" if every else "fails", "upper": 0.01, "lower": 0.0, "delta": [0.0, 0.0],
+            "witness": {"length": X or 2}, "seconds": 1.0, "horizon": hz}
+
+
+def _record(N, seed, construction, target=None, horizon=True):
+    r = {"run_key": f"k/N={N}", "seed": seed, "task": "modp(p=2,k=0)", "task_kind": "modp",
+         "params": {"period": 2, "index": 0}, "N": N, "construction_error": 0.0,
+         "measured": {"test_loss": {"2": 1e-6}, "plateau": 1e-6}, "construction": construction}
+    if target is not None:
+        r["target"] = target
+    if not horizon:
+        for c in (r["construction"], r.get("target")):
+            if c:
+                c.pop("horizon")
+    return r
+
+
+def _records():
+    return [_record(4, 0, _cert(7, 8, string="0000001"), _cert(5, 6, string="00001")),
+            _record(4, 1, _cert(5000, 5001), _cert(None, None, every=True)),
+            _record(16, 0, _cert(None, None, every=True), _cert(None, None, every=True)),
+            _record(16, 1, _cert(17 * 10**9, None), _cert(40, 41, string="0" * 39))]
+
+
+def test_summary_per_task_length_and_certificate():
+    """Median H / (N + 1), the shortest failure with its string, seeds certified to >= 10^3 (N + 1), >= 10^9 (N + 1)
+    and at every length, for both certificates, re-derived by hand from four records; the bracket of the class."""
+    from bounds.certify.runs import summarize, summary_text
+
+    s = summarize(_records(), 0.1)
+    (t,) = s["tasks"]
+    row4, row16 = t["rows"]
+    c4, t4 = row4["horizon"]["construction"], row4["horizon"]["target"]
+    assert c4["median_H_over_train"] == 5000 / 5 and c4["shortest_X"] == 8 and c4["shortest_witness"] == "0000001"
+    assert c4["at_least"] == {"1000": 1, "1000000000": 0} and c4["every_length"] == 0
+    assert t4["shortest_X"] == 6 and t4["every_length"] == 1 and t4["at_least"]["1000000000"] == 1
+    c16, t16 = row16["horizon"]["construction"], row16["horizon"]["target"]
+    assert c16["at_least"] == {"1000": 2, "1000000000": 2} and c16["every_length"] == 1 and c16["shortest_X"] is None
+    assert t16["at_least"] == {"1000": 1, "1000000000": 1} and t16["shortest_witness"] == "0" * 39
+    assert t["bracket"]["lower"] == 38 and t["bracket"]["upper"] > 10**5  # bounds.estimate --task modp --period 2
+    text = summary_text(s)
+    assert "'0000001'" in text and "'00001'" in text
+    # control: a record that fails at a shorter length moves the shortest failure
+    worse = _records() + [_record(4, 2, _cert(2, 3, string="01"))]
+    assert summarize(worse, 0.1)["tasks"][0]["rows"][0]["horizon"]["construction"]["shortest_X"] == 3
+
+
+def test_horizon_figure_marks_seeds_certified_at_every_length():
+    from bounds.certify.runs import horizon_figures, summarize
+
+    s = summarize(_records(), 0.1)
+    figs = horizon_figures(s)
+    assert set(figs) == {"certify-horizon-modp"}
+    ax = figs["certify-horizon-modp"].axes[0]
+    assert ax.get_yscale() == "log"
+    lines = [line for line in ax.get_lines() if len(line.get_xdata())]
+    assert any("upper bound N* <=" in t.get_text() for t in ax.get_legend().get_texts())  # off the axis: named
+    top = max(max(line.get_ydata()) for line in lines)
+    tri = [line for line in lines if line.get_marker() == "^"]
+    assert sorted(len(line.get_xdata()) for line in tri) == [1, 2]  # construction 1 seed, target 2 seeds
+    assert all(y == top for line in tri for y in line.get_ydata())
+    dots = [y for line in lines if line.get_marker() in ("o", "s") for y in line.get_ydata()]
+    assert sorted(dots) == sorted([7 / 5, 5000 / 5, 17 * 10**9 / 17, 5 / 5, 40 / 17])
+    assert any(list(line.get_xdata()) == [37, 37] for line in lines)  # the lower bound N* >= 38 at N = 37
+    # control: records made before the horizon draw no horizon figure
+    old = summarize([_record(4, 0, _cert(7, 8), horizon=False)], 0.1)
+    assert horizon_figures(old) == {}
