@@ -100,7 +100,8 @@ def _parser():
     ap.add_argument("--against-semantics", choices=("softmax", "izzo"), default=None,
                     help="g's attention alone (default: --semantics, else the precision model g's file declares)")
     ap.add_argument("--time-budget", type=finite_real(positive=True, high=MAX_BUDGET, high_name="MAX_BUDGET"),
-                    default=60.0, help="seconds per certificate (default 60)")
+                    default=60.0, help="seconds: pair mode, the whole command's (start-up included); --runs, each "
+                                       "certificate's (a seed has two with --target-fn) (default 60)")
     ap.add_argument("--max-length", type=bounded_int(1, MAX_LENGTH, f"MAX_LENGTH = {MAX_LENGTH}"), default=None,
                     help="enumerate exactly up to this N0 (default: picked within a quarter of the budget)")
     ap.add_argument("--first-length", type=bounded_int(1, MAX_LENGTH, f"MAX_LENGTH = {MAX_LENGTH}"), default=None,
@@ -228,8 +229,11 @@ def text_report(rec: dict, f_name: str, g_name: str, f, g) -> str:
              f"semantics: f {_describe_semantics(sem[0], f, src[0])}, g "
              + (_describe_semantics(sem[1], g, src[1]) if sem[1] else "the true function")]
     rows = rec["lengths"]
-    lines.append(f"lengths {rows[0]['length']}..{rec['N0']} (N0 = {rec['N0']}): max |f - g| per length, certified "
-                 "[lower, upper] (lower attained by the string)")
+    if rows:
+        lines.append(f"lengths {rows[0]['length']}..{rec['N0']} (N0 = {rec['N0']}): max |f - g| per length, "
+                     "certified [lower, upper] (lower attained by the string)")
+    else:
+        lines.append("no length was enumerated within the time budget (the command's start-up counts into it)")
     for r in rows:
         lines.append(f"  n = {r['length']:>4} ({r['configurations']} configurations): [{r['lower']:.6g}, "
                      f"{r['upper']:.6g}]  {r['witness']!r}")
@@ -361,7 +365,7 @@ def check_options(args, given: set) -> None:
         from lengthgen_cli.sweep import check_executor
 
         check_executor(args.executor, args.workers)
-        refuse_unused(given, (*PAIR_OPTIONS, "--max-length"), "--runs certifies each trained seed against its task's construction (the "
+        refuse_unused(given, PAIR_OPTIONS, "--runs certifies each trained seed against its task's construction (the "
                                            "task, semantics and delta come from the run records)")
         return
     refuse_unused(given, RUNS_OPTIONS, "pair mode certifies one pair and prints its certificate (these are --runs "

@@ -45,10 +45,12 @@ def _construction(kind: str, params: dict):
 
 
 def certify_seed(source: str, full: dict, seed_index: int, eps: float, budget: float, target_fn: bool,
-                 gap: float | None, max_boxes: int | None = None, first: int | None = None) -> dict:
+                 gap: float | None, max_boxes: int | None = None, first: int | None = None,
+                 max_length: int | None = None) -> dict:
     """The record of seed ``seed_index`` of the run file ``full`` (``{"key", "record"}``; ``source`` names it in
     errors), run by an executor (in this process, a worker process or a Ray task); ``max_boxes`` and ``first`` as in
-    :func:`bounds.certify.search.certify` (default FIRST_LENGTH = 2: the empty input is never trained)."""
+    :func:`bounds.certify.search.certify` (default FIRST_LENGTH = 2: the empty input is never trained), and
+    ``max_length`` the N0 enumerated (default: picked within a quarter of the budget)."""
     from bounds.certify.search import FIRST_LENGTH, Problem, certificate_record, certify, task_target
     from bounds.certify.trained import from_record
 
@@ -69,7 +71,7 @@ def certify_seed(source: str, full: dict, seed_index: int, eps: float, budget: f
         raise UsageError(f"{source} is not a trained run this mode can certify ({type(e).__name__}: "
                          f"{e})") from None
     prob = Problem(f, g, ("softmax", "izzo"))
-    limits = dict(first=first, **({} if max_boxes is None else {"max_boxes": max_boxes}))
+    limits = dict(first=first, max_length=max_length, **({} if max_boxes is None else {"max_boxes": max_boxes}))
     cert = certify(prob, eps, None, N + 1, budget, gap, **limits)
     out["construction"] = _compact(certificate_record(cert, prob))
     if target_fn:
@@ -148,7 +150,11 @@ def run(args) -> str:
     records = list(done_records or [])
     eps = float(args.eps)
     opts = {"eps": eps, "budget": args.time_budget, "target_fn": args.target_fn, "gap": args.gap,
-            "max_boxes": args.max_boxes, "first": args.first_length}
+            "max_boxes": args.max_boxes, "first": args.first_length, "max_length": args.max_length}
+    longest = max(N for *_, N in jobs) + 1
+    if args.max_length is not None and args.max_length < longest:
+        raise UsageError(f"--max-length {args.max_length} is below the longest training length {longest} of "
+                         f"--runs {args.runs} (model lengths): delta is the max |f - g| over the training lengths")
     files: dict = {}
     todo = [spec for spec in (_seed_spec(path, files.setdefault(path, read_json(path, "run record")), i, opts)
                               for path, _, i, _ in jobs)
@@ -332,11 +338,15 @@ def summary_text(s: dict) -> str:
     return "\n".join(lines)
 
 
+#: failing strings up to this many symbols are printed whole in the horizon table; longer ones below it
+SHORT_IN_TABLE = 40
+
+
 def _short_witness(w) -> str:
     if w is None:
         return ""
     if isinstance(w, str):
-        return repr(w) if len(w) <= 40 else f"{w[:18]!r}...{w[-18:]!r}"
+        return repr(w) if len(w) <= SHORT_IN_TABLE else f"{w[:18]!r}...{w[-18:]!r} (whole below)"
     return f"counts {w['counts']}"
 
 
@@ -363,6 +373,16 @@ def horizon_text(s: dict) -> list:
                      f"{hz['at_least']['1000000000']:>4}/{n_h:<5}  {hz['every_length']:>6}/{n_h:<5}  "
                      f"{hz['shortest_X'] if hz['shortest_X'] is not None else '-'!s:<10}  "
                      f"{_short_witness(hz['shortest_witness'])}")
+    whole = [(task, r, which, hz) for task, r, which, hz in rows if hz["shortest_X"] is not None
+             and not (isinstance(hz["shortest_witness"], str) and len(hz["shortest_witness"]) <= SHORT_IN_TABLE)]
+    if whole:
+        lines.append("  the shortest failures cut above, whole (the string up to 10^5 symbols, else its class counts):")
+    for task, r, which, hz in whole:
+        w = hz["shortest_witness"]
+        text = repr(w) if isinstance(w, str) else (
+            f"class counts {w['counts']}, window {w['window']} (class = token id * Delta + residue; to write it "
+            "out, --export-model the seed, certify it in pair mode with --json, then --write-witness)")
+        lines.append(f"    {task} N = {r['N']} {which}: first failure at length {hz['shortest_X']}: {text}")
     return lines
 
 

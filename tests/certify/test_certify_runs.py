@@ -179,6 +179,10 @@ def test_summary_per_task_length_and_certificate():
     assert t["bracket"]["lower"] == 38 and t["bracket"]["upper"] > 10**5  # bounds.estimate --task modp --period 2
     text = summary_text(s)
     assert "'0000001'" in text and "'00001'" in text
+    assert "whole below" not in text
+    long = "01" * 30  # cut in the table, printed whole below it
+    text = summary_text(summarize(_records() + [_record(8, 0, _cert(60, 61, string=long))], 0.1))
+    assert "whole below" in text and f"first failure at length 61: {long!r}" in text
     # control: a record that fails at a shorter length moves the shortest failure
     worse = _records() + [_record(4, 2, _cert(2, 3, string="01"))]
     assert summarize(worse, 0.1)["tasks"][0]["rows"][0]["horizon"]["construction"]["shortest_X"] == 3
@@ -204,3 +208,58 @@ def test_horizon_figure_marks_seeds_certified_at_every_length():
     # control: records made before the horizon draw no horizon figure
     old = summarize([_record(4, 0, _cert(7, 8), horizon=False)], 0.1)
     assert horizon_figures(old) == {}
+
+
+# ------------------------------------------------------------------------------------ pair mode against --runs
+@pytest.mark.slow
+def test_pair_mode_and_runs_agree_on_one_seed(witness_runs, tmp_path, capsys):
+    """The same trained seed (the committed witness run, ModP p = 2 at N = 5) certified by --runs and by pair mode
+    (--export-model, then --model with --target-fn, and --against the App. A.2 construction under izzo) with each
+    mode's defaults (first length 2, eps 1/10) and delta over the training lengths (--train-length N + 1 in pair
+    mode): the same delta, H, X and failing string, and both texts print the string.  The work is fixed by
+    --max-length and --max-boxes (the budget only stops a runaway search), so the answer does not depend on the
+    machine's load; about a minute idle, several on a loaded machine: ``-m slow``)."""
+    from constructions.limit_transformer.serialize import save_model
+    from constructions.tasks import ModPTask
+
+    out = tmp_path / "c.jsonl"
+    work = ["--max-length", "24", "--max-boxes", "64", "--time-budget", "600"]
+    code, runs_text, err = _run(["--runs", str(witness_runs), "--target-fn", *work, "--out", str(out)], capsys)
+    assert code == 0, err
+    (rec,) = [json.loads(x) for x in out.read_text().splitlines()]
+    model = tmp_path / "m.json"
+    assert _run(["--export-model", str(witness_runs / "r.json"), "--out", str(model)], capsys)[0] == 0
+    construction = tmp_path / "g.json"
+    save_model(ModPTask(2, 0).limit_transformer(), construction)
+    common = ["--model", str(model), "--semantics", "softmax", "--train-length", str(rec["N"] + 1), *work]
+    for which, argv in (("target", ["--target-fn", "--task", "modp", "--period", "2"]),
+                        ("construction", ["--against", str(construction), "--against-semantics", "izzo"])):
+        code, text, err = _run(common + argv + ["--json"], capsys)
+        assert code == 0, err
+        pair, runs = json.loads(text), rec[which]
+        assert pair["eps"] == runs["eps"] == 0.1 and pair["train_length"] == runs["train_length"] == 6
+        assert pair["delta"] == pytest.approx(runs["delta"], rel=1e-9, abs=1e-12)
+        hp, hr = pair["horizon"], runs["horizon"]
+        assert hp["first_length"] == hr["first_length"] == 2 and pair["lengths"][0]["length"] == 2
+        assert (hp["H"], hp["X"], hp["witness"]["string"]) == (hr["H"], hr["X"], hr["witness"]["string"])
+        assert hp["X"] == hp["H"] + 1 and hp["witness"]["string"] == "0101010101000000000001"
+        code, text, _ = _run(common + argv, capsys)
+        assert code == 0 and f"first failure at length {hp['X']}: '{hp['witness']['string']}'" in text
+        assert f"'{hr['witness']['string']}'" in runs_text
+    # control: another eps in pair mode gives another horizon (the comparison sees a default that differs)
+    code, text, _ = _run(common + ["--eps", "1/2", "--target-fn", "--task", "modp", "--period", "2", "--json"],
+                         capsys)
+    other = json.loads(text)["horizon"]
+    assert code == 0 and (other["H"], other["X"]) != (rec["target"]["horizon"]["H"], rec["target"]["horizon"]["X"])
+
+
+def test_runs_max_length_below_a_training_length_is_one_line(witness_runs, tmp_path, capsys, monkeypatch):
+    def refuse(*a, **k):
+        raise AssertionError("a certificate was computed")
+
+    monkeypatch.setattr("bounds.certify.runs.certify_seed", refuse)
+    argv = ["--runs", str(witness_runs), "--out", str(tmp_path / "c.jsonl")]
+    code, _, err = _run(argv + ["--max-length", "5"], capsys)  # the witness run is trained at N = 5: length 6
+    assert code == 2 and "--max-length 5 is below the longest training length 6" in err and err.count("\n") == 1
+    with pytest.raises(AssertionError, match="a certificate was computed"):  # control: 6 reaches the work
+        main(argv + ["--max-length", "6", "--resume"])
