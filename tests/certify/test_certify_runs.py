@@ -263,3 +263,18 @@ def test_runs_max_length_below_a_training_length_is_one_line(witness_runs, tmp_p
     assert code == 2 and "--max-length 5 is below the longest training length 6" in err and err.count("\n") == 1
     with pytest.raises(AssertionError, match="a certificate was computed"):  # control: 6 reaches the work
         main(argv + ["--max-length", "6", "--resume"])
+
+
+def test_pair_mode_with_its_budget_spent_before_any_length_reports_it(tmp_path, capsys):
+    """A budget spent before the first length is enumerated (a slow start-up counts into it) is a report, not a
+    traceback; control: with time, the per-length table is printed."""
+    from constructions.limit_transformer.serialize import save_model
+    from constructions.tasks import ModPTask
+
+    save_model(ModPTask(2, 0).limit_transformer(), tmp_path / "g.json")
+    argv = ["--model", str(tmp_path / "g.json"), "--target-fn", "--task", "modp", "--period", "2", "--semantics",
+            "izzo", "--train-length", "3"]
+    code, out, err = _run(argv + ["--time-budget", "1e-9"], capsys)
+    assert code == 0 and "no length was enumerated within the time budget" in out and "Traceback" not in err
+    code, out, _ = _run(argv + ["--time-budget", "600", "--max-length", "4", "--max-boxes", "16"], capsys)
+    assert code == 0 and "lengths 2..4 (N0 = 4)" in out and "no length was enumerated" not in out
