@@ -8,8 +8,12 @@ Run ``python scripts/bench_certify_gpt2.py [--d 64] [--heads 1] [--budget 60]``.
 * itself;
 * a copy with one ``ln_f`` weight changed by 1e-3 (a small change after the shared stream) and by 1.0;
 * a copy with one ``ln_1`` weight changed by 1.0 (refuted at a short length);
-* a copy with one ``ln_2`` weight changed by 1e-3 (the stream itself differs: plain interval arithmetic through
-  LayerNorm and the MLP on each box).
+* copies that differ before ``ln_f`` (the stream itself differs; the mean-value form of
+  :mod:`bounds.certify.gpt2_difference` on centred enclosures): one ``ln_2`` weight, one ``ln_1`` weight, one
+  attention (``c_attn``, a query column) weight and one MLP (``c_fc``) weight changed by 1e-3.
+
+``--cases`` picks some (comma-separated names as printed).  BLAS runs on one thread (one core, as the
+performance target states) unless OPENBLAS_NUM_THREADS / OMP_NUM_THREADS / MKL_NUM_THREADS are set.
 
 Per pair: verdict, [L, U], N0, boxes split, seconds (wall clock on the machine it runs on; the load average is
 printed beside it) and the import check's largest difference against the torch forward.
@@ -23,7 +27,10 @@ import sys
 import tempfile
 import time
 
-import numpy as np
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")  # before numpy is imported
+
+import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -49,6 +56,7 @@ def main() -> None:
     ap.add_argument("--heads", type=int, default=1)
     ap.add_argument("--budget", type=float, default=60.0)
     ap.add_argument("--eps", type=float, default=0.1)
+    ap.add_argument("--cases", default=None, help="comma-separated case names (default: all)")
     args = ap.parse_args()
     from bounds.certify import gpt2
     from bounds.certify.gpt2_search import certify_pair
@@ -66,8 +74,14 @@ def main() -> None:
              ("ln_f weight +1e-3", f.with_params(lnf=(f.lnf[0] + 1e-3 * e[3], f.lnf[1]))),
              ("ln_f weight +1", f.with_params(lnf=(f.lnf[0] + e[3], f.lnf[1]))),
              ("ln_1 weight +1", f.with_params(ln1=(f.ln1[0] + e[3], f.ln1[1]))),
-             ("ln_2 weight +1e-3", f.with_params(ln2=(f.ln2[0] + 1e-3 * e[3], f.ln2[1])))]
+             ("ln_2 weight +1e-3", f.with_params(ln2=(f.ln2[0] + 1e-3 * e[3], f.ln2[1]))),
+             ("ln_1 weight +1e-3", f.with_params(ln1=(f.ln1[0] + 1e-3 * e[3], f.ln1[1]))),
+             ("attn weight +1e-3", f.with_params(attn_w=f.attn_w + 1e-3 * np.outer(e[3], np.eye(3 * f.d)[5]))),
+             ("mlp weight +1e-3", f.with_params(fc_w=f.fc_w + 1e-3 * np.outer(e[3], np.eye(f.fc_w.shape[1])[5])))]
+    wanted = None if args.cases is None else {c.strip() for c in args.cases.split(",")}
     for name, g in pairs:
+        if wanted is not None and name not in wanted:
+            continue
         t = time.perf_counter()
         c = certify_pair(f, g, args.eps, budget_s=args.budget)
         s = time.perf_counter() - t

@@ -207,7 +207,9 @@ def horizon_line(rec: dict) -> str:
     if h["X"] is None:
         return head + "; no failing input found (longer lengths undecided within the time budget)"
     w = h["witness"]
-    if w["string"] is not None:
+    if w.get("description"):  # another model family's words for its input (a GPT-2's token ids)
+        wtxt = w["description"]
+    elif w["string"] is not None:
         wtxt = repr(w["string"])
     else:
         wtxt = (f"the input with class counts {w['counts']} and window {w['window']} (class = token id * Delta + "
@@ -392,7 +394,7 @@ def main(argv=None) -> int:
         from bounds.certify import gpt2_cli
 
         if gpt2_cli.is_gpt2(args.model):
-            print(gpt2_cli.run(args, given_options(ap, argv)))
+            print(gpt2_cli.run(args, given_options(ap, argv), started))
             return 0
         from lengthgen_cli import refuse_unused
 

@@ -16,6 +16,7 @@ import argparse
 import itertools
 import os
 import re
+import time
 
 from lengthgen_cli import (
     UsageError,
@@ -137,10 +138,13 @@ def write_onnx(args, given: set) -> str:
     return export.write_onnx(args.write_onnx, f, g, args.out, (args.model, args.against))
 
 
-def run(args, given: set) -> str:
+def run(args, given: set, started: float | None = None) -> str:
+    """The GPT-2 modes; ``started`` (``time.perf_counter()`` at the command's start) makes ``--time-budget`` the
+    whole command's: loading and the import check count into it, and the certificate gets what is left."""
     from bounds.certify.export import GPT2_CERTIFICATE
     from bounds.certify.gpt2 import import_check
     from bounds.certify.gpt2_search import certify_pair
+    from bounds.certify.search import Deadline
 
     if args.write_onnx is not None:
         return write_onnx(args, given)
@@ -153,8 +157,10 @@ def run(args, given: set) -> str:
     checks = [import_check(f, samples=8), import_check(g, samples=8)]
     bar, tick = bound_progress()
     try:
+        spent = 0.0 if started is None else time.perf_counter() - started
         cert = certify_pair(f, g, float(args.eps), max_length=args.max_length or 16, budget_s=args.time_budget,
-                            max_boxes=args.max_boxes, tick=tick)
+                            max_boxes=args.max_boxes, tick=tick,
+                            deadline=Deadline(max(0.0, args.time_budget - spent)))
     except ValueError as e:
         raise UsageError(str(e)) from None
     finally:
@@ -170,13 +176,22 @@ def _all_options(given: set) -> list:
 
 
 def report(rec: dict) -> str:
+    from bounds.certify.cli import horizon_line
+
     ck = rec["import_check"]
-    lines = [f"f = {rec['model']}, g = {rec['against']} (one-layer NoPE GPT-2, BOS {rec['bos']}, alphabet "
+    lines = [f"horizon: {horizon_line(rec)}",
+             "  (lengths are model lengths: the input's tokens plus BOS; n below counts the tokens)"] \
+        if rec.get("horizon") is not None else []
+    lines += [f"f = {rec['model']}, g = {rec['against']} (one-layer NoPE GPT-2, BOS {rec['bos']}, alphabet "
              f"{rec['alphabet']}); import check: max |torch - enclosure| {ck[0]['max_abs_difference']:.3g} (f), "
              f"{ck[1]['max_abs_difference']:.3g} (g) on {ck[0]['samples']} inputs",
              f"lengths 1..{rec['N0']}: max_j |f_j - g_j| per length, certified [lower, upper]"]
     lines += [f"  n = {n:>4}: [{lo:.6g}, {hi:.6g}]" for n, (lo, hi) in enumerate(rec["lengths"], 1)]
     lines.append(f"every length > {rec['N0']}: {rec['boxes_split']} boxes split, {rec['boxes_open']} open")
+    reached = rec.get("reached") or {}
+    if reached.get("enumerated_to", rec["N0"]) < reached.get("enumeration_target", rec["N0"]):
+        lines.append(f"time budget spent: lengths enumerated up to {reached['enumerated_to']} of "
+                     f"{reached['enumeration_target']} (nothing beyond is bounded: U = inf)")
     w = rec["witness"]
     if w["ids"] is None:
         wtxt = f"of length {w['length']} with counts {w['counts']} (last token {w['last']})"

@@ -25,16 +25,19 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
-import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from bounds.certify.gpt2_difference import PairDifference
 from bounds.certify.gpt2_enclosure import point_box
+from bounds.certify.horizon import WITNESS_STRING_LIMIT, find_horizon
+from bounds.certify.search import Deadline
 
 MAX_CONFIGURATIONS = 200_000  # enumerated class configurations over all lengths 1..N0
 TORCH_CHECK_LIMIT = 8191
+CHUNK = 1024  # configurations evaluated per call (one unit of work between deadline checks)
+MAX_REALIZED_LENGTH = 10**12  # longest input the branch-and-bound realizes (tokens)
 
 
 @dataclass
@@ -50,6 +53,8 @@ class Gpt2Certificate:
     boxes_split: int = 0
     boxes_open: int = 0
     seconds: float = 0.0
+    horizon: object = None  # bounds.certify.horizon.Horizon (model lengths)
+    reached: dict = field(default_factory=dict)  # how far each phase got (all of it unless the deadline passed)
 
     @property
     def gap(self) -> float:
@@ -59,7 +64,9 @@ class Gpt2Certificate:
         return {"verdict": self.verdict, "upper": self.upper, "lower": self.lower, "gap": self.gap,
                 "eps": self.eps, "N0": self.N0, "witness": self.witness, "torch_difference": self.torch_difference,
                 "lengths": self.lengths, "boxes_split": self.boxes_split, "boxes_open": self.boxes_open,
-                "seconds": self.seconds}
+                "seconds": self.seconds, "delta": [0.0, 0.0], "train_length": None, "reached": self.reached,
+                "horizon": None if self.horizon is None else
+                {**self.horizon.record(), "lengths": "model lengths: the input's tokens plus BOS"}}
 
 
 def compositions(n: int, k: int, t: int) -> np.ndarray:
@@ -119,7 +126,7 @@ def propagate(t: int, r_lo, r_hi, p_lo, p_hi):
     return nr_lo, nr_hi, np.maximum(n_lo, 0.0), n_hi, ok
 
 
-def _realize(t: int, r_mid: float, p_mid: np.ndarray, n_min: int, n_max: int = 10**12):
+def _realize(t: int, r_mid: float, p_mid: np.ndarray, n_min: int, n_max: int = MAX_REALIZED_LENGTH):
     """A concrete length and count vector near a box centre (n >= n_min, letter t present)."""
     L = int(min(max(n_min + 1, round(1 / max(r_mid, 1e-300))), n_max + 1))
     n = L - 1
@@ -137,41 +144,70 @@ def _realize(t: int, r_mid: float, p_mid: np.ndarray, n_min: int, n_max: int = 1
     return n, counts
 
 
-def certify_pair(f, g, eps: float, max_length: int = 16, budget_s: float = 30.0, batch: int = 64,
-                 max_boxes: int = 1_000_000, tick=None) -> Gpt2Certificate:
-    """The verdict of the module docstring for two forms with the same BOS and alphabet."""
-    start = time.monotonic()
-    pd = PairDifference(f, g)
-    alphabet = f.alphabet
-    k = len(alphabet)
-    N0 = max_enumerated_length(k, max_length)
-    best = {"lower": 0.0, "n": None, "counts": None, "t": None}
-    upper_short = 0.0
-    lengths = []
+@dataclass
+class Row:
+    """One enumerated length: model length (tokens + BOS), the certified [lower, upper] of max_j |f_j - g_j| over
+    its inputs, and the input attaining the lower end (``witness``: its token ids; ``n``, ``counts``, ``t``)."""
 
-    def consider(lower, n, counts, t):
-        i = int(np.argmax(lower))
-        if lower[i] > best["lower"]:
-            best.update(lower=float(lower[i]), n=int(n[i]), counts=[int(c) for c in counts[i]], t=t)
+    length: int
+    lower: float
+    upper: float
+    witness: list
+    n: int
+    counts: list
+    t: int
 
-    for n in range(1, N0 + 1):
-        row_lo = row_hi = 0.0
-        for t in range(k):
-            cs = compositions(n, k, t)
-            r_lo, r_hi, _, _ = point_box(cs[0], n)
-            L = float(n + 1)
-            p_lo, p_hi = np.nextafter(cs / L, -np.inf), np.nextafter(cs / L, np.inf)
-            B = len(cs)
-            up, low = _abs_bounds(*pd.difference(t, np.repeat(r_lo, B), np.repeat(r_hi, B), p_lo, p_hi))
-            consider(low, np.full(B, n), cs, t)
-            row_lo, row_hi = max(row_lo, float(low.max())), max(row_hi, float(up.max()))
-        lengths.append([row_lo, row_hi])
-        upper_short = max(upper_short, row_hi)
 
-    # every length > N0: branch-and-bound over the shares' closure
-    r0 = float(np.nextafter(1 / (N0 + 2), np.inf))
-    scale = np.array([r0] + [1.0] * k)
+@dataclass
+class Long:
+    """Branch-and-bound over a range of lengths: the certified ``upper`` bound (inf where a part of the range was
+    not bounded), the best realized ``lower`` end and its ``witness`` ``(n, counts, t)`` (None: none)."""
+
+    upper: float
+    lower: float
+    witness: tuple | None
+    boxes_split: int
+    boxes_open: int
+
+
+def enumerate_length(pd: PairDifference, k: int, n: int, deadline: Deadline) -> Row | None:
+    """Every configuration of n tokens (model length n + 1), CHUNK at a time; None when the deadline passes first."""
+    best = (-1.0, None, None)
+    upper = 0.0
+    L = float(n + 1)
+    for t in range(k):
+        cs = compositions(n, k, t)
+        r_lo, r_hi, _, _ = point_box(cs[0], n)
+        for a in range(0, len(cs), CHUNK):
+            if deadline.expired():
+                return None
+            c = cs[a:a + CHUNK]
+            B = len(c)
+            up, low = _abs_bounds(*pd.difference(t, np.repeat(r_lo, B), np.repeat(r_hi, B),
+                                                 np.nextafter(c / L, -np.inf), np.nextafter(c / L, np.inf)))
+            i = int(np.argmax(low))
+            if low[i] > best[0]:
+                best = (float(low[i]), [int(x) for x in c[i]], t)
+            upper = max(upper, float(up.max()))
+    return Row(n + 1, max(best[0], 0.0), upper, None, n, best[1], best[2])
+
+
+def branch_and_bound(pd: PairDifference, k: int, n_min: int, n_max: int | None, eps: float, deadline: Deadline,
+                     budget_s: float, max_boxes: int, batch: int = 64, stop_above: bool = True,
+                     tick=None, upper_short: float = 0.0, lower_start: float = 0.0) -> Long:
+    """The module docstring's branch-and-bound over every length n in ``n_min..n_max`` (None: every length >=
+    n_min), i.e. rho in [1/(n_max + 1), 1/(n_min + 1)], until every open box is within eps, a realized input
+    exceeds eps (``stop_above``; ``lower_start``: a failure already known elsewhere), ``max_boxes`` boxes are
+    split, or ``budget_s`` or the deadline is spent."""
+    own = Deadline(budget_s)
+    if deadline.end < own.end:
+        own = deadline
+    r0 = float(np.nextafter(1 / (n_min + 1), np.inf))
+    r_min = 0.0 if n_max is None else float(np.nextafter(1 / (n_max + 1), -np.inf))
+    scale = np.array([r0 - r_min] + [1.0] * k)
     heap, serial, split = [], itertools.count(), 0
+    best = {"lower": 0.0, "w": None}
+    cap = 10**12 if n_max is None else n_max
 
     def push(t, r_lo, r_hi, p_lo, p_hi):
         r_lo, r_hi, p_lo, p_hi, ok = propagate(t, r_lo, r_hi, p_lo, p_hi)
@@ -182,24 +218,28 @@ def certify_pair(f, g, eps: float, max_length: int = 16, budget_s: float = 30.0,
         for i in range(len(up)):
             heapq.heappush(heap, (-float(up[i]), next(serial), t, float(r_lo[i]), float(r_hi[i]),
                                   p_lo[i].copy(), p_hi[i].copy()))
-        # realize the centres as concrete long inputs
+        # realize the centres as concrete inputs of the range
         rs, cs = [], []
         for i in range(len(up)):
-            n, c = _realize(t, (r_lo[i] + r_hi[i]) / 2, (p_lo[i] + p_hi[i]) / 2, N0 + 1)
+            n, c = _realize(t, (r_lo[i] + r_hi[i]) / 2, (p_lo[i] + p_hi[i]) / 2, n_min, cap)
             rs.append(n)
             cs.append(c)
         cs = np.array(cs)
         Ls = np.array(rs, dtype=np.float64)[:, None] + 1
-        low_r = np.nextafter(1 / Ls[:, 0], -np.inf)
-        up_r = np.nextafter(1 / Ls[:, 0], np.inf)
-        _, low = _abs_bounds(*pd.difference(t, low_r, up_r, np.nextafter(cs / Ls, -np.inf),
-                                             np.nextafter(cs / Ls, np.inf)))
-        consider(low, np.array(rs), cs, t)
+        _, low = _abs_bounds(*pd.difference(t, np.nextafter(1 / Ls[:, 0], -np.inf), np.nextafter(1 / Ls[:, 0], np.inf),
+                                             np.nextafter(cs / Ls, -np.inf), np.nextafter(cs / Ls, np.inf)))
+        i = int(np.argmax(low))
+        if low[i] > best["lower"]:
+            best.update(lower=float(low[i]), w=(int(rs[i]), [int(c) for c in cs[i]], t))
 
+    pushed = 0
     for t in range(k):
-        push(t, np.array([0.0]), np.array([r0]), np.zeros((1, k)), np.ones((1, k)))
-    while heap and -heap[0][0] > eps and best["lower"] <= eps and time.monotonic() - start < budget_s \
-            and split < max_boxes:
+        if own.expired():
+            break
+        push(t, np.array([r_min]), np.array([r0]), np.zeros((1, k)), np.ones((1, k)))
+        pushed += 1
+    while pushed == k and heap and -heap[0][0] > eps and not (stop_above and max(best["lower"], lower_start) > eps) \
+            and not own.expired() and split < max_boxes:
         popped = [heapq.heappop(heap) for _ in range(min(batch, len(heap))) if heap and -heap[0][0] > eps]
         by_t = {}
         for _, _, t, r_lo, r_hi, p_lo, p_hi in popped:
@@ -217,21 +257,109 @@ def certify_pair(f, g, eps: float, max_length: int = 16, budget_s: float = 30.0,
             push(t, lo[:, 0], hi[:, 0], lo[:, 1:], hi[:, 1:])
         if tick is not None:
             tick(split, max(upper_short, -heap[0][0] if heap else 0.0), best["lower"])
-    upper_long = -heap[0][0] if heap else 0.0
-    upper = max(upper_short, upper_long)
-    lower = best["lower"]
+    upper = math.inf if pushed < k else (-heap[0][0] if heap else 0.0)
+    return Long(upper, best["lower"], best["w"], split, len(heap))
+
+
+def _ids_text(ids: list) -> str:
+    return f"token ids {ids}" if len(ids) <= 60 else f"{len(ids)} token ids (--json carries them)"
+
+
+def _row_witness(alphabet):
+    def describe(r: Row) -> dict:
+        ids = string_of(alphabet, r.counts, r.t)
+        return {"length": r.length, "string": ids, "counts": {str(a): c for a, c in zip(alphabet, r.counts,
+                                                                                         strict=True)},
+                "window": [], "last": int(alphabet[r.t]), "description": _ids_text(ids)}
+    return describe
+
+
+def _long_witness(alphabet):
+    def describe(w: tuple) -> dict:
+        n, counts, t = w
+        ids = string_of(alphabet, counts, t) if n <= WITNESS_STRING_LIMIT else None
+        text = _ids_text(ids) if ids is not None else \
+            f"the input of {n} tokens with counts {dict(zip(alphabet, counts, strict=True))} (last token {alphabet[t]})"
+        return {"length": n + 1, "string": ids, "counts": {str(a): c for a, c in zip(alphabet, counts, strict=True)},
+                "window": [], "last": int(alphabet[t]), "description": text}
+    return describe
+
+
+def certify_pair(f, g, eps: float, max_length: int = 16, budget_s: float = 30.0, batch: int = 64,
+                 max_boxes: int = 1_000_000, tick=None, deadline: Deadline | None = None,
+                 horizon: bool = True) -> Gpt2Certificate:
+    """The verdict of the module docstring for two forms with the same BOS and alphabet, then (``horizon``) the
+    certified horizon H and the shortest failure X (:func:`bounds.certify.horizon.find_horizon`; model lengths,
+    the tokens plus BOS, from 2).  Every phase stops at the deadline (``budget_s`` seconds, or ``deadline`` when it
+    ends first: the whole command's): lengths 1..N0 are enumerated CHUNK configurations at a time, the
+    branch-and-bound over every longer length gets half of what is left, the horizon the rest.  A length or
+    range not reached is not claimed (U = inf, never "certified"); ``reached`` says how far each phase got."""
+    own = Deadline(budget_s)
+    if deadline is not None and deadline.end < own.end:
+        own = deadline
+    deadline = own
+    pd = PairDifference(f, g)
+    alphabet = f.alphabet
+    k = len(alphabet)
+    target = max_enumerated_length(k, max_length)
+    rows: list[Row] = []
+    for n in range(1, target + 1):
+        row = enumerate_length(pd, k, n, deadline)
+        if row is None:
+            break
+        rows.append(row)
+    N0 = len(rows)
+    upper_short = max((r.upper for r in rows), default=0.0)
+    if N0 < target:
+        long = Long(math.inf, 0.0, None, 0, 0)
+    else:
+        long = branch_and_bound(pd, k, N0 + 1, None, eps, deadline, 0.5 * deadline.left() if horizon else
+                                deadline.left(), max_boxes, batch, tick=tick, upper_short=upper_short,
+                                lower_start=max((r.lower for r in rows), default=0.0))
+    hz = None
+    if horizon:
+        def extend(m: int):
+            n = m - 1
+            if k * math.comb(n + k - 1, k - 1) > MAX_CONFIGURATIONS:
+                return None
+            row = enumerate_length(pd, k, n, deadline)
+            if row is not None:
+                row.witness = string_of(alphabet, row.counts, row.t)
+            return row
+
+        def probe_range(lo: int, M: int, seconds: float) -> Long:
+            return branch_and_bound(pd, k, lo, M - 1, eps, deadline, seconds, max_boxes, batch)
+
+        for r in rows:
+            r.witness = string_of(alphabet, r.counts, r.t)
+        hz = find_horizon(None, rows, long if N0 == target else None, eps, eps, deadline.left(), 2, probe_range,
+                          MAX_REALIZED_LENGTH + 1, None, extend, _row_witness(alphabet), _long_witness(alphabet))
+    best = max(rows, key=lambda r: r.lower, default=None)
+    cand = [(best.lower, best.n, best.counts, best.t)] if best is not None else []
+    if long.witness is not None:
+        cand.append((long.lower, *long.witness))
+    if hz is not None and hz.X is not None and hz.witness.get("counts"):
+        w = hz.witness
+        cand.append((hz.x_value, w["length"] - 1, [w["counts"][str(a)] for a in alphabet], alphabet.index(w["last"])))
+    lower, wn, wc, wt = max(cand, key=lambda c: c[0], default=(0.0, None, None, None))
+    if lower <= 0:  # no input is known to differ: no witness
+        wn = wc = wt = None
+    upper = max(upper_short, long.upper)
     verdict = "fails" if lower > eps else ("certified" if upper <= eps else "undetermined")
-    witness = {"length": best["n"], "counts": best["counts"],
-               "last": None if best["t"] is None else int(alphabet[best["t"]]), "ids": None, "model_ids": None,
-               "output": None, "f_minus_g": None}
+    witness = {"length": wn, "counts": wc, "last": None if wt is None else int(alphabet[wt]), "ids": None,
+               "model_ids": None, "output": None, "f_minus_g": None}
     torch_diff = None
-    if best["n"] is not None and best["n"] <= TORCH_CHECK_LIMIT:
-        ids = string_of(alphabet, best["counts"], best["t"])
+    if wn is not None and wn <= TORCH_CHECK_LIMIT:
+        ids = string_of(alphabet, wc, wt)
         witness.update(ids=ids, model_ids=[int(f.bos), *ids])
         if f.torch_model is not None and g.torch_model is not None:
             diff = f.torch_logits(ids) - g.torch_logits(ids)
             j = int(np.argmax(np.abs(diff)))
             torch_diff = float(abs(diff[j]))
             witness.update(output=j, f_minus_g=float(diff[j]))
-    return Gpt2Certificate(verdict, float(upper), float(lower), float(eps), N0, witness, torch_diff, lengths,
-                           split, len(heap), time.monotonic() - start)
+    reached = {"enumerated_to": N0, "enumeration_target": target,
+               "budget_spent": N0 < target or (verdict == "undetermined" and long.boxes_split < max_boxes
+                                               and deadline.expired())}
+    return Gpt2Certificate(verdict, float(upper), float(lower), float(eps), N0, witness, torch_diff,
+                           [[r.lower, r.upper] for r in rows], long.boxes_split, long.boxes_open,
+                           deadline.elapsed(), horizon=hz, reached=reached)

@@ -84,7 +84,8 @@ def _probe(lo: int, up: int) -> int:
 
 
 def find_horizon(prob, rows: list, long, t_cert: float, t_fail: float, budget_s: float, first: int,
-                 probe_range, top_length: int, shorter=None, extend=None) -> Horizon:
+                 probe_range, top_length: int, shorter=None, extend=None, row_witness=None,
+                 long_witness=None) -> Horizon:
     """H and X of the module docstring from the enumerated ``rows`` (``first..N0``, certified [lower, upper] per
     length) and the branch-and-bound ``long`` over every length > N0 (:class:`bounds.certify.search.BnBResult`;
     None: nothing is claimed beyond N0); ``t_cert`` = delta + eps with delta's lower end (a length is within when
@@ -97,8 +98,17 @@ def find_horizon(prob, rows: list, long, t_cert: float, t_fail: float, budget_s:
     given, enumerates one more length exactly (a row, or None when the length is beyond the enumeration's limits):
     while H = N0 and no failure is known at a length <= N0, lengths N0 + 1, N0 + 2, ... up to
     max(EXTEND_FACTOR N0, EXTEND_MIN) are enumerated within 2/3 of the budget before any bisection, so a failure
-    at a moderate length is found exactly."""
+    at a moderate length is found exactly.  ``row_witness(row)`` and ``long_witness(w)`` (a witness of a
+    branch-and-bound result) write the witness record of another model family (default: the package's form,
+    ``prob`` a :class:`bounds.certify.search.Problem`; ``long_witness`` must give the record's ``length``)."""
     t0 = time.perf_counter()
+    if row_witness is None:
+        def row_witness(r):
+            return {"length": r.length, "string": r.witness, "counts": {}, "window": [], "period": prob.delta,
+                    "alphabet": list(prob.ev.f.alphabet)}
+    if long_witness is None:
+        def long_witness(w):
+            return witness_of(prob, *w)
     H = first - 1
     for r in rows:
         if r.upper > t_cert:
@@ -109,8 +119,7 @@ def find_horizon(prob, rows: list, long, t_cert: float, t_fail: float, budget_s:
     for r in rows:
         if r.lower > t_fail:
             X, x_value = r.length, r.lower
-            witness = {"length": r.length, "string": r.witness, "counts": {}, "window": [], "period": prob.delta,
-                       "alphabet": list(prob.ev.f.alphabet)}
+            witness = row_witness(r)
             break
     every = False
 
@@ -120,7 +129,8 @@ def find_horizon(prob, rows: list, long, t_cert: float, t_fail: float, budget_s:
             better = shorter(w, lo)
             if better is not None:
                 value, w = better
-        return w[2], value, witness_of(prob, *w)
+        record = long_witness(w)
+        return record["length"], value, record
 
     N0 = rows[-1].length if rows else first - 1
     if X is None and long is not None and long.witness is not None and long.lower > t_fail:
@@ -139,8 +149,7 @@ def find_horizon(prob, rows: list, long, t_cert: float, t_fail: float, budget_s:
         cleared = r.length
         if r.lower > t_fail:
             X, x_value = r.length, r.lower
-            witness = {"length": r.length, "string": r.witness, "counts": {}, "window": [], "period": prob.delta,
-                       "alphabet": list(prob.ev.f.alphabet)}
+            witness = row_witness(r)
             break
         if r.upper > t_cert:
             break
