@@ -123,7 +123,14 @@ def command(main):
 
 def _error_prefix(module: str) -> str:
     """The error-line prefix of the tool in ``module`` (as :attr:`Parser.error_prefix` names it; a module run by
-    ``python -m`` is ``__main__``, named by its spec)."""
-    spec = getattr(sys.modules.get("__main__"), "__spec__", None) if module == "__main__" else None
-    name = spec.name if spec is not None else module
-    return program_name(name.removesuffix(".__main__")).removeprefix("python -m ")
+    ``python -m`` is ``__main__``, named by its spec, and a module of the package run by ``python -m PKG`` is named
+    PKG, the program the user started)."""
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    started = spec.name.removesuffix(".__main__") if spec is not None else None
+    if module == "__main__" and started:
+        name = started
+    elif started and module.startswith(started + "."):  # python -m PKG runs PKG.__main__, which calls PKG.cli.main
+        name = started
+    else:
+        name = module
+    return program_name(name).removeprefix("python -m ")
