@@ -123,8 +123,7 @@ def from_state_dict(sd: dict, cfg: dict, *, bos: int | None = None, alphabet=Non
     if layers != ["0"]:
         raise FormError(f"{len(layers)} layers in the state_dict ({', '.join(layers)}): only one layer is supported")
     if "wpe.weight" in sd and np.any(sd["wpe.weight"]):
-        raise FormError(f"absolute positions are used (wpe nonzero, max |wpe| = {np.abs(sd['wpe.weight']).max():.3g}):"
-                        " only NoPE (wpe = 0 or absent) is supported")
+        raise FormError(position_refusal(sd["wpe.weight"]))
     try:
         wte = sd["wte.weight"]
         p = "h.0."
@@ -167,6 +166,29 @@ def from_state_dict(sd: dict, cfg: dict, *, bos: int | None = None, alphabet=Non
     form.bos, form.alphabet = bos, alphabet
     form.torch_model = _torch_from_form(form)
     return form
+
+
+def table_period(wpe: np.ndarray) -> int | None:
+    """The least P <= rows / 2 with ``wpe[i] = wpe[i - P]`` for every row i >= P (None: the table is not periodic)."""
+    rows = len(wpe)
+    return next((p for p in range(1, rows // 2 + 1) if np.array_equal(wpe[p:], wpe[:-p])), None)
+
+
+def position_refusal(wpe: np.ndarray) -> str:
+    """Why a model whose position table ``wpe`` is nonzero is refused (one line).  A learned absolute table of R rows
+    defines the model on inputs of at most R positions only, and the certificate's statement is about every length;
+    a table that repeats with period P could be read periodically beyond R, but the output then depends on the token
+    counts per (token, position mod P) and on n mod P, a class space P times larger than the NoPE reduction
+    (module docstring) that the enclosure does not cover."""
+    rows = len(wpe)
+    head = f"absolute positions are used (wpe nonzero, max |wpe| = {np.abs(wpe).max():.3g})"
+    p = table_period(wpe)
+    if p is not None:
+        return (f"{head}: the table repeats with period {p}, but periodic positions are not supported (the output "
+                f"depends on the counts per (token, position mod {p}) and on n mod {p}); only NoPE (wpe = 0 or "
+                "absent) is supported")
+    return (f"{head}: its {rows} rows define the model on inputs of at most {rows} positions, and the certificate's "
+            "statement is about every length; only NoPE (wpe = 0 or absent) is supported")
 
 
 def _tokenizer(path: str):

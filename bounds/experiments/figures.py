@@ -12,6 +12,8 @@ Which results file draws which figures (:data:`RULES`, by file name):
   (and Fig. 3 for Table 1) beside the file, same stem;
 * ``huang2024-fig1-<preset>.json``, ``golowich2025-{sparse-parity,scratchpad}-<preset>.json``
   (``python -m bounds.experiments.reproduce huang2024 | golowich2025``): beside the file, same stem;
+* ``huang2024-certify-<preset>.json`` (``python -m bounds.experiments.huang2024_certify``): each one-layer seed's
+  accuracy beside its certificate per margin, beside the file, same stem;
 * ``izzo2025-certify-<name>.json`` (``python -m bounds.certify --runs ... --summary``): certified against measured
   generalization, ``figures/certify-{modp,simple}-<name>``.
 
@@ -60,6 +62,12 @@ def _huang(summary: dict, json_path: str) -> dict:
     return {os.path.splitext(json_path)[0]: figure(summary)}
 
 
+def _huang_certify(summary: dict, json_path: str) -> dict:
+    from bounds.experiments.huang2024_certify import figure
+
+    return {os.path.splitext(json_path)[0]: figure(summary)}
+
+
 def _golowich(summary: dict, json_path: str) -> dict:
     from bounds.experiments.golowich2025 import figure
 
@@ -80,6 +88,7 @@ RULES: tuple[tuple[re.Pattern, Callable[[dict, str], dict], int], ...] = (
     (re.compile(r"izzo2025-(modp|simple)-[\w.-]+\.json"), _izzo, 120),
     (re.compile(r"ahuja2024-table[123]-[\w.-]+\.json"), _ahuja, 100),
     (re.compile(r"huang2024-fig1-[\w.-]+\.json"), _huang, 120),
+    (re.compile(r"huang2024-certify-[\w.-]+\.json"), _huang_certify, 110),
     (re.compile(r"golowich2025-(sparse-parity|scratchpad)-[\w.-]+\.json"), _golowich, 110),
     (re.compile(r"izzo2025-certify-[\w.-]+\.json"), _certify, 110),
 )

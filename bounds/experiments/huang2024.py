@@ -128,6 +128,7 @@ class Preset:
     fit: float = 0.99
     generalizes: float = 0.8
     weight_decay: float = 0.0
+    save_weights: bool = False  # keep each seed's trained parameters in its record (:func:`export_models`)
     extra: dict = field(default_factory=dict)
 
 
@@ -166,6 +167,18 @@ CPU = Preset(
                 "nope": Arch(4, 4, 128, 1e-4, _T, 7000, stop_accuracy=1.0)}},
     seeds=2, batch=32, max_steps=3000, loss_target=1e-3, test_samples=200, weight_decay=0.01)
 
+# onelayer: the one-layer NoPE cells of Figure 1 that bounds.certify takes (a one-layer NoPE GPT-2), at App. E.3's
+# sizes (Binary Majority 1 layer, 1 head, d = 16; Majority 1 layer, 1 head, d = 64, lr 1e-3), 4 seeds, each seed's
+# weights kept in its record so it can be exported and certified (docs/reproduce_trained.md "One-layer cells").
+ONELAYER = Preset(
+    "onelayer", "the one-layer NoPE cells of Figure 1 at App. E.3's sizes (Binary Majority: 1 layer, 1 head, d = 16; "
+    "Majority: 1 layer, 1 head, d = 64; lr 1e-3), 4 seeds with their weights kept for the certificate, batch 32, "
+    "<= 2000 / 3000 steps with early stop at the loss target, AdamW (weight decay 0.01) with a cosine schedule, "
+    "200 test samples per bin (2-core CPU)",
+    {"binary_majority": {"nope": Arch(1, 1, 16, 1e-3, _T, 2000)},
+     "majority_letters": {"nope": Arch(1, 1, 64, 1e-3, _T, 3000, warmup=100)}},
+    seeds=4, batch=32, max_steps=3000, loss_target=1e-3, test_samples=200, weight_decay=0.01, save_weights=True)
+
 # App. E.3 final configurations (reference §5.5); formal languages whose row names were stripped get the
 # 4-layer setting of their row group (UNCERTAIN in the reference).
 _A = Arch
@@ -187,7 +200,7 @@ _PAPER_TASKS = {
 }
 PAPER = Preset("paper", "App. E.3 sizes, 5 seeds, batch 64, 30k steps, 2,000 test samples per bin (GPU)",
                _PAPER_TASKS, seeds=5, batch=64, max_steps=30000, loss_target=1e-4, test_samples=2000)
-PRESETS = {"quick": QUICK, "cpu": CPU, "paper": PAPER}
+PRESETS = {"quick": QUICK, "cpu": CPU, "onelayer": ONELAYER, "paper": PAPER}
 
 
 # ------------------------------------------------------------------------------------------------ one run
@@ -256,13 +269,51 @@ def run_cell(task: str, positions: str, arch: dict, seeds: list[int], config: di
                              warmup=arch.get("warmup") or 0, **stop)
     test_rng = np.random.default_rng([12345, 2])  # the same fixed test sets for every cell and seed
     acc = [accuracy(result, fixed_set(test_rng, lo, hi)) for lo, hi in bins]
+    kept = {}
+    if config.get("save_weights"):
+        from bounds.experiments.training.train import weights_of
+
+        kept = {"weights": [weights_of(result, i) for i in range(len(seeds))]}
     return {"task": task, "positions": positions, "arch": arch, "seeds": list(seeds), "bins": bins,
             "accuracy": [[acc[b][s] for b in range(len(bins))] for s in range(len(seeds))],
             "steps": result.steps, "final_loss": result.final_loss, "reached_target": result.reached_target,
             "history": result.history, **({"evaluations": result.evaluations} if stop else {}),
             "train_seconds": round(result.seconds, 2),
             "seconds": round(time.perf_counter() - t0, 2), "device": result.device, "n_positions": n_positions,
-            "parameters": spec.to_json(), "deviations": deviations(task, positions, arch, config, len(seeds))}
+            "parameters": spec.to_json(), "deviations": deviations(task, positions, arch, config, len(seeds)), **kept}
+
+
+def export_models(record: dict, folder: str) -> list[str]:
+    """Each seed of a record with ``weights`` (a preset with ``save_weights``) as a Hugging Face ``save_pretrained``
+    directory ``<folder>/<task>-<positions>-seed<s>`` holding a ``GPT2LMHeadModel``: the trained GPT-2 body, ``wpe``
+    all zero for NoPE (the table the trained model never reads), the head tied to ``wte`` as trained.  Token ids are
+    the package's convention (:func:`_encode`: the index in the task's ``input_vocab``, ``$`` = 0 = BOS), which
+    ``bounds.certify --task`` assumes where no tokenizer is saved.  Returns the directories written (rewritten from
+    the record on every call, so a rerun after an interrupted export completes it)."""
+    import torch
+    from transformers import GPT2LMHeadModel
+    from transformers.utils import logging as hf_logging
+
+    from bounds.certify.trained import weights_from
+    from bounds.experiments.training.decoders import ModelSpec, _gpt2_config
+
+    spec = ModelSpec(**record["parameters"])
+    if spec.positions not in ("nope", "ape"):
+        raise UsageError(f"{spec.positions} models are not GPT-2 models with a position table")
+    hf_logging.disable_progress_bar()
+    out = []
+    for seed, weights in zip(record["seeds"], record["weights"], strict=True):
+        sd = {k: torch.from_numpy(v.copy()) for k, v in weights_from(weights).items()}
+        body = {"transformer." + k[len("body."):]: v for k, v in sd.items() if k.startswith("body.")}
+        model = GPT2LMHeadModel(_gpt2_config(spec))
+        if spec.positions == "nope":
+            body["transformer.wpe.weight"] = torch.zeros(spec.n_positions, spec.d_model)
+        body["lm_head.weight"] = body["transformer.wte.weight"]
+        model.load_state_dict(body, strict=False)
+        path = os.path.join(folder, f"{record['task']}-{spec.positions}-seed{seed}")
+        model.save_pretrained(path)
+        out.append(path)
+    return out
 
 
 # ------------------------------------------------------------------------------------------------ summary
@@ -302,8 +353,8 @@ def summarize(records: list[dict], preset: Preset) -> dict:
                                         "longer bins"},
             "config": {"seeds": preset.seeds, "batch": preset.batch, "max_steps": preset.max_steps,
                        "loss_target": preset.loss_target, "test_samples": preset.test_samples},
-            "rows": rows, "missing": [f"{t}/{pe}" for t in preset.tasks for pe in POSITIONS
-                                      if not any(r["task"] == t and r["positions"] == pe for r in rows)],
+            "rows": rows, "missing": [f"{t}/{pe}" for t in preset.tasks for pe in POSITIONS if pe in preset.tasks[t]
+                                      and not any(r["task"] == t and r["positions"] == pe for r in rows)],
             "fitted_cells": sum(1 for r in rows if r["trained_seeds"]), "cells": len(rows), "never_fit": never,
             "judged": len(judged), "agree": sum(r["agrees"] for r in judged),
             "agreement_rate": round(sum(r["agrees"] for r in judged) / len(judged), 4) if judged else None,
@@ -335,15 +386,19 @@ def table(summary: dict) -> str:
 
 
 def figure(summary: dict):
-    """Figure 1 style: per task, accuracy per bin for APE and NoPE, with the prediction marked (not saved)."""
+    """Figure 1 style: per task, accuracy per bin for APE and NoPE (the positional schemes the summary has), with
+    the prediction marked (not saved)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     tasks = list(dict.fromkeys(r["task"] for r in summary["rows"]))
-    fig, axes = plt.subplots(1, 2, figsize=(max(8, 0.9 * len(tasks) + 3), 4), sharey=True)
-    for ax, pe in zip(axes, POSITIONS, strict=True):
+    shown = [pe for pe in POSITIONS if any(r["positions"] == pe for r in summary["rows"])] or list(POSITIONS)
+    fig, axes = plt.subplots(1, len(shown), figsize=(max(4 * len(shown), 0.9 * len(tasks) + 3), 4), sharey=True,
+                             squeeze=False)
+    axes = axes[0]
+    for ax, pe in zip(axes, shown, strict=True):
         rows = {r["task"]: r for r in summary["rows"] if r["positions"] == pe}
         for b, color in zip(range(3), ("#999999", "#4477aa", "#cc6677"), strict=True):
             for i, t in enumerate(tasks):
@@ -385,13 +440,16 @@ def specs(preset: Preset, tasks: list[str], seeds: int, device: str, threads: in
            "test_samples": preset.test_samples}
     if preset.weight_decay:
         cfg["weight_decay"] = preset.weight_decay
+    if preset.save_weights:
+        cfg["save_weights"] = True
     out = []
     for t in tasks:
-        for pe in POSITIONS:
+        for pe in (p for p in POSITIONS if p in preset.tasks[t]):
             arch = {k: v for k, v in preset.tasks[t][pe].__dict__.items() if v is not None}
             extra = "".join(f"/{k}={arch[k]}" for k in ("activation", "steps", "warmup") if k in arch)
             extra += f"/stop_accuracy={arch['stop_accuracy']}@{EVAL_EVERY}" if "stop_accuracy" in arch else ""
             extra += f"/wd={preset.weight_decay}" if preset.weight_decay else ""
+            extra += "/weights" if preset.save_weights else ""
             key = f"huang2024-fig1/{preset.name}/{t}/{pe}/L{arch['n_layer']}H{arch['n_head']}d{arch['d_model']}" \
                   f"lr{arch['lr']}/seeds={seeds}/steps={cfg['max_steps']}/batch={cfg['batch']}/test={cfg['test_samples']}" \
                   + extra
@@ -472,6 +530,9 @@ def run(args) -> int:
         finally:
             prog.close()
     records = [r["record"] for r in load_records(runs_dir, todo_specs)] if os.path.isdir(runs_dir) else []
+    for rec in records:  # the seeds' models beside the run records, for bounds.certify --model
+        if "weights" in rec:
+            export_models(rec, os.path.join(runs_dir, "models"))
     summary = summarize(records, preset)
     return write_summary(summary, args.results_dir, f"huang2024-fig1-{preset.name}", table(summary), plot,
                          args.no_plot)
