@@ -42,6 +42,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from bounds.certify.gpt2_centred import CentredEnclosure, _centred, intersect, mul, normalize_jacobian_times
 from bounds.certify.gpt2_enclosure import Enclosure, _bounds, _to_ball, layer_norm, point
 from bounds.certify.gpt2_search import TORCH_CHECK_LIMIT, compositions, max_enumerated_length, string_of
 from bounds.float_enclosures import Ball, add, matmul, sub
@@ -50,15 +51,21 @@ READOUTS = ("argmax", "classes")
 
 
 class GapEnclosure:
-    """Enclosures (lo, hi), each (B, labels), of ``gap_l`` for every label l on boxes (module docstring)."""
+    """Enclosures (lo, hi), each (B, labels), of ``gap_l`` for every label l on boxes (module docstring).
 
-    def __init__(self, form, outputs, readout: str = "argmax"):
+    ``centred`` (default): each difference ``logit_l - logit_j`` is also enclosed by its centred form
+    ``D(c) + (m - c) J_D`` over the box's masses m (centre c), with ``J_D = J_z diag(gamma_f) (W_l - W_j)^T`` and J_z
+    the interval Jacobian of ln_f's normalized output from :class:`bounds.certify.gpt2_centred.CentredEnclosure`
+    (mean-value theorem per coordinate, proof there), and the two enclosures intersected."""
+
+    def __init__(self, form, outputs, readout: str = "argmax", centred: bool = True):
         if readout not in READOUTS:
             raise ValueError(f"readout must be one of {', '.join(READOUTS)}")
         n_out = form.head_w.shape[0]
         if max(outputs) >= n_out:
             raise ValueError(f"the head has {n_out} outputs: no logit for answer token {max(outputs)}")
-        self.enc = Enclosure(form)
+        self.enc = CentredEnclosure(form) if centred else Enclosure(form)
+        self.centred = centred
         self.outputs = list(outputs)
         self.maps = []
         for o in self.outputs:
@@ -69,13 +76,21 @@ class GapEnclosure:
 
     def gaps(self, t: int, r_lo, r_hi, p_lo, p_hi):
         f = self.enc.form
-        x2 = self.enc.stream(t, r_lo, r_hi, p_lo, p_hi)
-        y = _to_ball(*layer_norm(*_bounds(x2), f.lnf, f.ln_eps))
+        tr = self.enc.trace(t, r_lo, r_hi, p_lo, p_hi)
+        x2 = _bounds(tr["x2"])
+        y = _to_ball(*layer_norm(*x2, f.lnf, f.ln_eps))
+        if self.centred:
+            yc = _to_ball(*layer_norm(*_bounds(tr["centre"]["x2"]), f.lnf, f.ln_eps))
+            with np.errstate(invalid="ignore", over="ignore"):  # an unbounded Jacobian leaves the plain enclosure
+                jy = mul(normalize_jacobian_times(*x2, tr["jac_x2"], f.ln_eps), point(f.lnf[0]))
         lo, hi = [], []
         for w, b, _ in self.maps:
-            d_lo, d_hi = _bounds(add(matmul(y, w), b))
-            lo.append(d_lo.min(axis=1))
-            hi.append(d_hi.min(axis=1))
+            d = _bounds(add(matmul(y, w), b))
+            if self.centred:
+                with np.errstate(invalid="ignore", over="ignore"):
+                    d = intersect(d, _centred(_bounds(add(matmul(yc, w), b)), tr["dm"], matmul(jy, w)))
+            lo.append(d[0].min(axis=1))
+            hi.append(d[1].min(axis=1))
         return np.stack(lo, axis=1), np.stack(hi, axis=1)
 
 
