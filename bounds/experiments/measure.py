@@ -63,8 +63,9 @@ def _parser() -> argparse.ArgumentParser:
                 description="Measured length-generalization thresholds (Izzo et al. sec. 5) next to the "
                             "Theorem 4.1 estimate of bounds.estimate.")
     pos = finite_real(positive=True)
-    ap.add_argument("--preset", choices=("quick", "cpu", "paper"),
-                    help="a whole sweep (bounds.experiments.training.presets): quick, cpu (trained until it fits) or paper")
+    ap.add_argument("--preset", choices=("quick", "cpu", "horizon", "paper"),
+                    help="a whole sweep (bounds.experiments.training.presets): quick, cpu (trained until it fits), "
+                         "horizon (N up to 4x the class lower bound, for bounds.certify --runs) or paper")
     ap.add_argument("--task", help="modp or simple (a custom sweep, with --train-lengths)")
     add_period_option(ap, default=5, help="ModPTask period p")
     ap.add_argument("--index", type=bounded_int(0, MAX_TRAIN_LENGTH, "MAX_TRAIN_LENGTH"), default=0,

@@ -8,6 +8,10 @@ al. sec. 5 presets are :data:`IZZO_PRESETS`:
   stop at 1e-4, 8 seeds); sized to finish in under 30 minutes on a 2-core CPU.
 * ``cpu``: the quick grid trained until it fits (budget 5000 steps, early stop at 1e-4; SimpleTask omega = 8:
   10000 steps, query/key lr scale 0.03, which the quick budget left unfitted); about an hour on 2 idle cores.
+* ``horizon``: the threshold measured by certificate (``bounds.certify --runs``): ModP p = 2, 3 and SimpleTask
+  omega = 1, 2 at training lengths from 4 to at least 4x the class's certified lower bound of ``bounds.estimate``
+  (38, 56, 39, 77: up to N = 160, 228, 160, 320), 4 seeds, the cpu run configuration; about 1.5 hours of one
+  core (``--workers 2``: under an hour on 2 idle cores).
 * ``paper``: App. B (batch 1024, Adam 1e-2 / 1e-2/d constant, stop at train loss 1e-5, 8 seeds) with a finer
   grid and longer test lengths; GPU-sized (hours on a CPU).
 
@@ -104,6 +108,15 @@ IZZO_PRESETS = {
          Grid("simple", {"omega": "2"}, (2, 3, 4, 6, 8)),
          Grid("simple", {"omega": "4"}, (4, 6, 8, 12, 16)),
          Grid("simple", {"omega": "8"}, (6, 8, 12, 16), {"max_steps": 10000, "qk_lr_scale": 0.03}))),
+    "horizon": Preset(
+        "horizon", "ModP p = 2, 3 and SimpleTask omega = 1, 2 from N = 4 to >= 4x the class's certified lower bound "
+        "(N <= 160, 228, 160, 320), 4 seeds, the cpu configuration: the sweep whose seeds bounds.certify --runs "
+        "certifies (the threshold measured by certificate)",
+        "bounds.experiments.training.train:train_group", _CPU_CONFIG, 4,
+        (Grid("modp", {"period": 2, "index": 0}, (4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 160)),
+         Grid("modp", {"period": 3, "index": 0}, (4, 6, 9, 12, 18, 27, 36, 54, 81, 120, 168, 228)),
+         Grid("simple", {"omega": "1"}, (4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 160)),
+         Grid("simple", {"omega": "2"}, (4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 320)))),
     "paper": Preset(
         "paper", "App. B settings (batch 1024, stop at 1e-5, 8 seeds), finer grids; GPU-sized",
         "bounds.experiments.training.train:train_group", _PAPER_CONFIG, 8,
