@@ -15,7 +15,9 @@ Which results file draws which figures (:data:`RULES`, by file name):
 * ``huang2024-certify-<preset>.json`` (``python -m bounds.experiments.huang2024_certify``): each one-layer seed's
   accuracy beside its certificate per margin, beside the file, same stem;
 * ``izzo2025-certify-<name>.json`` (``python -m bounds.certify --runs ... --summary``): certified against measured
-  generalization, ``figures/certify-{modp,simple}-<name>``.
+  generalization, ``figures/certify-{modp,simple}-<name>``;
+* ``izzo2025-threshold-<name>.json`` (``python -m bounds.experiments.threshold``): the threshold measured by
+  certificate, ``figures/threshold-<name>``.
 
 Every figure is saved with the arrays it plots embedded (:mod:`lengthgen_cli.figure_data`).  ``--check`` draws each
 figure from its JSON again without saving and compares those arrays with the ones embedded in the committed PNG
@@ -83,6 +85,13 @@ def _certify(summary: dict, json_path: str) -> dict:
     return {os.path.join(folder, f"{stem}-{name}"): fig for stem, fig in figures(summary).items()}
 
 
+def _threshold(summary: dict, json_path: str) -> dict:
+    from bounds.experiments.threshold import figure
+
+    name = os.path.basename(json_path)[len("izzo2025-threshold-"):-len(".json")]
+    return {os.path.join(os.path.dirname(json_path), "figures", f"threshold-{name}"): figure(summary)}
+
+
 # results file name -> the function drawing its figures: (summary, json path) -> {figure stem: Figure}
 RULES: tuple[tuple[re.Pattern, Callable[[dict, str], dict], int], ...] = (
     (re.compile(r"izzo2025-(modp|simple)-[\w.-]+\.json"), _izzo, 120),
@@ -91,6 +100,7 @@ RULES: tuple[tuple[re.Pattern, Callable[[dict, str], dict], int], ...] = (
     (re.compile(r"huang2024-certify-[\w.-]+\.json"), _huang_certify, 110),
     (re.compile(r"golowich2025-(sparse-parity|scratchpad)-[\w.-]+\.json"), _golowich, 110),
     (re.compile(r"izzo2025-certify-[\w.-]+\.json"), _certify, 110),
+    (re.compile(r"izzo2025-threshold-[\w.-]+\.json"), _threshold, 110),
 )
 
 
