@@ -12,7 +12,10 @@ the certificate holds at every length.  This module joins that certificate summa
 summaries, per task and training length N (N counts symbols; the longest training input has model length N + 1):
 
 * the fraction of seeds certified at every length, and certified to H >= 10^3 (N + 1), for both certificates
-  (against the App. A.2 construction and against the task's function), and the median H / (N + 1);
+  (against the App. A.2 construction and against the task's function), the median H / (N + 1) and the median
+  X / (N + 1): the longest length up to which a seed is right on every input lies between H and X - 1, and H is
+  as far as the certificate got in its time budget (the lengths it enumerates, then branch-and-bound), so a
+  small H beside a large X says "not certified further", not "fails there";
 * the test-loss N_min of :mod:`bounds.experiments.measure` (one model's test loss, not a certificate) and the
   class bracket ``lower <= N* <= upper`` of :mod:`bounds.estimate` stored in the measurement summary (the bracket
   is about the worst pair of the class, not about one trained model);
@@ -50,6 +53,12 @@ def _fraction(hz: dict, level: str) -> float | None:
     return (hz["every_length"] if level == "every_length" else hz["at_least"][level]) / n
 
 
+def _median_ratio(xs: list, train_length: int) -> float | None:
+    """The median of X / (N + 1) over the seeds with a failing input found (None if no seed has one)."""
+    found = [x / train_length for x in xs if x is not None]
+    return statistics.median(found) if found else None
+
+
 def threshold(rows: list[dict], certificate: str, level: str) -> int | None:
     """The smallest grid N from which every larger grid N has at least :data:`MAJORITY` of its seeds certified to
     ``level`` by ``certificate`` (rows sorted by N; ``None`` if the largest N does not reach it)."""
@@ -81,6 +90,7 @@ def join(certify: dict, measured: list[dict], name: str) -> dict:
                 "N": r["N"], "seeds": r["seeds"], "plateau_median": statistics.median(r["plateau"]),
                 "fraction": {c: {lv: _fraction(hz[c], lv) for lv in LEVELS} for c in CERTIFICATES},
                 "median_H_over_train": {c: hz[c]["median_H_over_train"] for c in CERTIFICATES},
+                "median_X_over_train": {c: _median_ratio(hz[c]["X"], hz[c]["train_length"]) for c in CERTIFICATES},
                 "shortest_X": {c: hz[c]["shortest_X"] for c in CERTIFICATES},
                 "shortest_witness": {c: hz[c]["shortest_witness"] for c in CERTIFICATES}})
         pred = m["predicted"]
@@ -108,12 +118,13 @@ def text(r: dict) -> str:
         th = t["threshold"]["target"]
         lines.append(f"  {t['task']:<17} N_min {_n(t['n_min']):<6} bracket {_n(t['lower'])} <= N* <= {t['upper']}"
                      f"   threshold: every length {_n(th['every_length'])}, 10^3 (N+1) {_n(th['1000'])}")
-        lines.append("      N   every length  >=10^3(N+1)  median H/(N+1)  shortest X")
+        lines.append("      N   every length  >=10^3(N+1)  median H/(N+1)  median X/(N+1)  shortest X")
         for row in t["rows"]:
             f = row["fraction"]["target"]
-            med = row["median_H_over_train"]["target"]
+            med = [row[k]["target"] for k in ("median_H_over_train", "median_X_over_train")]
             lines.append(f"    {row['N']:>4}   {_pct(f['every_length']):>11}  {_pct(f['1000']):>11}  "
-                         f"{'-' if med is None else f'{med:.3g}':>14}  {_n(row['shortest_X']['target'])}")
+                         + "  ".join(f"{'-' if m is None else f'{m:.3g}':>14}" for m in med)
+                         + f"  {_n(row['shortest_X']['target'])}")
     return "\n".join(lines)
 
 
@@ -122,8 +133,8 @@ def _pct(f) -> str:
 
 
 def figure(r: dict):
-    """Per task: the fraction of seeds certified (every length; H >= 10^3 (N + 1)) and the median H / (N + 1)
-    against N, against the task's function, with the class's lower bound and the test-loss N_min."""
+    """Per task: the fraction of seeds certified (every length; H >= 10^3 (N + 1)) and the medians of H / (N + 1)
+    and X / (N + 1) against N, against the task's function, with the class's lower bound and the test-loss N_min."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -141,6 +152,8 @@ def figure(r: dict):
                      label=f"H >= 10^3 (N+1) ({c})")
             bottom.plot(Ns, [row["median_H_over_train"][c] for row in t["rows"]], "s" + style,
                         label=f"median H / (N+1) ({c})")
+            bottom.plot(Ns, [row["median_X_over_train"][c] for row in t["rows"]], "v" + style, alpha=0.6,
+                        label=f"median X / (N+1) ({c})")
         for ax in (top, bottom):
             ax.set_xscale("log")
             if t["lower"] is not None:

@@ -9,7 +9,8 @@ from bounds.experiments.threshold import join, main, text, threshold
 
 
 def _hz(seeds, every, k1000, med):
-    return {"seeds": seeds, "every_length": every, "at_least": {"1000": k1000, "1000000000": every},
+    return {"seeds": seeds, "every_length": every, "train_length": 9, "H": [8] * seeds,
+            "X": [None if i < every else 18 for i in range(seeds)], "at_least": {"1000": k1000, "1000000000": every},
             "median_H_over_train": med, "shortest_X": None if every == seeds else 7,
             "shortest_witness": None if every == seeds else "0100000"}
 
@@ -31,6 +32,7 @@ def test_threshold_is_the_start_of_the_last_majority_run():
     assert t["threshold"]["target"]["every_length"] == 32  # 16 has 1 of 4: the run restarts at 32
     assert t["threshold"]["target"]["1000"] == 32
     assert (t["lower"], t["upper"], t["n_min"]) == (38, 431286, 12)
+    assert t["rows"][0]["median_X_over_train"]["target"] == 2 and t["rows"][-1]["median_X_over_train"]["target"] is None
     # control: a last N below the majority means the grid never reaches the threshold
     certify, measured = _summaries({4: 0, 8: 2, 16: 1, 32: 2, 64: 1})
     assert join(certify, [measured], "t")["tasks"][0]["threshold"]["target"]["every_length"] is None
