@@ -16,6 +16,9 @@ summaries, per task and training length N (N counts symbols; the longest trainin
   X / (N + 1): the longest length up to which a seed is right on every input lies between H and X - 1, and H is
   as far as the certificate got in its time budget (the lengths it enumerates, then branch-and-bound), so a
   small H beside a large X says "not certified further", not "fails there";
+* the fraction of seeds with a failing input found, and the fraction whose H stays below the training length
+  N + 1 (the certificate did not reach the training length within its budget: such a seed is undetermined,
+  neither trusted nor refuted, however well it is trained);
 * the test-loss N_min of :mod:`bounds.experiments.measure` (one model's test loss, not a certificate) and the
   class bracket ``lower <= N* <= upper`` of :mod:`bounds.estimate` stored in the measurement summary (the bracket
   is about the worst pair of the class, not about one trained model);
@@ -51,6 +54,10 @@ def _fraction(hz: dict, level: str) -> float | None:
     if not n:
         return None
     return (hz["every_length"] if level == "every_length" else hz["at_least"][level]) / n
+
+
+def _share(hz: dict, flags: list) -> float | None:
+    return sum(flags) / hz["seeds"] if hz["seeds"] else None
 
 
 def _median_ratio(xs: list, train_length: int) -> float | None:
@@ -89,6 +96,9 @@ def join(certify: dict, measured: list[dict], name: str) -> dict:
             rows.append({
                 "N": r["N"], "seeds": r["seeds"], "plateau_median": statistics.median(r["plateau"]),
                 "fraction": {c: {lv: _fraction(hz[c], lv) for lv in LEVELS} for c in CERTIFICATES},
+                "fails": {c: _share(hz[c], [x is not None for x in hz[c]["X"]]) for c in CERTIFICATES},
+                "short_of_training": {c: _share(hz[c], [h is not None and h < hz[c]["train_length"]
+                                                        for h in hz[c]["H"]]) for c in CERTIFICATES},
                 "median_H_over_train": {c: hz[c]["median_H_over_train"] for c in CERTIFICATES},
                 "median_X_over_train": {c: _median_ratio(hz[c]["X"], hz[c]["train_length"]) for c in CERTIFICATES},
                 "shortest_X": {c: hz[c]["shortest_X"] for c in CERTIFICATES},
@@ -118,11 +128,12 @@ def text(r: dict) -> str:
         th = t["threshold"]["target"]
         lines.append(f"  {t['task']:<17} N_min {_n(t['n_min']):<6} bracket {_n(t['lower'])} <= N* <= {t['upper']}"
                      f"   threshold: every length {_n(th['every_length'])}, 10^3 (N+1) {_n(th['1000'])}")
-        lines.append("      N   every length  >=10^3(N+1)  median H/(N+1)  median X/(N+1)  shortest X")
+        lines.append("      N   every length  >=10^3(N+1)  failing  H < N+1  median H/(N+1)  median X/(N+1)  shortest X")
         for row in t["rows"]:
             f = row["fraction"]["target"]
             med = [row[k]["target"] for k in ("median_H_over_train", "median_X_over_train")]
             lines.append(f"    {row['N']:>4}   {_pct(f['every_length']):>11}  {_pct(f['1000']):>11}  "
+                         f"{_pct(row['fails']['target']):>7}  {_pct(row['short_of_training']['target']):>7}  "
                          + "  ".join(f"{'-' if m is None else f'{m:.3g}':>14}" for m in med)
                          + f"  {_n(row['shortest_X']['target'])}")
     return "\n".join(lines)
@@ -133,7 +144,8 @@ def _pct(f) -> str:
 
 
 def figure(r: dict):
-    """Per task: the fraction of seeds certified (every length; H >= 10^3 (N + 1)) and the medians of H / (N + 1)
+    """Per task: the fraction of seeds certified (every length; H >= 10^3 (N + 1)), failing, and not certified up
+    to their training length, and the medians of H / (N + 1)
     and X / (N + 1) against N, against the task's function, with the class's lower bound and the test-loss N_min."""
     import matplotlib
 
@@ -150,6 +162,10 @@ def figure(r: dict):
                      label=f"every length ({c})")
             top.plot(Ns, [row["fraction"][c]["1000"] for row in t["rows"]], "^" + style, alpha=0.6,
                      label=f"H >= 10^3 (N+1) ({c})")
+            top.plot(Ns, [row["fails"][c] for row in t["rows"]], "x" + style, alpha=0.6,
+                     label=f"failing input found ({c})")
+            top.plot(Ns, [row["short_of_training"][c] for row in t["rows"]], "d" + style, alpha=0.4,
+                     label=f"H < N + 1: not certified up to N + 1 ({c})")
             bottom.plot(Ns, [row["median_H_over_train"][c] for row in t["rows"]], "s" + style,
                         label=f"median H / (N+1) ({c})")
             bottom.plot(Ns, [row["median_X_over_train"][c] for row in t["rows"]], "v" + style, alpha=0.6,
@@ -164,7 +180,7 @@ def figure(r: dict):
         top.set_title(f"{t['task']} (upper {t['upper']})", fontsize=9)
         bottom.set_yscale("log")
         bottom.set_xlabel("training length N")
-    axes[0][0].set_ylabel("fraction of seeds certified")
+    axes[0][0].set_ylabel("fraction of seeds")
     axes[1][0].set_ylabel("median H / (N + 1)")
     axes[0][0].legend(fontsize=6)
     axes[1][0].legend(fontsize=6)

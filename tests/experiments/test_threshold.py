@@ -33,6 +33,8 @@ def test_threshold_is_the_start_of_the_last_majority_run():
     assert t["threshold"]["target"]["1000"] == 32
     assert (t["lower"], t["upper"], t["n_min"]) == (38, 431286, 12)
     assert t["rows"][0]["median_X_over_train"]["target"] == 2 and t["rows"][-1]["median_X_over_train"]["target"] is None
+    assert [r["fails"]["target"] for r in t["rows"]] == [1, 0.5, 0.75, 0.5, 0]
+    assert [r["short_of_training"]["target"] for r in t["rows"]] == [1, 1, 1, 1, 1]  # H = 8 < N + 1 = 9
     # control: a last N below the majority means the grid never reaches the threshold
     certify, measured = _summaries({4: 0, 8: 2, 16: 1, 32: 2, 64: 1})
     assert join(certify, [measured], "t")["tasks"][0]["threshold"]["target"]["every_length"] is None
