@@ -45,6 +45,21 @@ def strict_json(value) -> str:
     return json.dumps(finite(value), allow_nan=False)
 
 
+def from_strict_json(value):
+    """The inverse of :func:`strict_json` on a parsed value: the strings ``"inf"``, ``"-inf"`` and ``"nan"`` back to
+    floats (every other value unchanged), for readers of files written with it."""
+    if isinstance(value, str) and value in _STRICT_NONFINITE:
+        return float(value)
+    if isinstance(value, dict):
+        return {k: from_strict_json(x) for k, x in value.items()}
+    if isinstance(value, list):
+        return [from_strict_json(x) for x in value]
+    return value
+
+
+_STRICT_NONFINITE = ("inf", "-inf", "nan")
+
+
 def add_period_option(parser: argparse.ArgumentParser, *, default=1, high: int = MAX_PERIOD,
                       limit_name: str = "lengthgen_cli.options.MAX_PERIOD",
                       help: str = "period Delta of the positional encoding") -> None:

@@ -353,6 +353,20 @@ def test_strict_json_writes_non_finite_floats_as_strings():
         json.loads(json.dumps(value), parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c)))
 
 
+def test_from_strict_json_inverts_strict_json():
+    """A file written with strict_json reads back with the same floats (inf, -inf; nan stays nan); control: other
+    strings, numbers and nesting are unchanged."""
+    import math
+
+    from lengthgen_cli.options import from_strict_json, strict_json
+
+    value = {"U": float("inf"), "rows": [{"lower": float("-inf"), "x": float("nan"), "n": 3, "s": "info"}]}
+    back = from_strict_json(json.loads(strict_json(value)))
+    assert back["U"] == math.inf and back["rows"][0]["lower"] == -math.inf and math.isnan(back["rows"][0]["x"])
+    assert back["rows"][0]["n"] == 3 and back["rows"][0]["s"] == "info"
+    assert from_strict_json(["inf", "Inf", 1]) == [math.inf, "Inf", 1]
+
+
 def test_report_refuses_tests_paths_without_test_files(tmp_path, capsys):
     """verify.report --tests PATH: a folder (or file) holding no test_*.py is refused in one line before any
     collection (it would add nothing and read as success); control: a folder with a test file passes the check."""

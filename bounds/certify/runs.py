@@ -192,9 +192,9 @@ def _seed_spec(path: str, full: dict, seed_index: int, opts: dict):
 def _finish(args, records: list, eps: float) -> str:
     summary = summarize(records, eps)
     if args.summary:
-        from lengthgen_cli.output import write_atomic
+        from lengthgen_cli.output import write_text
 
-        write_atomic(args.summary, summary)
+        write_text(args.summary, strict_json(summary))  # standard JSON: an unbounded U or delta is "inf"
     if args.plots:
         summary["plots"] = plot(summary, args.plots, os.path.basename(args.summary or "izzo2025-certify.json"))
     if args.json:

@@ -35,6 +35,7 @@ import sys
 from collections.abc import Callable
 
 from lengthgen_cli import Parser, UsageError, add_json_option, command, read_json, usage_errors
+from lengthgen_cli.options import from_strict_json
 
 DEFAULT_DIR = "docs/results"
 FIGURE_EXTENSIONS = (".png", ".svg")
@@ -115,7 +116,7 @@ def results_files(folder: str) -> list[str]:
 
 def draw(json_path: str) -> dict:
     """The figures of one results file, drawn but not saved: ``{stem: Figure}``."""
-    summary = read_json(json_path, "results file")
+    summary = from_strict_json(read_json(json_path, "results file"))  # "inf" of strict JSON back to a float
     if not isinstance(summary, dict):
         raise UsageError(f"results file {json_path} does not hold a JSON object")
     try:

@@ -42,6 +42,7 @@ import statistics
 import sys
 
 from lengthgen_cli import Parser, UsageError, add_json_option, command, read_json, usage_errors
+from lengthgen_cli.options import from_strict_json
 
 CERTIFICATES = ("construction", "target")
 #: the horizon levels of a threshold: certified at every length, or to H >= 10^3 (N + 1)
@@ -211,7 +212,7 @@ def run(argv=None) -> dict:
             raise UsageError(f"--results-dir {a.results_dir!r} is not a folder")
         path = os.path.join(a.results_dir, f"izzo2025-certify-{a.name}.json")
         measured = [os.path.join(a.results_dir, f"izzo2025-{k}-{a.name}.json") for k in ("modp", "simple")]
-        certify = read_json(path, "certificate summary")
+        certify = from_strict_json(read_json(path, "certificate summary"))
         summaries = [read_json(p, "measurement summary") for p in measured if os.path.exists(p)]
         if not summaries:
             raise UsageError(f"no measurement summary izzo2025-{{modp,simple}}-{a.name}.json in {a.results_dir}")

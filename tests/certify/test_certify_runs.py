@@ -278,3 +278,31 @@ def test_pair_mode_with_its_budget_spent_before_any_length_reports_it(tmp_path, 
     assert code == 0 and "no length was enumerated within the time budget" in out and "Traceback" not in err
     code, out, _ = _run(argv + ["--time-budget", "600", "--max-length", "4", "--max-boxes", "16"], capsys)
     assert code == 0 and "lengths 2..4 (N0 = 4)" in out and "no length was enumerated" not in out
+
+
+def test_summary_file_is_standard_json_when_a_bound_is_unbounded(tmp_path, capsys):
+    """A record whose certified U and delta are unbounded (the certificate did not reach the training length) gives
+    a summary file of standard JSON ("inf"), which the figures and the threshold read back as floats; control: the
+    record line itself, written by Python's encoder, holds the non-standard Infinity that a strict reader refuses."""
+    import math
+    import os
+
+    from bounds.experiments.figures import draw
+    from lengthgen_cli import UsageError, read_json
+
+    committed = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "results",
+                             "izzo2025-certify-quick.jsonl")
+    with open(committed, encoding="utf-8") as fh:
+        rec = json.loads(fh.readline())
+    rec["construction"]["upper"] = rec["construction"]["delta"][1] = math.inf
+    records = tmp_path / "records.jsonl"
+    records.write_text(json.dumps(rec) + "\n")
+    with pytest.raises(UsageError, match="Infinity"):
+        read_json(records)
+    summary = tmp_path / "izzo2025-certify-t.json"
+    assert main(["--out", str(records), "--summarize-only", "--summary", str(summary)]) == 0
+    capsys.readouterr()
+    stored = read_json(summary)  # strict: raises on Infinity
+    assert stored["tasks"][0]["rows"][0]["upper"] == ["inf"]
+    figs = draw(str(summary))
+    assert figs and all(f.get_axes() for f in figs.values())
