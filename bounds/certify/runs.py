@@ -51,7 +51,14 @@ def certify_seed(source: str, full: dict, seed_index: int, eps: float, budget: f
     errors), run by an executor (in this process, a worker process or a Ray task); ``max_boxes`` and ``first`` as in
     :func:`bounds.certify.search.certify` (default FIRST_LENGTH = 2: the empty input is never trained), and
     ``max_length`` the N0 enumerated (default: picked within a quarter of the budget)."""
-    from bounds.certify.search import FIRST_LENGTH, Problem, certificate_record, certify, task_target
+    from bounds.certify.search import (
+        FIRST_LENGTH,
+        CertifyError,
+        Problem,
+        certificate_record,
+        certify,
+        task_target,
+    )
     from bounds.certify.trained import from_record
 
     first = first or FIRST_LENGTH
@@ -72,13 +79,21 @@ def certify_seed(source: str, full: dict, seed_index: int, eps: float, budget: f
                          f"{e})") from None
     prob = Problem(f, g, ("softmax", "izzo"))
     limits = dict(first=first, max_length=max_length, **({} if max_boxes is None else {"max_boxes": max_boxes}))
-    cert = certify(prob, eps, None, N + 1, budget, gap, **limits)
-    out["construction"] = _compact(certificate_record(cert, prob))
-    if target_fn:
-        prob = Problem(f, None, ("softmax", "softmax"), target)
+    try:
         cert = certify(prob, eps, None, N + 1, budget, gap, **limits)
-        out["target"] = _compact(certificate_record(cert, prob))
+        out["construction"] = _compact(certificate_record(cert, prob))
+        if target_fn:
+            prob = Problem(f, None, ("softmax", "softmax"), target)
+            cert = certify(prob, eps, None, N + 1, budget, gap, **limits)
+            out["target"] = _compact(certificate_record(cert, prob))
+    except CertifyError as e:  # a size beyond the certifier's limits: this seed is refused, the sweep goes on
+        return {k: out[k] for k in REFUSED_FIELDS} | {"refused": " ".join(str(e).split())}
     return out
+
+
+#: the fields of a refused seed's record (``"refused"``: the certifier's one-line reason, e.g. a length whose
+#: configurations exceed ``MAX_CONFIGS_PER_LENGTH``); it is counted apart in the summary and never retried
+REFUSED_FIELDS = ("run_key", "seed", "task", "task_kind", "params", "N", "measured")
 
 
 def _compact(rec: dict) -> dict:
@@ -216,6 +231,8 @@ def soundness(r: dict) -> list:
 
 
 def summarize(records: list, eps: float) -> dict:
+    refused = [r for r in records if "refused" in r]
+    records = [r for r in records if "refused" not in r]
     tasks: dict = {}
     for r in records:
         tasks.setdefault(r["task"], {"task": r["task"], "task_kind": r["task_kind"], "params": r["params"],
@@ -256,9 +273,18 @@ def summarize(records: list, eps: float) -> dict:
                                      for which in ("construction", "target") if any(r.get(which) for r in rs)}})
         out_tasks.append({"task": name, "task_kind": t["task_kind"], "rows": rows,
                           "bracket": task_bracket(t["task_kind"], t["params"], eps)})
-    return {"eps": eps, "records": len(records), "verdicts": verdicts_all,
+    return {"eps": eps, "records": len(records), "verdicts": verdicts_all, "refused": _refused_groups(refused),
             "generalizing_empirically": {"plateau_below": PLATEAU_EPS, "verdicts": generalizing},
             "soundness": {"checks": sound_total, "holding": sound_ok, "tolerance": MEASURE_TOL}, "tasks": out_tasks}
+
+
+def _refused_groups(refused: list) -> list:
+    """Refused seeds grouped by (task, N): ``[{"task", "N", "seeds", "reason"}]``, in task and length order."""
+    groups: dict = {}
+    for r in refused:
+        g = groups.setdefault((r["task"], r["N"]), {"task": r["task"], "N": r["N"], "seeds": 0, "reason": r["refused"]})
+        g["seeds"] += 1
+    return [groups[k] for k in sorted(groups)]
 
 
 def task_bracket(kind: str, params: dict, eps: float) -> dict | None:
@@ -334,6 +360,7 @@ def summary_text(s: dict) -> str:
             lines.append(f"  {t['task']:<19} {r['N']:>3}  {r['seeds']:>5}  {vv['certified']:>4}/{vv['fails']}/"
                          f"{vv['undetermined']:<5}  {_med(r['upper']):<9.4g}  {_med(r['lower']):<9.4g}  "
                          f"{_med(r['delta']):<12.4g}  {_med(rm):.4g}")
+    lines += [f"  refused: {g['task']} N = {g['N']}, {g['seeds']} seed(s): {g['reason']}" for g in s.get("refused", [])]
     lines += horizon_text(s)
     return "\n".join(lines)
 

@@ -22,6 +22,8 @@ summaries, per task and training length N (N counts symbols; the longest trainin
 * the test-loss N_min of :mod:`bounds.experiments.measure` (one model's test loss, not a certificate) and the
   class bracket ``lower <= N* <= upper`` of :mod:`bounds.estimate` stored in the measurement summary (the bracket
   is about the worst pair of the class, not about one trained model);
+* the runs the certifier refused (a length it must enumerate, up to the training length, holds more input
+  configurations than its limit), with the reason;
 * the threshold measured by certificate at a level: the smallest grid N from which every larger grid N has at
   least half of its seeds certified to that level (``None`` when the grid never gets there).
 
@@ -106,6 +108,8 @@ def join(certify: dict, measured: list[dict], name: str) -> dict:
                 "shortest_witness": {c: hz[c]["shortest_witness"] for c in CERTIFICATES}})
         pred = m["predicted"]
         tasks.append({"task": t["task"], "task_kind": t["task_kind"], "rows": rows,
+                      "refused": [{k: g[k] for k in ("N", "seeds", "reason")}
+                                  for g in certify.get("refused", []) if g["task"] == t["task"]],
                       "n_min": m["n_min"], "lower": pred.get("lower_N"), "upper": pred["N"],
                       "lower_family": pred.get("lower_family"),
                       "threshold": {c: {lv: threshold(rows, c, lv) for lv in LEVELS} for c in CERTIFICATES}})
@@ -137,6 +141,7 @@ def text(r: dict) -> str:
                          f"{_pct(row['fails']['target']):>7}  {_pct(row['short_of_training']['target']):>7}  "
                          + "  ".join(f"{'-' if m is None else f'{m:.3g}':>14}" for m in med)
                          + f"  {_n(row['shortest_X']['target'])}")
+        lines += [f"    {g['N']:>4}   refused ({g['seeds']} seeds): {g['reason']}" for g in t["refused"]]
     return "\n".join(lines)
 
 
@@ -177,6 +182,9 @@ def figure(r: dict):
                 ax.axvline(t["lower"], color="k", ls=":", label=f"class lower bound {t['lower']}")
             if t["n_min"] is not None:
                 ax.axvline(t["n_min"], color="tab:red", ls="-.", label=f"test-loss N_min {t['n_min']}")
+        for g in t["refused"]:
+            top.axvline(g["N"], color="0.6", lw=4, alpha=0.4)
+            top.text(g["N"], 0.5, f"N = {g['N']} refused", rotation=90, fontsize=6, ha="right", va="center")
         top.set_ylim(-0.05, 1.05)
         top.set_title(f"{t['task']} (upper {t['upper']})", fontsize=9)
         bottom.set_yscale("log")

@@ -306,3 +306,30 @@ def test_summary_file_is_standard_json_when_a_bound_is_unbounded(tmp_path, capsy
     assert stored["tasks"][0]["rows"][0]["upper"] == ["inf"]
     figs = draw(str(summary))
     assert figs and all(f.get_axes() for f in figs.values())
+
+
+def test_a_seed_beyond_the_certifiers_limits_is_refused_and_the_sweep_goes_on(tiny_run, tmp_path, capsys,
+                                                                                monkeypatch):
+    """A run whose training length needs more input configurations per length than the certifier enumerates is
+    recorded as refused with the reason (counted apart in the summary, not retried on resume) instead of ending the
+    whole sweep; control: at the usual limit the same seeds are certified records."""
+    from bounds.certify import search
+
+    out = tmp_path / "c.jsonl"
+    argv = ["--runs", str(tiny_run), "--time-budget", "1", "--out", str(out), "--summary",
+            str(tmp_path / "s.json")]
+    monkeypatch.setattr(search, "MAX_CONFIGS_PER_LENGTH", 1)
+    code, text, err = _run(argv, capsys)
+    assert code == 0, err
+    recs = [json.loads(x) for x in out.read_text().splitlines()]
+    assert len(recs) == 2 and all("MAX_CONFIGS_PER_LENGTH" in r["refused"] and "construction" not in r
+                                  for r in recs)
+    summary = json.loads((tmp_path / "s.json").read_text())
+    assert summary["records"] == 0 and summary["refused"][0]["seeds"] == 2 and "refused:" in text
+    code, _, err = _run(argv + ["--resume"], capsys)  # nothing retried
+    assert code == 0 and len(out.read_text().splitlines()) == 2, err
+    monkeypatch.undo()
+    out.unlink()
+    code, _, err = _run(argv, capsys)
+    recs = [json.loads(x) for x in out.read_text().splitlines()]
+    assert code == 0 and all("refused" not in r and r["construction"]["verdict"] for r in recs), err
