@@ -190,7 +190,7 @@ def figure(r: dict):
         bottom.set_yscale("log")
         bottom.set_xlabel("training length N")
     axes[0][0].set_ylabel("fraction of seeds")
-    axes[1][0].set_ylabel("median H / (N + 1)")
+    axes[1][0].set_ylabel("median H / (N + 1), X / (N + 1)")
     axes[0][0].legend(fontsize=6)
     axes[1][0].legend(fontsize=6)
     fig.tight_layout()

@@ -10,8 +10,8 @@ al. sec. 5 presets are :data:`IZZO_PRESETS`:
   10000 steps, query/key lr scale 0.03, which the quick budget left unfitted); about an hour on 2 idle cores.
 * ``horizon``: the threshold measured by certificate (``bounds.certify --runs``): ModP p = 2, 3 and SimpleTask
   omega = 1, 2 at training lengths from 4 to at least 4x the class's certified lower bound of ``bounds.estimate``
-  (38, 56, 39, 77: up to N = 160, 228, 160, 320), 4 seeds, the cpu run configuration; about 1.5 hours of one
-  core (``--workers 2``: under an hour on 2 idle cores).
+  (38, 56, 39, 77: up to N = 160, 228, 160, 320), 4 seeds, the cpu run configuration; 45 runs, about 85 minutes
+  with ``--workers 2`` on a shared 2-core machine (the N = 320 run alone 26 minutes).
 * ``paper``: App. B (batch 1024, Adam 1e-2 / 1e-2/d constant, stop at train loss 1e-5, 8 seeds) with a finer
   grid and longer test lengths; GPU-sized (hours on a CPU).
 
