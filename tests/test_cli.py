@@ -34,6 +34,8 @@ TOOLS = {
     "bounds.experiments.measure": "bounds.experiments.measure",
     "bounds.experiments.figures": "bounds.experiments.figures",
     "bounds.experiments.reproduce": "bounds.experiments.reproduce",
+    "bounds.experiments.threshold": "bounds.experiments.threshold",
+    "bounds.experiments.huang2024_certify": "bounds.experiments.huang2024_certify",
     "verify.report": "verify.report",
     "verify.mutate": "verify.mutate",
     "verify.identify": "verify.identify",
