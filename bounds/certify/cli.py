@@ -47,6 +47,7 @@ import os
 import sys
 import time
 
+from bounds.certify.horizon import horizon_line
 from lengthgen_cli import (
     Parser,
     UsageError,
@@ -184,42 +185,6 @@ def check_consistency(args) -> None:
         raise UsageError(f"--first-length {fl} exceeds --max-length {mx}: no length would be enumerated")
     if tl is not None and fl is not None and fl > tl:
         raise UsageError(f"--first-length {fl} exceeds --train-length {tl}: delta would range over no length")
-
-
-def _ratio(H: int, train_length: int | None) -> str:
-    return f" = {H / train_length:.3g} x the training length {train_length}" if train_length else ""
-
-
-def horizon_line(rec: dict) -> str:
-    """The certified horizon in an experimenter's words (:mod:`bounds.certify.horizon`): up to which length every
-    input is within delta + eps, and the shortest failing input (the string, or its class counts when long)."""
-    h = rec["horizon"]
-    d = rec["delta"]
-    within = f"within delta + eps = {d[0] + rec['eps']:.6g}"
-    if h["every_length"]:
-        return f"{within} at every length (every input of model length >= {h['first_length']}, certified)"
-    H = h["H"]
-    if H >= h["first_length"]:
-        head = (f"{within} on every input of model length {h['first_length']}..{H} "
-                f"(H = {H}{_ratio(H, rec.get('train_length'))}, certified)")
-    else:
-        head = f"not within delta + eps = {d[1] + rec['eps']:.6g} from the first length {h['first_length']} on"
-    if h["X"] is None:
-        return head + "; no failing input found (longer lengths undecided within the time budget)"
-    w = h["witness"]
-    if w.get("description"):  # another model family's words for its input (a GPT-2's token ids)
-        wtxt = w["description"]
-    elif w["string"] is not None:
-        wtxt = repr(w["string"])
-    else:
-        wtxt = (f"the input with class counts {w['counts']} and window {w['window']} (class = token id * Delta + "
-                f"residue; {WRITE_HINT})")
-    gap = "exact: X = H + 1" if h["exact"] else f"X - H = {h['X_minus_H']}"
-    return (f"{head}; first failure at length {h['X']}: {wtxt} (|f - g| >= {h['x_value']:.6g} > delta + eps = "
-            f"{d[1] + rec['eps']:.6g}; {gap})")
-
-
-WRITE_HINT = "rerun with --json > cert.json, then python -m bounds.certify --write-witness cert.json --out FILE"
 
 
 def text_report(rec: dict, f_name: str, g_name: str, f, g) -> str:

@@ -176,7 +176,7 @@ def _all_options(given: set) -> list:
 
 
 def report(rec: dict) -> str:
-    from bounds.certify.cli import horizon_line
+    from bounds.certify.horizon import horizon_line
 
     ck = rec["import_check"]
     lines = [f"horizon: {horizon_line(rec)}",
