@@ -347,9 +347,13 @@ def test_checks_column_counts_what_pytest_ran_and_names_slow_checks():
     assert checks_cell({**row, "outcome": "partial", "passed": 12, "tests": ["t"] * 13}) == "partial (12/13)"
 
 
-def test_zero_verified_says_what_to_run():
+def test_verified_count_says_what_to_run_while_claims_wait_for_mutations():
     from verify.report import earn_line
 
     rows = [{"status": "passing"}, {"status": "verified-script"}]
     assert "python -m verify.mutate --claim KEY" in earn_line(rows) and earn_line(rows).startswith("verified: 0")
-    assert earn_line([*rows, {"status": "verified-instances"}]).startswith("verified: 1 of 3")  # control
+    some = earn_line([*rows, {"status": "verified-instances"}])
+    assert some.startswith("verified: 1 of 3") and "1 claims pass their checks" in some
+    assert "stale" in earn_line([{"status": "stale"}]) and "verify.mutate" in earn_line([{"status": "stale"}])
+    done = earn_line([{"status": "verified"}, {"status": "gap"}])  # control: nothing waits, no hint
+    assert done.startswith("verified: 1 of 2") and "verify.mutate" not in done

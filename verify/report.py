@@ -158,13 +158,17 @@ def checks_cell(row: dict) -> str:
 
 
 def earn_line(rows: list[dict]) -> str:
-    """How many claims are verified, and, when none is, what to run to earn ``verified``."""
+    """How many claims are verified and, while some claim's checks pass but no fresh mutation run judged it
+    (``passing`` or ``stale``), what to run to earn ``verified``."""
     done = sum(r["status"].startswith("verified") and r["status"] != "verified-script" for r in rows)
-    if done:
-        return f"verified: {done} of {len(rows)} claims (verified, verified-steps, -instances, -numerically)"
-    return ("verified: 0 claims. A claim earns verified only when its checks passed AND a mutation of its library "
-            "code was caught by them: run python -m verify.report --run, then python -m verify.mutate --claim KEY "
-            "(or python -m verify.mutate for all; minutes)")
+    waiting = sum(r["status"] in ("passing", "stale") for r in rows)
+    line = (f"verified: {done} of {len(rows)} claims (verified, verified-steps, -instances, -numerically)" if done
+            else "verified: 0 claims")
+    if not waiting:
+        return line
+    return (f"{line}. {waiting} claims pass their checks but no fresh mutation run judged them (passing or stale): "
+            "a claim earns verified only when a mutation of its library code was caught by its checks; run "
+            "python -m verify.mutate --claim KEY (or python -m verify.mutate for all; minutes), then this report")
 
 
 def check_files(node_keys: list[str]) -> list[str]:
