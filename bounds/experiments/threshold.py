@@ -197,6 +197,18 @@ def figure(r: dict):
     return fig
 
 
+def _measurement(path: str) -> dict:
+    """The ``bounds.experiments.measure`` summary at ``path``, its shape checked before it is joined (so that a
+    malformed file is named, not the certificate summary it is joined with)."""
+    m = read_json(path, "measurement summary")
+    tasks = m.get("tasks") if isinstance(m, dict) else None
+    if not (isinstance(tasks, list) and all(isinstance(t, dict) and {"task", "n_min", "predicted"} <= set(t)
+                                            and isinstance(t["predicted"], dict) for t in tasks)):
+        raise UsageError(f"{path}: not a bounds.experiments.measure summary (a list 'tasks' of records with "
+                         "task, n_min and predicted)")
+    return m
+
+
 def _parser() -> Parser:
     ap = Parser(module="bounds.experiments.threshold", description=__doc__.split("\n\n")[0].split(": ", 1)[1])
     ap.add_argument("--name", default="horizon",
@@ -221,7 +233,7 @@ def run(argv=None) -> dict:
         path = os.path.join(a.results_dir, f"izzo2025-certify-{a.name}.json")
         measured = [os.path.join(a.results_dir, f"izzo2025-{k}-{a.name}.json") for k in ("modp", "simple")]
         certify = from_strict_json(read_json(path, "certificate summary"))
-        summaries = [read_json(p, "measurement summary") for p in measured if os.path.exists(p)]
+        summaries = [_measurement(p) for p in measured if os.path.exists(p)]
         if not summaries:
             raise UsageError(f"no measurement summary izzo2025-{{modp,simple}}-{a.name}.json in {a.results_dir}")
         try:

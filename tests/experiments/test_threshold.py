@@ -98,3 +98,15 @@ def test_a_summary_without_target_horizons_is_refused(tmp_path, capsys):
     assert main(["--name", "t", "--results-dir", str(tmp_path)]) == 2
     assert "--target-fn" in capsys.readouterr().err
     assert not (tmp_path / "izzo2025-threshold-t.json").exists()
+
+
+@pytest.mark.parametrize("bad", [[], {"tasks": 3}, {"tasks": [{"task": "modp(p=2,k=0)"}]}])
+def test_a_malformed_measurement_summary_is_named(bad, tmp_path, capsys):
+    certify, measured = _summaries({4: 0})
+    (tmp_path / "izzo2025-certify-t.json").write_text(json.dumps(certify))
+    (tmp_path / "izzo2025-modp-t.json").write_text(json.dumps(bad))
+    assert main(["--name", "t", "--results-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "izzo2025-modp-t.json: not a bounds.experiments.measure summary" in err and "\n" not in err
+    (tmp_path / "izzo2025-modp-t.json").write_text(json.dumps(measured))  # control: the well-formed one joins
+    assert main(["--name", "t", "--results-dir", str(tmp_path)]) == 0
