@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bounds.float_enclosures import TINY, Ball, U, add, ball, from_floats, matmul, sq_norm_upper, sub
+from bounds.float_enclosures import TINY, Ball, U, add, ball, from_floats, gamma_n, matmul, sq_norm_upper, sub
 from verify.claims import checks
 
 REL = st.floats(min_value=-1e3, max_value=1e3, allow_nan=False, allow_infinity=False).filter(
@@ -166,3 +166,67 @@ def test_the_checker_rejects_an_inward_endpoint_and_a_dropped_radius_term():
     full = matmul(Ball(am, ar), Ball(bm, np.zeros_like(bm)))
     dropped = Ball(full.mid, full.rad - ar @ np.abs(bm))  # without |a - am| . |b|
     assert contains(full, top) and not contains(dropped, top)
+
+
+#: (mids, radii) whose squares' float sum (numpy's, in its order) falls below the exact sum of squares at the
+#: vertex |mid| + rad: the first term's magnitude is rounded up by only about u relative (1 + 2^-53 (3/4) rounds
+#: to 1 before the upward step), and each of the following terms, just below half an ulp of the partial sum, is
+#: lost in the addition.  Only the (1 + gamma_{n+2}) allowance of sq_norm_upper keeps the bound above the exact sum.
+_SMALL = 2.0**-27 * 1.4142  # its square is just below 2^-53, half an ulp of 1
+TIGHT_SQUARES = [([1.0] + [_SMALL] * 5, [2.0**-53 * 0.75] + [0.0] * 5),  # a ball with a radius first
+                 ([1.0] + [_SMALL] * 6, [0.0] * 7)]  # exact floats (radius 0)
+
+
+def _sq_exact(mids, rads) -> F:
+    return sum((abs(F(m)) + F(r)) ** 2 for m, r in zip(mids, rads, strict=True))
+
+
+@checks("izzo2025:thm4.1")
+@pytest.mark.parametrize(("mids", "rads"), TIGHT_SQUARES)
+def test_sq_norm_upper_covers_the_rounding_of_its_sum(mids, rads):
+    """A sum of squares whose float computation rounds below the exact value at the vertex: sq_norm_upper must
+    still bound it (over all entries and along an axis), and tightly.  Control: the float sum of the squared
+    magnitudes without the allowance for its own rounding is below the exact sum, so the instance is one where
+    the allowance is needed (it is not vacuous)."""
+    n = len(mids)
+    b = Ball(np.array(mids), np.array(rads))
+    exact = _sq_exact(mids, rads)
+    rows = Ball(np.array([mids, [0.0] * n]), np.array([rads, [0.0] * n]))
+    for s in (F(float(sq_norm_upper(b))), F(float(sq_norm_upper(rows, axis=1)[0]))):
+        assert exact <= s <= exact * (1 + F(16 * (n + 4)) * F(U)) + F(TINY) * (n + 3)
+    m = b.magnitude
+    bare = F(float(np.sum(m * m))) + F(TINY) * (n + 1)  # the sum without (1 + gamma_{n+2})
+    assert bare < exact
+
+
+#: (am, ar, bm, br) whose product's radius, computed in floats, rounds below the exact deviation at the vertex:
+#: |a| . rad_b (or rad_a . |b|) is a sum 1.5 + t with t below half an ulp of 1.5, so fl gives 1.5; the midpoints
+#: multiply exactly and their a-priori error term is far below an ulp of the radius.  Only the (1 + gamma_{n+4})
+#: inflation of the radius keeps the vertex inside.
+_T = 2.0**-54 * 0.75
+TIGHT_PRODUCTS = [
+    ([[3.0, -1.0]], [[0.0, 0.0]], [[2.0**-20], [0.0]], [[0.5], [_T]]),  # the input radius of b
+    ([[2.0**-20, 0.0]], [[0.5, _T]], [[3.0], [-1.0]], [[0.0], [0.0]]),  # the input radius of a
+    ([[3.0, -1.0], [1.0, 1.0]], [[0.0, 0.0], [0.0, 0.0]], [[0.0, 1.0], [0.0, -2.0]],
+     [[0.5, 0.25], [_T, _T]]),  # a 2 x 2 product, radii in both columns
+]
+
+
+@checks("izzo2025:thm4.1")
+@pytest.mark.parametrize(("am", "ar", "bm", "br"), TIGHT_PRODUCTS)
+def test_matmul_radius_covers_its_own_rounding(am, ar, bm, br):
+    """Products whose float radius rounds below the exact deviation at the vertex: matmul must enclose both
+    extreme vertices, with a radius within the float allowance of the exact one.  Control: the same radius
+    without the inflation for its own rounding misses the vertex."""
+    am, ar, bm, br = (np.array(v) for v in (am, ar, bm, br))
+    got = matmul(Ball(am, ar), Ball(bm, br))
+    A, Ar, B, Br = _fr(am), _fr(ar), _fr(bm), _fr(br)
+    top = _vertex_product(A, Ar, B, Br)
+    bottom = -_vertex_product(-A, Ar, B, Br)
+    assert contains(got, top) and contains(got, bottom)
+    half = np.vectorize(lambda t, b, m: max(t - m, m - b), otypes=[object])(top, bottom, A @ B)
+    n = am.shape[1]
+    assert width_ok(got, half, (np.abs(am) + ar) @ (np.abs(bm) + br), n, extra=Ar @ Br)
+    bare_rad = gamma_n(n) * (np.abs(am) @ np.abs(bm)) + np.abs(am) @ br + ar @ (np.abs(bm) + br)
+    bare = Ball(got.mid, bare_rad + (n + 2) * TINY)  # the radius without (1 + gamma_{n+4})
+    assert not (contains(bare, top) and contains(bare, bottom))
