@@ -345,6 +345,18 @@ def check_options(args, given: set) -> None:
         refuse_unused(given, TASK_OPTIONS[other], f"--task {args.task} does not use it")
 
 
+def check_model_paths(args) -> None:
+    """Refuse a --model or --against that is missing or is neither a regular file nor a directory (a device, a
+    pipe), before its path decides which kind of model it is read as."""
+    for opt, path in (("--model", args.model), ("--against", args.against)):
+        if path is None:
+            continue
+        if not os.path.exists(path):
+            raise UsageError(f"{opt} {path}: no such file or directory")
+        if not (os.path.isfile(path) or os.path.isdir(path)):
+            raise UsageError(f"{opt} {path}: not a regular file or a directory")
+
+
 @command
 def main(argv=None) -> int:
     # the budget is the whole command's: from the process's start on the command line, from this call in-process
@@ -358,6 +370,7 @@ def main(argv=None) -> int:
     try:
         from bounds.certify import gpt2_cli
 
+        check_model_paths(args)
         if gpt2_cli.is_gpt2(args.model):
             print(gpt2_cli.run(args, given_options(ap, argv), started))
             return 0

@@ -116,7 +116,8 @@ def test_missing_ray_is_one_line_before_any_certificate(tiny_run, tmp_path, caps
 def test_executor_options_refused_where_unused(tiny_run, argv, says, capsys, tmp_path):
     code, _, err = _run(["--runs", str(tiny_run), *argv, "--out", str(tmp_path / "c.jsonl")], capsys)
     assert code == 2 and says in err and err.count("\n") == 1
-    code, _, err = _run(["--model", "m.json", "--target-fn", "--task", "modp", "--period", "2", "--executor",
+    (tmp_path / "m.json").write_text("{}")  # the path exists: the option is what is refused
+    code, _, err = _run(["--model", str(tmp_path / "m.json"), "--target-fn", "--task", "modp", "--period", "2", "--executor",
                          "ray"], capsys)
     assert code == 2 and "--executor" in err  # a --runs option in pair mode
 

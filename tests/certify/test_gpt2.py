@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 
 import mpmath
 import numpy as np
@@ -288,10 +290,16 @@ def test_command_line_certifies_and_refutes_hugging_face_directories(tmp_path, c
 def test_command_line_refuses_in_one_line(tmp_path, capsys):
     two = _saved(tmp_path, 4, layers=2)
     one = _saved(tmp_path, 5)
+    pair = str(tmp_path / "f.json")
+    open(pair, "w").write("{}")
+    device = str(tmp_path / "null")
+    os.mknod(device, 0o600 | stat.S_IFCHR, os.makedev(1, 3))
     for argv, words in [(["--model", two, "--against", one], "2 layers"),
                         (["--model", one], "needs --against"),
                         (["--model", one, "--against", one, "--delta", "0.1"], "drop --delta"),
-                        (["--model", "f.json", "--against", "g.json", "--alphabet", "1"], "drop --alphabet"),
+                        (["--model", pair, "--against", pair, "--alphabet", "1"], "drop --alphabet"),
+                        (["--model", "f.json", "--against", one], "--model f.json: no such file"),
+                        (["--model", one, "--against", device], "not a regular file or a directory"),
                         (["--model", str(tmp_path / "none.pt"), "--against", one, "--config", "c.json"],
                          "no such file")]:
         rc, out, err = _run(argv, capsys)

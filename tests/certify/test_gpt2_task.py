@@ -386,8 +386,10 @@ def test_command_line_scans_margins(saved, capsys):
     assert rec["smallest_certified_margin"] == "1/2"
 
 
-def test_command_line_refuses_in_one_line(saved, capsys):
+def test_command_line_refuses_in_one_line(saved, capsys, tmp_path):
     m = saved["maj"]
+    pair = str(tmp_path / "f.json")  # a pair-mode model file that exists: the GPT-2 task is what is refused
+    open(pair, "w").write("{}")
     for argv, words in [([m, "--task", "binary_majority"], "needs --margin"),
                         ([m, "--task", "sort", "--margin", "0.1"], "a sequence"),
                         ([m, "--task", "tomita1", "--margin", "0.1"], "next-symbol sets"),
@@ -400,6 +402,6 @@ def test_command_line_refuses_in_one_line(saved, capsys):
                         ([m, "--task", "majority_letters", "--margin", "0.1"], "MAX_LETTERS"),
                         ([m, "--task", "binary_majority", "--margin", "0.1", "--against", m], "drop --against"),
                         ([m, "--against", m, "--margin", "0.1"], "drop --margin"),
-                        (["f.json", "--target-fn", "--task", "binary_majority"], "GPT-2")]:
+                        ([pair, "--target-fn", "--task", "binary_majority"], "GPT-2")]:
         rc, out, err = _run(["--model", *argv], capsys)
         assert rc == 2 and words in err and len(err.strip().splitlines()) == 1, (argv, err)
