@@ -202,3 +202,108 @@ mutation("lib-golowich-fig2-ablation-generalizes", "golowich2025:fig2", "docs/re
          '"per_seed": {"12": [0.0078125, 0.015625], "20": [0.0, 0.0], "40": [1.0, 1.0]}',
          "corrupted record: the shifted-APE ablation of jump 1 answers every length-40 test right (above the "
          "coupled scheme beyond the training lengths)")
+
+# ===================================================================================================================
+# second campaign: bounds and kernel
+# Written blind (from the library code, before reading the tests that cover it); docs/mutation_campaign.md,
+# "Second campaign", records which the claim-linked checks caught before and after the tests added for survivors.
+_CS = "bounds/certify/class_softmax.py"
+_HZ = "bounds/certify/horizon.py"
+_SE = "bounds/certify/search.py"
+_IMO = "bounds/interval_model.py"
+_KC = ("ahuja2024:thm4", "izzo2025:eq1")
+_CERT = "izzo2025:sec5.certified-threshold"
+
+# ----------------------------------------------------------------------------------- the proof kernel
+mutation("lib2-kernel-unknown-proves", _KC, _KE,
+         'return Outcome(False, f"unknown ({s.reason_unknown()}): not proved")',
+         'return Outcome(True, f"unknown ({s.reason_unknown()}): not proved")',
+         "solver failure as proof: a z3 step that timed out (unknown) counts as proved")
+mutation("lib2-kernel-contradiction-accepted", _KC, _KE,
+         "            if solver.check() != z3.sat:\n                raise AssertionError",
+         "            if False:\n                raise AssertionError",
+         "dropped refusal: a universal proof whose step has contradictory hypotheses (it proves any goal) passes")
+mutation("lib2-kernel-control-method-unchecked", _KC, _KE,
+         "            if neg is not None and neg.method != st.method:\n", "            if False:\n",
+         "dropped guard: a negative control decided by another method than its step is accepted")
+mutation("lib2-kernel-linalg-float-allowed", _KC, _KE,
+         "        if any(_has_float(x) for x in m):\n", "        if False:\n",
+         "dropped refusal: a float entry in an exact linear-algebra residual is decided")
+mutation("lib2-kernel-float-rhs-unchecked", _KC, _KE,
+         "        if _has_float(self.lhs) or _has_float(self.rhs):\n", "        if _has_float(self.lhs):\n",
+         "weakened refusal: a float on the right-hand side of an exact identity is decided")
+mutation("lib2-kernel-quantifier-goal-unchecked", _KC, _KE,
+         "        for h in (*self.hypotheses, self.goal):\n", "        for h in self.hypotheses:\n",
+         "weakened refusal: a quantifier in a z3 step's goal is handed to the solver")
+mutation("lib2-kernel-quantifier-nested-unchecked", _KC, _KE,
+         "        todo.extend(e.children())\n", "        todo.extend([])\n",
+         "weakened refusal: only the top of a z3 formula is searched for quantifiers (one under And/Implies passes)")
+mutation("lib2-kernel-step-count-short-accepted", _KC, _KE,
+         "    if count is not None and len(results) != count:\n",
+         "    if count is not None and len(results) > count:\n",
+         "weakened check: a universal proof with fewer steps than its statement needs passes")
+
+# ----------------------------------------------------------------------------------- the certificate
+mutation("lib2-horizon-start-off-by-one", _CERT, _HZ,
+         "    H = first - 1\n    for r in rows:\n", "    H = first\n    for r in rows:\n",
+         "off-by-one: the certified horizon starts at the first length even when that length is not within")
+mutation("lib2-horizon-fail-at-threshold", _CERT, _HZ,
+         "        if r.lower > t_fail:\n            X, x_value = r.length, r.lower\n            witness = row_witness(r)\n"
+         "            break\n    every",
+         "        if r.lower >= t_fail:\n            X, x_value = r.length, r.lower\n            witness = row_witness(r)\n"
+         "            break\n    every",
+         "swapped comparison: an input whose lower end only reaches delta + eps is reported as failing")
+mutation("lib2-certify-verdict-tolerance-doubled", _CERT, _SE,
+         "    if upper <= d_lo + eps:\n", "    if upper <= d_lo + 2 * eps:\n",
+         "tolerance doubled: 'certified' while the certified upper end of |f - g| is up to delta + 2 eps")
+mutation("lib2-search-bnb-skips-first-length", _CERT, _SE,
+         "rho_max = float(np.nextafter(1.0 / (N0 + 1), 1.0))", "rho_max = float(np.nextafter(1.0 / (N0 + 2), 1.0))",
+         "off-by-one: the branch-and-bound over lengths > N0 starts at N0 + 2 (N0 + 1 is bounded by nobody)")
+mutation("lib2-search-enumeration-short", _CERT, _SE,
+         "    need = max(prob.delta + prob.w + 1, train_length or 0)\n",
+         "    need = max(prob.delta + prob.w, train_length or 0)\n",
+         "off-by-one: the enumeration before branch-and-bound stops at Delta + tau + 1 instead of Delta + tau + 2")
+mutation("lib2-cs-exp-lower-rounded-up", _CERT, _CS,
+         "np.exp(x_lo) * (1 - 2 * LIBM_REL)", "np.exp(x_lo) * (1 + 2 * LIBM_REL)",
+         "wrong rounding direction: the lower end of the exp enclosure (softmax weights) rounded up")
+mutation("lib2-cs-log-lower-unpadded", _CERT, _CS,
+         "    return np.where(np.isneginf(a), -np.inf, a - pa), np.where",
+         "    return np.where(np.isneginf(a), -np.inf, a), np.where",
+         "dropped radius: the lower end of the log enclosure is numpy's log without the libm error allowance")
+mutation("lib2-cs-thin-radius-dropped", _CERT, _CS,
+         "    v = mid @ P.T + rad @ absP.T\n", "    v = mid @ P.T\n",
+         "dropped radius term: the interval softmax weights of a concrete input used at their midpoint")
+mutation("lib2-cs-relu-chord-intercept-dropped", _CERT, _CS,
+         "        t_up = np.where(unstable, chord_t, 0.0)\n", "        t_up = np.where(active, chord_t, 0.0)\n",
+         "dropped term: the intercept of the ReLU's upper chord (unstable units) left out of the bound")
+mutation("lib2-cs-lf-max-unpadded", _CERT, _CS,
+         "    out = best + pad\n", "    out = best\n",
+         "dropped error term: the linear-fractional maximum without the rounding allowance of its cumulative sums")
+mutation("lib2-wr-closure-forced-nonstrict", _CERT, "bounds/certify/weight_ratios.py",
+         "    forced = H[:, idx, idx] < 0  # u_a = 0 on the whole box",
+         "    forced = H[:, idx, idx] <= 0  # u_a = 0 on the whole box",
+         "swapped comparison: a zero cycle of the ratio bounds (always there) marks entries absent and boxes empty")
+
+# ----------------------------------------------------------------------------------- interval model and margin
+mutation("lib2-im-fraction-taken-exact", "izzo2025:thm4.1", _IMO,
+         "    exact = bool(np.all(pow2 | ~has_slash) and np.all(num < 2**53))",
+         "    exact = bool(np.all(num < 2**53))",
+         "dropped guard: 'a/b' with b not a power of two read as an exact double (radius 0)")
+mutation("lib2-im-radius-one-rounding", "izzo2025:thm4.1", _IMO,
+         "return Ball(mid, np.abs(mid) * (3 * U * (1 + 4 * U)) + TINY)",
+         "return Ball(mid, np.abs(mid) * (U * (1 + 4 * U)) + TINY)",
+         "radius too small: float(a) / float(b) (three roundings) enclosed with one rounding's radius")
+mutation("lib2-imargin-key-gap-one", "izzo2025:thm4.1", _IM,
+         "    exact = ~ok | (least < 2)\n", "    exact = ~ok | (least < 1)\n",
+         "off-by-one: sorted integer keys one apart are trusted to order the values (the proof needs two)")
+
+# ----------------------------------------------------------------------------------- theorem modules
+mutation("lib2-lower-chain-one-long", "izzo2025:lower.chain", "bounds/lower.py",
+         "Length.at_least(S * cls.period + cls.window)", "Length.at_least(S * cls.period + cls.window + 1)",
+         "off-by-one: the chain family's lower bound claims one length more than its pair agrees on")
+mutation("lib2-modulus-drops-bos-class", "izzo2025:thm4.1.corrected", "bounds/modulus.py",
+         "    return [0] + [t * d + r for t", "    return [t * d + r for t",
+         "dropped term: the modulus's half-ranges leave out the $ item's value")
+mutation("lib2-margin-bos-logit-dropped", "izzo2025:def-gamma", "bounds/margin.py",
+         "        out.add(logit(0, bos_r))\n", "",
+         "dropped term: the $ logit without a positional term left out of the completed logit set (gamma too large)")
