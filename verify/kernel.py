@@ -71,6 +71,7 @@ class Z3Step(_Step):
     goal: Any = None
     negative: Z3Step | None = None
     timeout_ms: int = 20000
+    rlimit: int | None = None  # z3's deterministic resource limit, a backstop to the time limit (None: none)
 
     method = "z3"
 
@@ -83,6 +84,8 @@ class Z3Step(_Step):
             _refuse_quantifiers(h)
         s = z3.Solver()
         s.set("timeout", self.timeout_ms)
+        if self.rlimit is not None:
+            s.set("rlimit", self.rlimit)
         s.add(*self.hypotheses)
         s.add(z3.Not(self.goal))
         r = s.check()
@@ -253,7 +256,7 @@ def self_check() -> None:
     every check that runs a proof fails when a guard is removed:
 
     * a z3 answer other than unsat is not a proof: a step z3 cannot decide within its time limit (x^3 + y^3 = z^3
-      over the positive integers, 1 ms) is not proved;
+      over the positive integers, 50 ms, and a resource limit of 10^6 should the timer be lost) is not proved;
     * :func:`assert_universal_proof` refuses a step whose hypotheses contradict each other (it would prove any
       goal), even when its negative control is rejected;
     * the step guards (:func:`_check_step_guards`): an enumeration over no instance or failing on one is not
@@ -268,8 +271,10 @@ def self_check() -> None:
     _SELF_CHECK["state"] = "running"
     try:
         x, y, z = z3.Ints("x y z")
+        # 50 ms, with a resource limit as a backstop: with a 1 ms limit z3's timer can fire before the search starts
+        # and be lost, and the search then never ends (about 1 fresh process in 8 hung so)
         hard = Z3Step("kernel:self-check", "undecided", (x >= 1, y >= 1, z >= 1, x * x * x + y * y * y == z * z * z),
-                      z3.BoolVal(False), timeout_ms=1)
+                      z3.BoolVal(False), timeout_ms=50, rlimit=1_000_000)
         if hard.discharge().holds:
             raise KernelError("kernel self-check: a z3 step that timed out (unknown) counts as proved")
         r = z3.Real("r")
