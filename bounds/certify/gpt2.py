@@ -1,4 +1,5 @@
-"""One-layer GPT-2 models with no positions (NoPE) and a BOS token: the form the certificate reads, and its import.
+"""One-layer GPT-2 models with no positions (NoPE) or a periodic position table, and a BOS token: the form the
+certificate reads, and its import.
 
 Huang et al. (huang2024) sec. 5 / App. E.3 train GPT-2 decoders from scratch; their NoPE variant replaces the
 position table ``wpe`` by zeros (as :mod:`bounds.experiments.training.decoders` builds it).  A one-layer such model
@@ -12,6 +13,13 @@ computes, at the last position of ``BOS x_1 ... x_n``::
 with scores ``q . k / sqrt(d_head)`` (``scale_attn_weights``; a constant, not Izzo et al.'s log n).  Keys and values
 depend only on the token of a position, so the output depends only on the last token, the count of each token and
 n (:mod:`bounds.certify.gpt2_enclosure` encloses that function).
+
+A position table that repeats with a period P (``wpe[i] = wpe[i - P]`` for every row i >= P, :func:`table_period`)
+is kept as its first P rows and read periodically at every length, ``wpe[i mod P]`` (beyond its R rows the saved
+model itself is undefined; the certificate is about this periodic reading, which agrees with the saved model on
+every input of at most R positions): then a position's class is (token, position mod P), and the output depends on
+the last position's class and the counts per class (the periodic case of :mod:`bounds.certify.gpt2_enclosure`).
+Any other nonzero table (a learned absolute table) is refused in one line (:func:`position_refusal`).
 
 :func:`load` reads a Hugging Face ``save_pretrained`` directory or a PyTorch state_dict file with its declared
 ``config.json``; :class:`Gpt2Form` holds the float64 parameters and the torch model (float64) used to check the
@@ -63,10 +71,49 @@ class Gpt2Form:
     bos: int
     alphabet: tuple  # token ids an input may contain (BOS excluded)
     torch_model: object = field(default=None, repr=False)  # callable ids -> last-position logits (float64)
+    wpe: np.ndarray | None = None  # (P, d): a position table read periodically, wpe[i mod P] (None: NoPE)
 
     @property
     def d(self) -> int:
         return self.wte.shape[1]
+
+    @property
+    def period(self) -> int:
+        """P of the periodic position table (1 for NoPE)."""
+        return 1 if self.wpe is None else len(self.wpe)
+
+    @property
+    def positions(self) -> str:
+        """How the model reads positions, in words."""
+        return "NoPE" if self.wpe is None else f"periodic positions (period {self.period})"
+
+    def classes(self) -> list:
+        """The (token id, residue) classes of the class reduction (:mod:`bounds.certify.gpt2_enclosure`): BOS at
+        residue 0 first, then letter i at residue r as class ``1 + i P + r``."""
+        return [(self.bos, 0)] + [(a, r) for a in self.alphabet for r in range(self.period)]
+
+    def class_embeddings(self):
+        """Enclosure (lo, hi), each (K, d), of the residual input ``wte[a] + wpe[r]`` of each class: exact (lo =
+        hi) where no position term is added, else the double sum widened one ulp each way (a correctly rounded
+        sum is within one ulp of the real one)."""
+        classes = self.classes()
+        tok = self.wte[[a for a, _ in classes]]
+        if self.wpe is None:
+            return tok, tok
+        pos = self.wpe[[r for _, r in classes]]
+        s = tok + pos
+        exact = pos == 0
+        return np.where(exact, tok, np.nextafter(s, -np.inf)), np.where(exact, tok, np.nextafter(s, np.inf))
+
+    def at_period(self, period: int) -> Gpt2Form:
+        """The same model with its classes at ``period``, a multiple of its own (its table repeated; a NoPE model
+        gets a zero table): the pair of two models is reduced at the least common multiple of their periods."""
+        if period % self.period:
+            raise FormError(f"period {period} is not a multiple of the model's period {self.period}")
+        if period == self.period:
+            return self
+        table = np.zeros((period, self.d)) if self.wpe is None else np.tile(self.wpe, (period // self.period, 1))
+        return self.with_params(wpe=table)
 
     def torch_logits(self, ids) -> np.ndarray:
         """The torch forward (float64) at the last position of ``BOS ids``."""
@@ -122,8 +169,10 @@ def from_state_dict(sd: dict, cfg: dict, *, bos: int | None = None, alphabet=Non
     layers = sorted({k.split(".")[1] for k in sd if k.startswith("h.")})
     if layers != ["0"]:
         raise FormError(f"{len(layers)} layers in the state_dict ({', '.join(layers)}): only one layer is supported")
-    if "wpe.weight" in sd and np.any(sd["wpe.weight"]):
-        raise FormError(position_refusal(sd["wpe.weight"]))
+    wpe = sd.get("wpe.weight")
+    wpe = None if wpe is None or not np.any(wpe) else wpe
+    if wpe is not None and table_period(wpe) is None:
+        raise FormError(position_refusal(wpe))
     try:
         wte = sd["wte.weight"]
         p = "h.0."
@@ -163,6 +212,13 @@ def from_state_dict(sd: dict, cfg: dict, *, bos: int | None = None, alphabet=Non
         raise FormError(f"alphabet {list(alphabet)} must be distinct token ids in 0..{vocab - 1} other than BOS {bos}")
     if len(alphabet) > MAX_ALPHABET:
         raise FormError(f"alphabet of {len(alphabet)} tokens exceeds MAX_ALPHABET = {MAX_ALPHABET}")
+    if wpe is not None:
+        period = table_period(wpe)
+        if len(alphabet) * period > MAX_ALPHABET:
+            raise FormError(f"the position table repeats with period {period}: {len(alphabet)} tokens x {period} "
+                            f"residues = {len(alphabet) * period} classes exceed MAX_ALPHABET = {MAX_ALPHABET} (the "
+                            "attention enclosure enumerates 2^(classes + 1) vertices)")
+        form.wpe = wpe[:period].copy()
     form.bos, form.alphabet = bos, alphabet
     form.torch_model = _torch_from_form(form)
     return form
@@ -175,20 +231,15 @@ def table_period(wpe: np.ndarray) -> int | None:
 
 
 def position_refusal(wpe: np.ndarray) -> str:
-    """Why a model whose position table ``wpe`` is nonzero is refused (one line).  A learned absolute table of R rows
-    defines the model on inputs of at most R positions only, and the certificate's statement is about every length;
-    a table that repeats with period P could be read periodically beyond R, but the output then depends on the token
-    counts per (token, position mod P) and on n mod P, a class space P times larger than the NoPE reduction
-    (module docstring) that the enclosure does not cover."""
+    """Why a model whose position table ``wpe`` is nonzero and not periodic is refused (one line).  A learned
+    absolute table of R rows defines the model on inputs of at most R positions only (model lengths: the tokens plus
+    BOS), and the certificate's statement is about every length (a table that repeats with period P, :func:`table_period`,
+    is read periodically at every length and certified: :mod:`bounds.certify.gpt2_enclosure`)."""
     rows = len(wpe)
-    head = f"absolute positions are used (wpe nonzero, max |wpe| = {np.abs(wpe).max():.3g})"
-    p = table_period(wpe)
-    if p is not None:
-        return (f"{head}: the table repeats with period {p}, but periodic positions are not supported (the output "
-                f"depends on the counts per (token, position mod {p}) and on n mod {p}); only NoPE (wpe = 0 or "
-                "absent) is supported")
-    return (f"{head}: its {rows} rows define the model on inputs of at most {rows} positions, and the certificate's "
-            "statement is about every length; only NoPE (wpe = 0 or absent) is supported")
+    return (f"absolute positions are used (wpe nonzero, max |wpe| = {np.abs(wpe).max():.3g}, not periodic): its "
+            f"{rows} rows define the model on inputs of at most {rows} positions, and the certificate's statement "
+            "is about every length; only NoPE (wpe = 0 or absent) and position tables that repeat with a period "
+            "(wpe[i] = wpe[i - P]) are supported")
 
 
 def _tokenizer(path: str):
@@ -275,8 +326,9 @@ def _read_json(path: str) -> dict:
 
 # --------------------------------------------------------------------------------------------- torch
 def _torch_from_form(form: Gpt2Form):
-    """A float64 ``transformers`` GPT2Model built from the form's parameters (wpe zero) with the linear head: the
-    reference forward.  Returns ``ids -> last-position logits``."""
+    """A float64 ``transformers`` GPT2Model built from the form's parameters with the linear head: the reference
+    forward, its 8192-row position table zero (NoPE) or the form's periodic rows repeated (``wpe[i mod P]``: the
+    model read periodically at every length).  Returns ``ids -> last-position logits``."""
     import torch
     from transformers import GPT2Config, GPT2Model
 
@@ -288,7 +340,8 @@ def _torch_from_form(form: Gpt2Form):
                      embd_pdrop=0.0, attn_pdrop=0.0, attn_implementation="eager")
     body = GPT2Model(cfg).double().eval()
     t = lambda a: torch.tensor(np.asarray(a), dtype=torch.float64)  # noqa: E731
-    sd = {"wte.weight": t(form.wte), "wpe.weight": torch.zeros(8192, d, dtype=torch.float64),
+    table = np.zeros((8192, d)) if form.wpe is None else np.tile(form.wpe, (8192 // form.period + 1, 1))[:8192]
+    sd = {"wte.weight": t(form.wte), "wpe.weight": t(table),
           "h.0.ln_1.weight": t(form.ln1[0]), "h.0.ln_1.bias": t(form.ln1[1]),
           "h.0.attn.c_attn.weight": t(form.attn_w), "h.0.attn.c_attn.bias": t(form.attn_b),
           "h.0.attn.c_proj.weight": t(form.proj_w), "h.0.attn.c_proj.bias": t(form.proj_b),
@@ -316,7 +369,7 @@ def import_check(form: Gpt2Form, samples: int = 32, max_length: int = 24, seed: 
     """Agreement of the class-reduced enclosure with the torch forward (float64) on random inputs: the largest
     ``|torch - enclosure midpoint|`` and the largest distance of the torch value outside the enclosure (the
     torch forward rounds, so this is ~1e-15, not 0)."""
-    from bounds.certify.gpt2_enclosure import Enclosure, point_box
+    from bounds.certify.gpt2_enclosure import Enclosure, class_counts, point_box
 
     rng = np.random.default_rng(seed)
     enc = Enclosure(form)
@@ -325,8 +378,8 @@ def import_check(form: Gpt2Form, samples: int = 32, max_length: int = 24, seed: 
         n = int(rng.integers(1, max_length + 1))
         ids = [int(a) for a in rng.choice(form.alphabet, size=n)]
         ref = form.torch_logits(ids)
-        counts = [ids.count(a) for a in form.alphabet]
-        lo, hi = enc.logits(form.alphabet.index(ids[-1]), *point_box(counts, n))
+        counts, last = class_counts(ids, form.alphabet, form.period)
+        lo, hi = enc.logits(last, *point_box(counts, n))
         lo, hi = lo[0], hi[0]
         worst_mid = max(worst_mid, float(np.max(np.abs(ref - (lo + hi) / 2))))
         worst_out = max(worst_out, float(np.max(np.maximum(lo - ref, ref - hi).clip(0))))

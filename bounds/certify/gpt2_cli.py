@@ -1,5 +1,5 @@
 """``python -m bounds.certify --model DIR --against DIR2`` and ``--model DIR --task NAME --margin MU`` for
-one-layer NoPE GPT-2 models (Hugging Face ``save_pretrained`` directories, or ``.pt`` / ``.pth`` / ``.bin``
+one-layer GPT-2 models, NoPE or with a periodic position table (pairs only; Hugging Face ``save_pretrained`` directories, or ``.pt`` / ``.pth`` / ``.bin``
 state_dicts with ``--config``).
 
 The pair certificate is :func:`bounds.certify.gpt2_search.certify_pair` (Izzo et al. Theorem 4.1's question for a
@@ -110,6 +110,12 @@ def _load(path: str, args, bos=None, alphabet=None):
         raise UsageError(f"{path}: {e}") from None
 
 
+def _nope_only(form, path: str, why: str) -> None:
+    """A one-line refusal of a model with periodic positions where only NoPE is handled."""
+    if form.wpe is not None:
+        raise UsageError(f"{path} has {form.positions}: {why}")
+
+
 def _check_against(args) -> None:
     if args.against is None:
         raise UsageError("a GPT-2 --model needs --against DIR (a second one-layer GPT-2)")
@@ -130,11 +136,14 @@ def write_onnx(args, given: set) -> str:
                       "letters and delta come from the certificate)")
         bos, alphabet = export.task_reading(data)
         f = _load(args.model, args, bos=bos, alphabet=alphabet)
+        _nope_only(f, args.model, "--write-onnx writes NoPE models only (its graph has no position table)")
         return export.write_task_onnx(args.write_onnx, f, args.out, args.model)
     refuse_unused(given, [o for o in _all_options(given) if o not in ONNX_USED],
                   "--write-onnx writes the failing input of a pair certificate (its eps comes from the certificate)")
     _check_against(args)
     f, g = _load(args.model, args), _load(args.against, args)
+    for form, path in ((f, args.model), (g, args.against)):
+        _nope_only(form, path, "--write-onnx writes NoPE models only (its graph has no position table)")
     return export.write_onnx(args.write_onnx, f, g, args.out, (args.model, args.against))
 
 
@@ -167,7 +176,8 @@ def run(args, given: set, started: float | None = None) -> str:
         bar.close()
     rec = cert.record()
     rec.update(certificate=GPT2_CERTIFICATE, model=args.model, against=args.against, bos=f.bos,
-               alphabet=list(f.alphabet), import_check=checks)
+               alphabet=list(f.alphabet), import_check=checks,
+               positions=[f.positions, g.positions])
     return strict_json(rec) if args.json else report(rec)
 
 
@@ -182,7 +192,9 @@ def report(rec: dict) -> str:
     lines = [f"horizon: {horizon_line(rec)}",
              "  (lengths are model lengths: the input's tokens plus BOS; n below counts the tokens)"] \
         if rec.get("horizon") is not None else []
-    lines += [f"f = {rec['model']}, g = {rec['against']} (one-layer NoPE GPT-2, BOS {rec['bos']}, alphabet "
+    pos = rec.get("positions") or ["NoPE", "NoPE"]
+    kind = "NoPE" if pos == ["NoPE", "NoPE"] else f"f: {pos[0]}, g: {pos[1]}; classes at period {rec['period']}"
+    lines += [f"f = {rec['model']}, g = {rec['against']} (one-layer GPT-2, {kind}, BOS {rec['bos']}, alphabet "
              f"{rec['alphabet']}); import check: max |torch - enclosure| {ck[0]['max_abs_difference']:.3g} (f), "
              f"{ck[1]['max_abs_difference']:.3g} (g) on {ck[0]['samples']} inputs",
              f"lengths 1..{rec['N0']}: max_j |f_j - g_j| per length, certified [lower, upper]"]
@@ -194,7 +206,7 @@ def report(rec: dict) -> str:
                      f"{reached['enumeration_target']} (nothing beyond is bounded: U = inf)")
     w = rec["witness"]
     if w["ids"] is None:
-        wtxt = f"of length {w['length']} with counts {w['counts']} (last token {w['last']})"
+        wtxt = f"of length {w['length']} with class counts {w['counts']} (last token {w['last']})"
     else:
         fed = (f"{w['model_ids']}" if len(w["ids"]) <= 60 else "in --json's model_ids")
         wtxt = (f"token ids {w['ids']} (as the model consumes it, BOS first: {fed}"
@@ -247,6 +259,8 @@ def run_task(args, given: set) -> str:
     ids = tgt.token_ids(vocab)
     alphabet = [ids[c] for c in tgt.letters] + [ids[tgt.sep]]
     f = _load(args.model, args, bos=ids[tgt.bos] if args.bos is None else args.bos, alphabet=alphabet)
+    _nope_only(f, args.model, "periodic positions are certified against another model (--against), not yet "
+                              "against a task: --task takes NoPE models (wpe = 0 or absent)")
     check = import_check(f, samples=8)
     common = {"certificate": GPT2_TASK_CERTIFICATE, "model": args.model, "bos": f.bos,
               "letters": {c: ids[c] for c in tgt.letters},

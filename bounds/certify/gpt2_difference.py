@@ -91,6 +91,16 @@ def param_difference(x, y) -> Ball | None:
     return Ball(mid, 2 * U * np.abs(mid) + TINY)
 
 
+def _embedding_difference(flo, fhi, glo, ghi) -> Ball | None:
+    """``e^f - e^g`` of two class embeddings given by their enclosures (None: both exact and equal, the term
+    vanishes; both exact: :func:`param_difference`; else the interval difference, rounded outward)."""
+    if np.array_equal(flo, fhi) and np.array_equal(glo, ghi):
+        return param_difference(flo, glo)
+    if np.array_equal(flo, glo) and np.array_equal(fhi, ghi):  # the same sum of the same doubles: no difference
+        return None
+    return _to_ball(_dn(flo - ghi), _up(fhi - glo))
+
+
 def _hull(a, b):
     return np.minimum(a[0], b[0]), np.maximum(a[1], b[1])
 
@@ -98,9 +108,9 @@ def _hull(a, b):
 # --------------------------------------------------------------------------------------------- the forms
 def same_architecture(f, g) -> bool:
     """Whether f and g compute the same function of (input, parameters): the mean-value form applies."""
-    return (f.n_head, f.ln_eps, f.activation, f.scale_attn, f.bos, f.alphabet, f.wte.shape, f.fc_w.shape,
-            f.head_w.shape) == (g.n_head, g.ln_eps, g.activation, g.scale_attn, g.bos, g.alphabet, g.wte.shape,
-                                g.fc_w.shape, g.head_w.shape)
+    return (f.n_head, f.ln_eps, f.activation, f.scale_attn, f.bos, f.alphabet, f.period, f.wte.shape, f.fc_w.shape,
+            f.head_w.shape) == (g.n_head, g.ln_eps, g.activation, g.scale_attn, g.bos, g.alphabet, g.period,
+                                g.wte.shape, g.fc_w.shape, g.head_w.shape)
 
 
 class MeanValueDifference:
@@ -109,11 +119,11 @@ class MeanValueDifference:
     def __init__(self, ef: Enclosure, eg: Enclosure):
         self.ef, self.eg = ef, eg
         f, g = ef.form, eg.form
-        classes = [f.bos, *f.alphabet]
+        (fl, fh), (gl, gh) = f.class_embeddings(), g.class_embeddings()
         self.attention_same = all(np.array_equal(x, y) for x, y in (
-            (f.wte[classes], g.wte[classes]), (f.ln1[0], g.ln1[0]), (f.ln1[1], g.ln1[1]), (f.attn_w, g.attn_w),
+            (fl, gl), (fh, gh), (f.ln1[0], g.ln1[0]), (f.ln1[1], g.ln1[1]), (f.attn_w, g.attn_w),
             (f.attn_b, g.attn_b)))
-        self.d_emb = [param_difference(f.wte[a], g.wte[a]) for a in f.alphabet]
+        self.d_emb = [_embedding_difference(fl[c], fh[c], gl[c], gh[c]) for c in range(1, len(fl))]
         self.s_hull = [_hull((a, b), (c, e)) for a, b, c, e in zip(ef.s_lo, ef.s_hi, eg.s_lo, eg.s_hi, strict=True)]
         self.ds = [(_dn(a - e), _up(b - c)) for a, b, c, e in zip(ef.s_lo, ef.s_hi, eg.s_lo, eg.s_hi, strict=True)]
         self.v_hull = _hull((ef.v_lo, ef.v_hi), (eg.v_lo, eg.v_hi))  # (H, K, dh)
@@ -185,8 +195,10 @@ class MeanValueDifference:
 
 def _same_body(f, g) -> bool:
     names = ("wte", "attn_w", "attn_b", "proj_w", "proj_b", "fc_w", "fc_b", "mproj_w", "mproj_b")
-    if (f.n_head, f.ln_eps, f.activation, f.scale_attn, f.bos, f.alphabet) != \
-            (g.n_head, g.ln_eps, g.activation, g.scale_attn, g.bos, g.alphabet):
+    if (f.n_head, f.ln_eps, f.activation, f.scale_attn, f.bos, f.alphabet, f.period) != \
+            (g.n_head, g.ln_eps, g.activation, g.scale_attn, g.bos, g.alphabet, g.period):
+        return False
+    if (f.wpe is None) != (g.wpe is None) or (f.wpe is not None and not np.array_equal(f.wpe, g.wpe)):
         return False
     same = all(np.array_equal(getattr(f, n), getattr(g, n)) for n in names)
     return same and all(np.array_equal(a, b) for a, b in zip((*f.ln1, *f.ln2), (*g.ln1, *g.ln2), strict=True))
@@ -206,6 +218,9 @@ class PairDifference:
         if (f.bos, f.alphabet) != (g.bos, g.alphabet):
             raise ValueError(f"f and g read different inputs (BOS {f.bos} / {g.bos}, alphabet {f.alphabet} / "
                              f"{g.alphabet})")
+        if f.period != g.period:
+            raise ValueError(f"f and g have their classes at periods {f.period} and {g.period} (reduce both at the "
+                             "least common multiple: Gpt2Form.at_period)")
         if f.head_w.shape[0] != g.head_w.shape[0]:
             raise ValueError(f"f has {f.head_w.shape[0]} outputs and g {g.head_w.shape[0]}")
         self.f, self.g = CentredEnclosure(f), CentredEnclosure(g)

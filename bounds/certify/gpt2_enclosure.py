@@ -1,4 +1,5 @@
-"""Certified enclosures of a one-layer NoPE GPT-2's last-position logits as a function of the class shares.
+"""Certified enclosures of a one-layer GPT-2's last-position logits (NoPE or periodic positions) as a function of
+the class shares.
 
 **Class reduction** (the NoPE case of Izzo et al. App. A.1, with Huang et al.'s BOS token).  For the input
 ``BOS x_1 ... x_n`` (L = n + 1 positions) every key and value is a function of its position's token alone (no
@@ -12,6 +13,19 @@ with ``s_hc = q_h(t) . k_hc / sqrt(d_head)`` (t the last token).  The rest of th
 and the shares; the shares of every input satisfy ``rho + sum pi = 1``, ``rho > 0``, ``pi_t >= rho``.  For
 L -> infinity the points fill the closure of that set with rho in [0, 1/(N0 + 2)].
 
+**Periodic positions** (Izzo et al. App. A.1 "Including positional embedding vectors": with Delta-periodic
+positions the classes are (token, position mod Delta)).  A position table read periodically, ``wpe[i] = wpe[i mod
+P]`` (position 0 holds BOS), makes position i's residual input ``wte[x_i] + wpe[i mod P]`` a function of its class
+``(x_i, i mod P)`` (BOS: ``(BOS, 0)``), and ``ln_1``, keys and values act per position, so the same derivation holds
+with c ranging over BOS and the k P classes ``(a, r)`` (class ``1 + i P + r`` for the alphabet's i-th token), the
+query and the residual term being the last position's class ``(x_n, n mod P)``: the logits are F_t(rho, pi) with
+t that class and ``pi_(a,r) = count_(a,r) / L``.  Besides ``rho + sum pi = 1`` and ``pi_t >= rho`` the shares of
+every input satisfy, per residue r, ``sum_a pi_(a,r) = N_r / L`` with N_r the number of positions 1..n of residue
+r (:func:`bounds.true_threshold.positions_per_residue`), ``floor(n/P) <= N_r <= ceil(n/P)``, so
+``1/P - rho <= sum_a pi_(a,r) <= 1/P + rho`` (``N_r >= (n - P + 1)/P`` and ``N_r <= (n + P - 1)/P`` with
+``n = 1/rho - 1``).  P = 1 with a zero table is the NoPE case.  The class embeddings ``wte[a] + wpe[r]`` are
+enclosed one ulp each way (:meth:`bounds.certify.gpt2.Gpt2Form.class_embeddings`).
+
 **Enclosures on a box** ``rho in [r_lo, r_hi]``, ``pi in [p_lo, p_hi]`` (:meth:`Enclosure.logits`), float64 with
 outward rounding (``np.nextafter`` after every correctly rounded operation; Higham's gamma_n bounds on sums and
 products through :mod:`bounds.float_enclosures`; exp, tanh and erf trusted to 2^-40 relative, the package's
@@ -19,7 +33,7 @@ convention):
 
 1. *Attention*: with ``u_c = m_c e^{s_c}``, ``a_hj = sum u_c v_cj / sum u_c`` is linear-fractional in u, hence
    quasi-linear, so its max and min over the box of u (``u_c in [m_lo e^{s_lo}, m_hi e^{s_hi}]``) are attained
-   at vertices: all 2^K vertices are evaluated (K = |alphabet| + 1), with v at its upper end for the max and its
+   at vertices: all 2^K vertices are evaluated (K = |alphabet| P + 1 classes), with v at its upper end for the max and its
    lower end for the min (the value increases with every v_c, the weights being >= 0), each padded by
    ``4 gamma_{K+4} max|v|`` for the rounding of the ratio, and clipped to the convex hull ``[min v, max v]``.
 2. *LayerNorm* on an interval vector x: ``y = (I - 11^T/d) x`` (one interval matmul, so the mean's dependence on
@@ -166,6 +180,16 @@ def gelu(lo, hi, kind: str):
 
 
 # --------------------------------------------------------------------------------------------- boxes
+def class_counts(ids, alphabet, period: int = 1):
+    """The class count vector (length ``len(alphabet) * period``, class ``i P + r`` for letter i at residue r; BOS
+    not counted) of the input ``ids`` (positions 1..n after BOS at 0) and the index of its last position's class."""
+    P = period
+    counts = [0] * (len(alphabet) * P)
+    for pos, a in enumerate(ids, 1):
+        counts[alphabet.index(a) * P + pos % P] += 1
+    return counts, alphabet.index(ids[-1]) * P + len(ids) % P
+
+
 def point_box(counts, n: int):
     """The box (degenerate up to rounding) of one input: n tokens after BOS with these counts per letter."""
     L = float(n + 1)
@@ -218,10 +242,9 @@ class Enclosure:
         f = form
         d, H = f.d, f.n_head
         self.dh = d // H
-        classes = [f.bos, *f.alphabet]
-        self.K = len(classes)
-        emb = f.wte[classes]
-        l1 = _to_ball(*layer_norm(emb, emb, f.ln1, f.ln_eps))
+        emb_lo, emb_hi = f.class_embeddings()
+        self.K = len(emb_lo)
+        l1 = _to_ball(*layer_norm(emb_lo, emb_hi, f.ln1, f.ln_eps))
         qkv = add(matmul(l1, point(f.attn_w)), point(f.attn_b))  # (K, 3d)
         q, k, v = qkv[:, :d], qkv[:, d:2 * d], qkv[:, 2 * d:]
         if f.scale_attn:
@@ -230,7 +253,7 @@ class Enclosure:
         else:
             scale = (1.0, 1.0)
         self.s_lo, self.s_hi, self.v_lo, self.v_hi = [], [], [], []
-        for t in range(len(f.alphabet)):
+        for t in range(self.K - 1):
             slo, shi = [], []
             for h in range(H):
                 sl = slice(h * self.dh, (h + 1) * self.dh)
@@ -244,7 +267,8 @@ class Enclosure:
         self.v_lo = vlo.reshape(self.K, H, self.dh).transpose(1, 0, 2)  # (H, K, dh)
         self.v_hi = vhi.reshape(self.K, H, self.dh).transpose(1, 0, 2)
         self.masks = np.array([[(m >> c) & 1 for c in range(self.K)] for m in range(1, 2**self.K)], dtype=bool)
-        self.emb = [point(emb[1 + t]) for t in range(len(f.alphabet))]
+        self.emb = [point(emb_lo[1 + t]) if np.array_equal(emb_lo[1 + t], emb_hi[1 + t]) else
+                    _to_ball(emb_lo[1 + t], emb_hi[1 + t]) for t in range(self.K - 1)]
 
     def attention(self, t: int, m_lo, m_hi):
         """Interval enclosure (B, d) of the concatenated head outputs at masses m in [m_lo, m_hi] (B, K)."""
@@ -285,5 +309,6 @@ class Enclosure:
         return self.head(trace["x2"])
 
     def logits(self, t: int, r_lo, r_hi, p_lo, p_hi):
-        """Enclosure (lo, hi), each (B, outputs), of the logits on the boxes, last token ``alphabet[t]``."""
+        """Enclosure (lo, hi), each (B, outputs), of the logits on the boxes, last position of class t (the
+        alphabet's token ``t // P`` at residue ``t % P``)."""
         return self.trace_logits(self.trace(t, r_lo, r_hi, p_lo, p_hi))

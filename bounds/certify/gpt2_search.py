@@ -1,17 +1,22 @@
-"""The every-length certificate for two one-layer NoPE GPT-2 forms: ``max_j |f_j - g_j| <= eps`` on every input.
+"""The every-length certificate for two one-layer GPT-2 forms: ``max_j |f_j - g_j| <= eps`` on every input.
 
 Izzo et al. Theorem 4.1 concerns agreement of two models at every length; this module decides it for a concrete
-pair of one-layer NoPE GPT-2 models (:mod:`bounds.certify.gpt2`) through the class reduction of
-:mod:`bounds.certify.gpt2_enclosure`: the logits at the last position of ``BOS x_1 ... x_n`` are a function
-F_t(rho, pi) of the last token t, rho = 1/(n + 1) and the shares pi_c = count_c / (n + 1).
+pair of one-layer GPT-2 models with no positions (NoPE) or periodic positions (:mod:`bounds.certify.gpt2`) through
+the class reduction of :mod:`bounds.certify.gpt2_enclosure`: the logits at the last position of ``BOS x_1 ... x_n``
+are a function F_t(rho, pi) of the last position's class t, rho = 1/(n + 1) and the shares pi_c = count_c / (n + 1)
+of the classes c = (token, position mod P) (P = 1: the tokens).  The pair is reduced at the least common multiple
+of the two periods (a table of period P is also periodic with every multiple of P).
 
-* **Lengths 1..N0**: every class configuration (count vector with the last token counted) is enclosed on its
+* **Lengths 1..N0**: every class configuration (count vector with the last position's class counted; with P > 1
+  per residue r a composition of the N_r positions of that residue, :func:`configurations`) is enclosed on its
   point box; the largest certified lower end of ``|f - g|`` is attained by a concrete input (its string).
 * **Every length > N0**: the closure of the shares of those inputs, ``rho in [0, 1/(N0 + 2)]``, ``rho + sum pi =
-  1``, ``pi_t >= rho``, is covered by boxes, refined by branch-and-bound (the box of largest bound split at the
-  midpoint of its widest coordinate, widths relative to the initial box; ``rho + sum pi = 1`` and ``pi_t >= rho``
-  propagated into the bounds, with a margin for their rounding); the centres of split boxes are realized as
-  concrete long inputs for the lower bound.
+  1``, ``pi_t >= rho`` and (P > 1) ``|sum_a pi_(a,r) - 1/P| <= rho`` per residue, is covered by boxes, refined by
+  branch-and-bound (the box of largest bound split at the midpoint of its widest coordinate, widths relative to
+  the initial box; the constraints propagated into the bounds, with a margin for their rounding: :func:`propagate`);
+  each class t is a root (the residue ``n mod P`` of a long input is its last class's, so every input lies in the
+  boxes of its t); the centres of split boxes are realized as concrete long inputs (of a length whose residue is
+  t's) for the lower bound.
 
 Verdict: ``certified`` when the largest bound U over the enumerated lengths and the open boxes is <= eps (then
 ``|f - g| <= U`` at every length), ``fails`` when a concrete input's certified lower end exceeds eps (its torch
@@ -29,10 +34,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from bounds.certify.gpt2 import MAX_ALPHABET
 from bounds.certify.gpt2_difference import PairDifference
 from bounds.certify.gpt2_enclosure import point_box
 from bounds.certify.horizon import WITNESS_STRING_LIMIT, find_horizon
 from bounds.certify.search import Deadline
+from bounds.true_threshold import positions_per_residue
 
 MAX_CONFIGURATIONS = 200_000  # enumerated class configurations over all lengths 1..N0
 TORCH_CHECK_LIMIT = 8191
@@ -55,6 +62,7 @@ class Gpt2Certificate:
     seconds: float = 0.0
     horizon: object = None  # bounds.certify.horizon.Horizon (model lengths)
     reached: dict = field(default_factory=dict)  # how far each phase got (all of it unless the deadline passed)
+    period: int = 1  # the classes' period (1: NoPE)
 
     @property
     def gap(self) -> float:
@@ -65,12 +73,13 @@ class Gpt2Certificate:
                 "eps": self.eps, "N0": self.N0, "witness": self.witness, "torch_difference": self.torch_difference,
                 "lengths": self.lengths, "boxes_split": self.boxes_split, "boxes_open": self.boxes_open,
                 "seconds": self.seconds, "delta": [0.0, 0.0], "train_length": None, "reached": self.reached,
+                "period": self.period,
                 "horizon": None if self.horizon is None else
                 {**self.horizon.record(), "lengths": "model lengths: the input's tokens plus BOS"}}
 
 
-def compositions(n: int, k: int, t: int) -> np.ndarray:
-    """Every count vector of k letters summing to n with letter t present, as rows of an int array."""
+def all_compositions(n: int, k: int) -> np.ndarray:
+    """Every count vector of k letters summing to n, as rows of an int array."""
     rows = [c for c in itertools.combinations(range(n + k - 1), k - 1)]
     out = np.empty((len(rows), k), dtype=np.int64)
     for i, bars in enumerate(rows):
@@ -79,14 +88,51 @@ def compositions(n: int, k: int, t: int) -> np.ndarray:
             out[i, j] = b - prev - 1
             prev = b
         out[i, k - 1] = n + k - 2 - prev
+    return out
+
+
+def compositions(n: int, k: int, t: int) -> np.ndarray:
+    """Every count vector of k letters summing to n with letter t present, as rows of an int array."""
+    out = all_compositions(n, k)
     return out[out[:, t] >= 1]
 
 
-def max_enumerated_length(k: int, wanted: int) -> int:
+def residue_totals(n: int, period: int) -> list[int]:
+    """N_r: how many of the token positions 1..n (BOS at 0) have residue r = position mod P, r = 0..P-1 (Izzo et
+    al.'s count of the positions after ``$`` per residue, :func:`bounds.true_threshold.positions_per_residue`)."""
+    return positions_per_residue(n + 1, period)
+
+
+def configurations(n: int, k: int, t: int, period: int = 1) -> np.ndarray:
+    """Every class count vector (k P classes, class ``i P + r``) of an input of n tokens whose last position has
+    class t, as rows of an int array: per residue r a composition of N_r over the k letters, class t present, t's
+    residue the last position's ``n mod P`` (none otherwise).  P = 1: :func:`compositions`."""
+    P = period
+    if P == 1:
+        return compositions(n, k, t)
+    if t % P != n % P:
+        return np.empty((0, k * P), dtype=np.int64)
+    per = [all_compositions(m, k) for m in residue_totals(n, P)]
+    idx = np.stack(np.meshgrid(*[np.arange(len(c)) for c in per], indexing="ij"), -1).reshape(-1, P)
+    out = np.empty((len(idx), k * P), dtype=np.int64)
+    for r, c in enumerate(per):
+        out[:, r::P] = c[idx[:, r]]
+    return out[out[:, t] >= 1]
+
+
+def configuration_count(n: int, k: int, period: int = 1) -> int:
+    """An upper bound of the number of configurations of n tokens over every last class (k P classes)."""
+    total = k
+    for m in residue_totals(n, period):
+        total *= math.comb(m + k - 1, k - 1)
+    return total
+
+
+def max_enumerated_length(k: int, wanted: int, period: int = 1) -> int:
     """The largest N0 <= wanted whose configurations (all lengths 1..N0) fit MAX_CONFIGURATIONS."""
     total, n0 = 0, 0
     for n in range(1, wanted + 1):
-        total += k * math.comb(n + k - 1, k - 1)
+        total += configuration_count(n, k, period)
         if total > MAX_CONFIGURATIONS:
             break
         n0 = n
@@ -101,46 +147,94 @@ def _abs_bounds(lo, hi):
 
 
 def id_runs(alphabet, counts, t: int) -> list:
-    """The input of :func:`string_of` as (token id, repeat) runs: the letters in alphabet order, one alphabet[t]
-    moved to the end (so a long input can be written without building it)."""
+    """The input of :func:`string_of` (NoPE) as (token id, repeat) runs: the letters in alphabet order, one
+    alphabet[t] moved to the end (so a long input can be written without building it)."""
     runs = [(int(a), int(c) - (i == t)) for i, (a, c) in enumerate(zip(alphabet, counts, strict=True))]
     return [r for r in runs if r[1] > 0] + [(int(alphabet[t]), 1)]
 
 
-def string_of(alphabet, counts, t: int) -> list:
-    """An input with these counts whose last token is alphabet[t] (NoPE: the order of the others is immaterial)."""
-    return [a for a, r in id_runs(alphabet, counts, t) for _ in range(r)]
+def string_of(alphabet, counts, t: int, period: int = 1) -> list:
+    """An input with these class counts whose last position has class t.  NoPE: the letters in alphabet order,
+    one alphabet[t] last (the order of the others is immaterial).  Period P: position i (1..n) takes the next
+    letter (alphabet order) of its residue ``i mod P``, the last one t's letter."""
+    P = period
+    if P == 1:
+        return [a for a, r in id_runs(alphabet, counts, t) for _ in range(r)]
+    left = [int(c) for c in counts]
+    left[t] -= 1
+    n = sum(int(c) for c in counts)
+    pools = [[int(alphabet[c // P]) for c in range(r, len(left), P) for _ in range(left[c])][::-1] for r in range(P)]
+    return [pools[i % P].pop() for i in range(1, n)] + [int(alphabet[t // P])]
 
 
-def propagate(t: int, r_lo, r_hi, p_lo, p_hi):
-    """Tighten boxes by rho + sum pi = 1 and pi_t >= rho; returns the bounds and a mask of nonempty boxes."""
-    k = p_lo.shape[1]
-    marg = (k + 3) ** 2 * 2.0**-52  # covers the rounding of the sums below (all terms in [0, 1])
+def count_labels(alphabet, period: int = 1) -> list:
+    """The names of the classes in records: the token id (NoPE), ``id@r`` (token id at residue r) with P > 1."""
+    return [str(a) for a in alphabet] if period == 1 else [f"{a}@{r}" for a in alphabet for r in range(period)]
+
+
+def _groups(k: int, P: int) -> list:
+    return [np.arange(r, k * P, P) for r in range(P)]
+
+
+def propagate(t: int, r_lo, r_hi, p_lo, p_hi, period: int = 1):
+    """Tighten boxes by rho + sum pi = 1, pi_t >= rho and (P > 1) ``|sum_a pi_(a,r) - 1/P| <= rho`` per residue r
+    (the module docstring of :mod:`bounds.certify.gpt2_enclosure`); returns the bounds and a mask of nonempty boxes."""
+    kP = p_lo.shape[1]
+    marg = (kP + 3) ** 2 * 2.0**-52  # covers the rounding of the sums below (all terms in [0, 1])
+    ok = np.ones(len(r_lo), dtype=bool)
+    if period > 1:
+        p_lo, p_hi = p_lo.copy(), p_hi.copy()
+        g_lo = (1 / period - r_hi - marg)[:, None]
+        g_hi = (1 / period + r_hi + marg)[:, None]
+        for idx in _groups(kP // period, period):
+            s_lo, s_hi = p_lo[:, idx].sum(axis=1, keepdims=True), p_hi[:, idx].sum(axis=1, keepdims=True)
+            ok &= (s_lo <= g_hi)[:, 0] & (s_hi >= g_lo)[:, 0]
+            p_lo[:, idx] = np.maximum(p_lo[:, idx], g_lo - (s_hi - p_hi[:, idx]) - marg)
+            p_hi[:, idx] = np.minimum(p_hi[:, idx], g_hi - (s_lo - p_lo[:, idx]) + marg)
     s_lo, s_hi = p_lo.sum(axis=1, keepdims=True), p_hi.sum(axis=1, keepdims=True)
     n_lo = np.maximum(p_lo, 1 - r_hi[:, None] - (s_hi - p_hi) - marg)
     n_hi = np.minimum(p_hi, 1 - r_lo[:, None] - (s_lo - p_lo) + marg)
     n_lo[:, t] = np.maximum(n_lo[:, t], r_lo)
     nr_hi = np.minimum(np.minimum(r_hi, 1 - n_lo.sum(axis=1) + marg), n_hi[:, t])
     nr_lo = np.maximum(r_lo, 1 - n_hi.sum(axis=1) - marg)
-    ok = np.all(n_lo <= n_hi, axis=1) & (nr_lo <= nr_hi)
+    ok &= np.all(n_lo <= n_hi, axis=1) & (nr_lo <= nr_hi)
     return nr_lo, nr_hi, np.maximum(n_lo, 0.0), n_hi, ok
 
 
-def _realize(t: int, r_mid: float, p_mid: np.ndarray, n_min: int, n_max: int = MAX_REALIZED_LENGTH):
-    """A concrete length and count vector near a box centre (n >= n_min, letter t present)."""
-    L = int(min(max(n_min + 1, round(1 / max(r_mid, 1e-300))), n_max + 1))
-    n = L - 1
-    share = p_mid / max(p_mid.sum(), 1e-300)
-    counts = np.floor(share * n).astype(np.int64)
-    counts[t] = max(counts[t], 1)
-    while counts.sum() > n:
-        j = int(np.argmax(counts - (np.arange(len(counts)) == t)))
+def _split(total: int, share: np.ndarray, keep: int | None) -> np.ndarray:
+    """``total`` split in proportion to ``share`` (floors, the rest by largest remainders), entry ``keep`` >= 1."""
+    share = share / max(share.sum(), 1e-300)
+    counts = np.floor(share * total).astype(np.int64)
+    if keep is not None:
+        counts[keep] = max(counts[keep], 1)
+    while counts.sum() > total:
+        j = int(np.argmax(counts - (np.arange(len(counts)) == keep)))
         counts[j] -= 1
-    rest = n - int(counts.sum())
+    rest = total - int(counts.sum())
     if rest:
-        order = np.argsort(-(share * n - counts))
+        order = np.argsort(-(share * total - counts))
         for j in order[:rest]:
             counts[j] += 1
+    return counts
+
+
+def _realize(t: int, r_mid: float, p_mid: np.ndarray, n_min: int, n_max: int = MAX_REALIZED_LENGTH,
+             period: int = 1):
+    """A concrete length and class count vector near a box centre (n >= n_min, class t present, n mod P = t's
+    residue); None when ``n_min..n_max`` holds no length of that residue."""
+    P = period
+    L = int(min(max(n_min + 1, round(1 / max(r_mid, 1e-300))), n_max + 1))
+    n = L - 1
+    if P == 1:
+        return n, _split(n, p_mid, t)
+    n += (t % P - n) % P
+    if n > n_max:
+        n -= P
+    if n < n_min:
+        return None
+    counts = np.zeros(len(p_mid), dtype=np.int64)
+    for r, (idx, m) in enumerate(zip(_groups(len(p_mid) // P, P), residue_totals(n, P), strict=True)):
+        counts[idx] = _split(m, p_mid[idx] + 1e-300, t // P if r == t % P else None)
     return n, counts
 
 
@@ -170,13 +264,15 @@ class Long:
     boxes_open: int
 
 
-def enumerate_length(pd: PairDifference, k: int, n: int, deadline: Deadline) -> Row | None:
+def enumerate_length(pd: PairDifference, k: int, n: int, deadline: Deadline, period: int = 1) -> Row | None:
     """Every configuration of n tokens (model length n + 1), CHUNK at a time; None when the deadline passes first."""
     best = (-1.0, None, None)
     upper = 0.0
     L = float(n + 1)
-    for t in range(k):
-        cs = compositions(n, k, t)
+    for t in range(k * period):
+        cs = configurations(n, k, t, period)
+        if not len(cs):
+            continue
         r_lo, r_hi, _, _ = point_box(cs[0], n)
         for a in range(0, len(cs), CHUNK):
             if deadline.expired():
@@ -194,7 +290,7 @@ def enumerate_length(pd: PairDifference, k: int, n: int, deadline: Deadline) -> 
 
 def branch_and_bound(pd: PairDifference, k: int, n_min: int, n_max: int | None, eps: float, deadline: Deadline,
                      budget_s: float, max_boxes: int, batch: int = 64, stop_above: bool = True,
-                     tick=None, upper_short: float = 0.0, lower_start: float = 0.0) -> Long:
+                     tick=None, upper_short: float = 0.0, lower_start: float = 0.0, period: int = 1) -> Long:
     """The module docstring's branch-and-bound over every length n in ``n_min..n_max`` (None: every length >=
     n_min), i.e. rho in [1/(n_max + 1), 1/(n_min + 1)], until every open box is within eps, a realized input
     exceeds eps (``stop_above``; ``lower_start``: a failure already known elsewhere), ``max_boxes`` boxes are
@@ -202,15 +298,17 @@ def branch_and_bound(pd: PairDifference, k: int, n_min: int, n_max: int | None, 
     own = Deadline(budget_s)
     if deadline.end < own.end:
         own = deadline
+    P = period
+    kP = k * P
     r0 = float(np.nextafter(1 / (n_min + 1), np.inf))
     r_min = 0.0 if n_max is None else float(np.nextafter(1 / (n_max + 1), -np.inf))
-    scale = np.array([r0 - r_min] + [1.0] * k)
+    scale = np.array([r0 - r_min] + [1.0] * kP)
     heap, serial, split = [], itertools.count(), 0
     best = {"lower": 0.0, "w": None}
     cap = 10**12 if n_max is None else n_max
 
     def push(t, r_lo, r_hi, p_lo, p_hi):
-        r_lo, r_hi, p_lo, p_hi, ok = propagate(t, r_lo, r_hi, p_lo, p_hi)
+        r_lo, r_hi, p_lo, p_hi, ok = propagate(t, r_lo, r_hi, p_lo, p_hi, P)
         if not ok.any():
             return
         r_lo, r_hi, p_lo, p_hi = r_lo[ok], r_hi[ok], p_lo[ok], p_hi[ok]
@@ -221,9 +319,12 @@ def branch_and_bound(pd: PairDifference, k: int, n_min: int, n_max: int | None, 
         # realize the centres as concrete inputs of the range
         rs, cs = [], []
         for i in range(len(up)):
-            n, c = _realize(t, (r_lo[i] + r_hi[i]) / 2, (p_lo[i] + p_hi[i]) / 2, n_min, cap)
-            rs.append(n)
-            cs.append(c)
+            got = _realize(t, (r_lo[i] + r_hi[i]) / 2, (p_lo[i] + p_hi[i]) / 2, n_min, cap, P)
+            if got is not None:
+                rs.append(got[0])
+                cs.append(got[1])
+        if not rs:
+            return
         cs = np.array(cs)
         Ls = np.array(rs, dtype=np.float64)[:, None] + 1
         _, low = _abs_bounds(*pd.difference(t, np.nextafter(1 / Ls[:, 0], -np.inf), np.nextafter(1 / Ls[:, 0], np.inf),
@@ -233,12 +334,12 @@ def branch_and_bound(pd: PairDifference, k: int, n_min: int, n_max: int | None, 
             best.update(lower=float(low[i]), w=(int(rs[i]), [int(c) for c in cs[i]], t))
 
     pushed = 0
-    for t in range(k):
+    for t in range(kP):
         if own.expired():
             break
-        push(t, np.array([r_min]), np.array([r0]), np.zeros((1, k)), np.ones((1, k)))
+        push(t, np.array([r_min]), np.array([r0]), np.zeros((1, kP)), np.ones((1, kP)))
         pushed += 1
-    while pushed == k and heap and -heap[0][0] > eps and not (stop_above and max(best["lower"], lower_start) > eps) \
+    while pushed == kP and heap and -heap[0][0] > eps and not (stop_above and max(best["lower"], lower_start) > eps) \
             and not own.expired() and split < max_boxes:
         popped = [heapq.heappop(heap) for _ in range(min(batch, len(heap))) if heap and -heap[0][0] > eps]
         by_t = {}
@@ -247,8 +348,8 @@ def branch_and_bound(pd: PairDifference, k: int, n_min: int, n_max: int | None, 
             hi = np.concatenate([[r_hi], p_hi])
             j = int(np.argmax((hi - lo) / scale))
             mid = lo[j] + (hi[j] - lo[j]) / 2
-            for a, b in ((lo, np.where(np.arange(k + 1) == j, mid, hi)),
-                         (np.where(np.arange(k + 1) == j, mid, lo), hi)):
+            for a, b in ((lo, np.where(np.arange(kP + 1) == j, mid, hi)),
+                         (np.where(np.arange(kP + 1) == j, mid, lo), hi)):
                 by_t.setdefault(t, []).append((a, b))
             split += 1
         for t, kids in by_t.items():
@@ -257,7 +358,7 @@ def branch_and_bound(pd: PairDifference, k: int, n_min: int, n_max: int | None, 
             push(t, lo[:, 0], hi[:, 0], lo[:, 1:], hi[:, 1:])
         if tick is not None:
             tick(split, max(upper_short, -heap[0][0] if heap else 0.0), best["lower"])
-    upper = math.inf if pushed < k else (-heap[0][0] if heap else 0.0)
+    upper = math.inf if pushed < kP else (-heap[0][0] if heap else 0.0)
     return Long(upper, best["lower"], best["w"], split, len(heap))
 
 
@@ -265,23 +366,26 @@ def _ids_text(ids: list) -> str:
     return f"token ids {ids}" if len(ids) <= 60 else f"{len(ids)} token ids (--json carries them)"
 
 
-def _row_witness(alphabet):
+def _row_witness(alphabet, period: int = 1):
+    labels = count_labels(alphabet, period)
+
     def describe(r: Row) -> dict:
-        ids = string_of(alphabet, r.counts, r.t)
-        return {"length": r.length, "string": ids, "counts": {str(a): c for a, c in zip(alphabet, r.counts,
-                                                                                         strict=True)},
-                "window": [], "last": int(alphabet[r.t]), "description": _ids_text(ids)}
+        ids = string_of(alphabet, r.counts, r.t, period)
+        return {"length": r.length, "string": ids, "counts": dict(zip(labels, r.counts, strict=True)),
+                "window": [], "last": int(alphabet[r.t // period]), "class": r.t, "description": _ids_text(ids)}
     return describe
 
 
-def _long_witness(alphabet):
+def _long_witness(alphabet, period: int = 1):
+    labels = count_labels(alphabet, period)
+
     def describe(w: tuple) -> dict:
         n, counts, t = w
-        ids = string_of(alphabet, counts, t) if n <= WITNESS_STRING_LIMIT else None
+        ids = string_of(alphabet, counts, t, period) if n <= WITNESS_STRING_LIMIT else None
         text = _ids_text(ids) if ids is not None else \
-            f"the input of {n} tokens with counts {dict(zip(alphabet, counts, strict=True))} (last token {alphabet[t]})"
-        return {"length": n + 1, "string": ids, "counts": {str(a): c for a, c in zip(alphabet, counts, strict=True)},
-                "window": [], "last": int(alphabet[t]), "description": text}
+            f"the input of {n} tokens with counts {dict(zip(labels, counts, strict=True))} (last class {labels[t]})"
+        return {"length": n + 1, "string": ids, "counts": dict(zip(labels, counts, strict=True)),
+                "window": [], "last": int(alphabet[t // period]), "class": t, "description": text}
     return describe
 
 
@@ -298,13 +402,18 @@ def certify_pair(f, g, eps: float, max_length: int = 16, budget_s: float = 30.0,
     if deadline is not None and deadline.end < own.end:
         own = deadline
     deadline = own
+    P = math.lcm(f.period, g.period)
+    if len(f.alphabet) * P > MAX_ALPHABET:
+        raise ValueError(f"the pair's classes at period {P} (the lcm of {f.period} and {g.period}): "
+                         f"{len(f.alphabet)} tokens x {P} residues exceed MAX_ALPHABET = {MAX_ALPHABET}")
+    f, g = f.at_period(P), g.at_period(P)
     pd = PairDifference(f, g)
     alphabet = f.alphabet
     k = len(alphabet)
-    target = max_enumerated_length(k, max_length)
+    target = max_enumerated_length(k, max_length, P)
     rows: list[Row] = []
     for n in range(1, target + 1):
-        row = enumerate_length(pd, k, n, deadline)
+        row = enumerate_length(pd, k, n, deadline, P)
         if row is None:
             break
         rows.append(row)
@@ -315,42 +424,43 @@ def certify_pair(f, g, eps: float, max_length: int = 16, budget_s: float = 30.0,
     else:
         long = branch_and_bound(pd, k, N0 + 1, None, eps, deadline, 0.5 * deadline.left() if horizon else
                                 deadline.left(), max_boxes, batch, tick=tick, upper_short=upper_short,
-                                lower_start=max((r.lower for r in rows), default=0.0))
+                                lower_start=max((r.lower for r in rows), default=0.0), period=P)
     hz = None
     if horizon:
         def extend(m: int):
             n = m - 1
-            if k * math.comb(n + k - 1, k - 1) > MAX_CONFIGURATIONS:
+            if configuration_count(n, k, P) > MAX_CONFIGURATIONS:
                 return None
-            row = enumerate_length(pd, k, n, deadline)
+            row = enumerate_length(pd, k, n, deadline, P)
             if row is not None:
-                row.witness = string_of(alphabet, row.counts, row.t)
+                row.witness = string_of(alphabet, row.counts, row.t, P)
             return row
 
         def probe_range(lo: int, M: int, seconds: float) -> Long:
-            return branch_and_bound(pd, k, lo, M - 1, eps, deadline, seconds, max_boxes, batch)
+            return branch_and_bound(pd, k, lo, M - 1, eps, deadline, seconds, max_boxes, batch, period=P)
 
         for r in rows:
-            r.witness = string_of(alphabet, r.counts, r.t)
+            r.witness = string_of(alphabet, r.counts, r.t, P)
         hz = find_horizon(None, rows, long if N0 == target else None, eps, eps, deadline.left(), 2, probe_range,
-                          MAX_REALIZED_LENGTH + 1, None, extend, _row_witness(alphabet), _long_witness(alphabet))
+                          MAX_REALIZED_LENGTH + 1, None, extend, _row_witness(alphabet, P),
+                          _long_witness(alphabet, P))
     best = max(rows, key=lambda r: r.lower, default=None)
     cand = [(best.lower, best.n, best.counts, best.t)] if best is not None else []
     if long.witness is not None:
         cand.append((long.lower, *long.witness))
     if hz is not None and hz.X is not None and hz.witness.get("counts"):
         w = hz.witness
-        cand.append((hz.x_value, w["length"] - 1, [w["counts"][str(a)] for a in alphabet], alphabet.index(w["last"])))
+        cand.append((hz.x_value, w["length"] - 1, [w["counts"][c] for c in count_labels(alphabet, P)], w["class"]))
     lower, wn, wc, wt = max(cand, key=lambda c: c[0], default=(0.0, None, None, None))
     if lower <= 0:  # no input is known to differ: no witness
         wn = wc = wt = None
     upper = max(upper_short, long.upper)
     verdict = "fails" if lower > eps else ("certified" if upper <= eps else "undetermined")
-    witness = {"length": wn, "counts": wc, "last": None if wt is None else int(alphabet[wt]), "ids": None,
+    witness = {"length": wn, "counts": wc, "last": None if wt is None else int(alphabet[wt // P]), "ids": None,
                "model_ids": None, "output": None, "f_minus_g": None}
     torch_diff = None
     if wn is not None and wn <= TORCH_CHECK_LIMIT:
-        ids = string_of(alphabet, wc, wt)
+        ids = string_of(alphabet, wc, wt, P)
         witness.update(ids=ids, model_ids=[int(f.bos), *ids])
         if f.torch_model is not None and g.torch_model is not None:
             diff = f.torch_logits(ids) - g.torch_logits(ids)
@@ -362,4 +472,4 @@ def certify_pair(f, g, eps: float, max_length: int = 16, budget_s: float = 30.0,
                                                and deadline.expired())}
     return Gpt2Certificate(verdict, float(upper), float(lower), float(eps), N0, witness, torch_diff,
                            [[r.lower, r.upper] for r in rows], long.boxes_split, long.boxes_open,
-                           deadline.elapsed(), horizon=hz, reached=reached)
+                           deadline.elapsed(), horizon=hz, reached=reached, period=P)

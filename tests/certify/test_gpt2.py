@@ -81,13 +81,15 @@ def test_refuses_absolute_positions_and_bad_options(tmp_path):
     with pytest.raises(gpt2.FormError, match="absolute positions are used.*define the model on inputs of at most "
                                              f"{m.config.n_positions} positions.*every length"):
         gpt2.load(str(path))
-    # a table repeating with period 3 is named as periodic, and refused too
+    # a table repeating with period 3 is read periodically (tests/certify/test_gpt2_periodic.py), up to the class
+    # limit: 3 tokens x 3 residues = 9 classes are refused, naming the period
     with torch.no_grad():
         rows = m.transformer.wpe.weight
         rows.copy_(rows[:3].repeat(rows.shape[0] // 3 + 1, 1)[:rows.shape[0]])
     m.save_pretrained(tmp_path / "periodic")
-    with pytest.raises(gpt2.FormError, match="repeats with period 3, but periodic positions are not supported"):
+    with pytest.raises(gpt2.FormError, match="repeats with period 3: 3 tokens x 3 residues = 9 classes exceed"):
         gpt2.load(str(tmp_path / "periodic"))
+    assert gpt2.load(str(tmp_path / "periodic"), alphabet=[1, 2]).period == 3
     assert gpt2.table_period(np.arange(12.0).reshape(6, 2)) is None  # control: an aperiodic table has no period
     assert gpt2.table_period(np.tile(np.arange(4.0).reshape(2, 2), (3, 1))) == 2
     ok = _saved(tmp_path, 2)
