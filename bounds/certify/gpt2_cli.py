@@ -219,7 +219,7 @@ def report(rec: dict) -> str:
     else:
         v = f"undetermined, gap [{rec['lower']:.6g}, {rec['upper']:.6g}] around eps = {rec['eps']:.6g}"
     lines.append(f"verdict: {v}")
-    if rec["verdict"] == "fails" and w["ids"] is not None:
+    if rec["verdict"] == "fails" and w["ids"] is not None and pos == ["NoPE", "NoPE"]:
         lines.append("  (for a fixed-length verifier: rerun with --json > cert.json, then the same --model / --against "
                      "with --write-onnx cert.json --out DIR writes an ONNX graph and a VNN-LIB property)")
     lines.append(f"time {rec['seconds']:.1f} s")

@@ -280,7 +280,7 @@ def test_command_line_certifies_and_refutes_hugging_face_directories(tmp_path, c
     with torch.no_grad():
         m.transformer.ln_f.weight[2] += 1.0
     m.save_pretrained(tmp_path / "changed")
-    rc, out, _ = _run(["--model", path, "--against", path, "--alphabet", "1,2", "--time-budget", "5"], capsys)
+    rc, out, _ = _run(["--model", path, "--against", path, "--alphabet", "1,2", "--time-budget", "120"], capsys)
     assert rc == 0 and "verdict: certified" in out
     rc, out, _ = _run(["--model", path, "--against", str(tmp_path / "changed"), "--alphabet", "1,2", "--json"],
                       capsys)
