@@ -78,3 +78,62 @@ def test_every_seed_of_the_cpu_sweep_has_a_verdict():
     assert len(want) == 368 and sorted(got) == sorted(want)
     assert all(r["construction"]["verdict"] in ("certified", "fails", "undetermined") for r in recs)
     assert sorted(got[1:]) != sorted(want) and sorted(got + got[:1]) != sorted(want)
+
+
+HORIZON_SETS = ("quick", "horizon", "witness")
+
+
+def _horizon_problems(r: dict) -> list[str]:
+    """What is wrong with the certified horizon of each certificate of record ``r`` (empty: none): H and X are
+    present, H < X, the witness has length X and is written out whenever it is short, and the failing input's
+    certified value exceeds delta + eps."""
+    from bounds.certify.horizon import WITNESS_STRING_LIMIT
+
+    bad = []
+    for c in ("construction", "target"):
+        cert, h = r.get(c), (r.get(c) or {}).get("horizon")
+        if cert is None:
+            continue
+        if not h or "H" not in h or "X" not in h:
+            bad.append(f"{c}: no H and X")
+            continue
+        if (h["H"] is None) != bool(h["every_length"]) or (h["every_length"] and h["X"] is not None):
+            bad.append(f"{c}: every_length inconsistent with H and X")
+        if h["H"] is not None and h["H"] < h["first_length"] - 1:
+            bad.append(f"{c}: H below the first length")
+        if h["X"] is not None:
+            w = h["witness"]
+            if h["H"] is None or not h["H"] < h["X"] or w["length"] != h["X"]:
+                bad.append(f"{c}: H < X = witness length fails")
+            if not h["x_value"] > cert["delta"][1] + cert["eps"]:
+                bad.append(f"{c}: the failing value is not above delta + eps")
+            if (w["string"] is None) != (h["X"] - 1 > WITNESS_STRING_LIMIT) or \
+                    (w["string"] is not None and len(w["string"]) != h["X"] - 1):
+                bad.append(f"{c}: the short witness is not written out (or has the wrong length)")
+        if cert["verdict"] == "fails" and h["X"] is None:
+            bad.append(f"{c}: fails without a first failure X")
+    return bad
+
+
+@pytest.mark.parametrize("name", HORIZON_SETS)
+def test_every_record_carries_its_certified_horizon(name):
+    """Every committed record of these sweeps has H and X for both certificates, consistent with its verdict
+    and its witness (Izzo et al. sec. 5 read on every input: the length up to which a trained seed is right)."""
+    recs = [r for r in _records(name) if "refused" not in r]
+    assert recs and all(not _horizon_problems(r) for r in recs), next(
+        (r["run_key"], r["seed"], _horizon_problems(r)) for r in recs if _horizon_problems(r))
+
+
+def test_a_horizon_past_its_failure_is_caught():
+    """Negative control: the same checker rejects a record whose H reaches its own first failure, and one whose
+    short witness was dropped."""
+    import copy
+
+    r = next(r for r in _records("quick") if r["target"]["horizon"]["X"] is not None
+             and r["target"]["horizon"]["witness"]["string"] is not None)
+    assert not _horizon_problems(r)
+    late = copy.deepcopy(r)
+    late["target"]["horizon"]["H"] = late["target"]["horizon"]["X"]
+    dropped = copy.deepcopy(r)
+    dropped["target"]["horizon"]["witness"]["string"] = None
+    assert _horizon_problems(late) and _horizon_problems(dropped)
