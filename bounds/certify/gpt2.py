@@ -19,7 +19,10 @@ is kept as its first P rows and read periodically at every length, ``wpe[i mod P
 model itself is undefined; the certificate is about this periodic reading, which agrees with the saved model on
 every input of at most R positions): then a position's class is (token, position mod P), and the output depends on
 the last position's class and the counts per class (the periodic case of :mod:`bounds.certify.gpt2_enclosure`).
-Any other nonzero table (a learned absolute table) is refused in one line (:func:`position_refusal`).
+Any other nonzero table (a learned absolute table of R rows) is refused in one line (:func:`position_refusal`),
+unless it is read with ``absolute=True`` (the pair certificate does): then it is kept whole, as a table of period R
+that agrees with the model on the only inputs the model reads (at most R positions), and ``defined_up_to = R``
+tells the certificate to claim nothing beyond.
 
 :func:`load` reads a Hugging Face ``save_pretrained`` directory or a PyTorch state_dict file with its declared
 ``config.json``; :class:`Gpt2Form` holds the float64 parameters and the torch model (float64) used to check the
@@ -38,6 +41,7 @@ import numpy as np
 ACTIVATIONS = ("gelu_new", "gelu_pytorch_tanh", "gelu")  # tanh approximation (GPT-2's default), exact erf GELU
 MAX_ALPHABET = 8  # the attention enclosure enumerates the 2^(|alphabet| + 1) vertices of a mass box
 MAX_WIDTH = 1024
+MAX_TABLE_CLASSES = 4096  # an absolute table of R rows: k R classes (enclosed without the vertex enumeration)
 LAYER_PREFIXES = ("transformer.", "body.", "model.")
 HEAD_KEYS = ("lm_head", "token_head", "score", "head")
 
@@ -72,6 +76,7 @@ class Gpt2Form:
     alphabet: tuple  # token ids an input may contain (BOS excluded)
     torch_model: object = field(default=None, repr=False)  # callable ids -> last-position logits (float64)
     wpe: np.ndarray | None = None  # (P, d): a position table read periodically, wpe[i mod P] (None: NoPE)
+    defined_up_to: int | None = None  # an absolute table's R rows: the model reads at most R positions (None: all)
 
     @property
     def d(self) -> int:
@@ -85,6 +90,8 @@ class Gpt2Form:
     @property
     def positions(self) -> str:
         """How the model reads positions, in words."""
+        if self.defined_up_to is not None:
+            return f"absolute positions (a table of {self.defined_up_to} rows)"
         return "NoPE" if self.wpe is None else f"periodic positions (period {self.period})"
 
     def classes(self) -> list:
@@ -159,10 +166,14 @@ def _strip(sd: dict) -> dict:
     return out
 
 
-def from_state_dict(sd: dict, cfg: dict, *, bos: int | None = None, alphabet=None) -> Gpt2Form:
-    """The form of a one-layer NoPE GPT-2 state_dict (keys of ``GPT2Model``, optionally under ``transformer.`` /
+def from_state_dict(sd: dict, cfg: dict, *, bos: int | None = None, alphabet=None,
+                    absolute: bool = False) -> Gpt2Form:
+    """The form of a one-layer GPT-2 state_dict (keys of ``GPT2Model``, optionally under ``transformer.`` /
     ``body.``, and a head ``lm_head`` / ``token_head`` / ``score`` / ``head``, else tied to ``wte``) with its
-    declared config (a ``GPT2Config`` dict)."""
+    declared config (a ``GPT2Config`` dict).  A nonzero position table that is not periodic is refused
+    (:func:`position_refusal`) unless ``absolute``: then it is kept whole as a table of period R (its rows) with
+    ``defined_up_to = R`` (the model is defined on inputs of at most R positions, where the periodic reading is the
+    model itself; nothing beyond is claimed: :func:`bounds.certify.gpt2_search.certify_pair`)."""
     _config_checks(cfg)
     sd = {k: np.asarray(v.detach().double().cpu().numpy() if hasattr(v, "detach") else v, dtype=np.float64)
           for k, v in _strip(sd).items()}
@@ -171,7 +182,7 @@ def from_state_dict(sd: dict, cfg: dict, *, bos: int | None = None, alphabet=Non
         raise FormError(f"{len(layers)} layers in the state_dict ({', '.join(layers)}): only one layer is supported")
     wpe = sd.get("wpe.weight")
     wpe = None if wpe is None or not np.any(wpe) else wpe
-    if wpe is not None and table_period(wpe) is None:
+    if wpe is not None and table_period(wpe) is None and not absolute:
         raise FormError(position_refusal(wpe))
     try:
         wte = sd["wte.weight"]
@@ -212,7 +223,12 @@ def from_state_dict(sd: dict, cfg: dict, *, bos: int | None = None, alphabet=Non
         raise FormError(f"alphabet {list(alphabet)} must be distinct token ids in 0..{vocab - 1} other than BOS {bos}")
     if len(alphabet) > MAX_ALPHABET:
         raise FormError(f"alphabet of {len(alphabet)} tokens exceeds MAX_ALPHABET = {MAX_ALPHABET}")
-    if wpe is not None:
+    if wpe is not None and table_period(wpe) is None:  # absolute: each position its own residue
+        if len(alphabet) * len(wpe) > MAX_TABLE_CLASSES:
+            raise FormError(f"absolute positions: {len(alphabet)} tokens x {len(wpe)} table rows = "
+                            f"{len(alphabet) * len(wpe)} classes exceed MAX_TABLE_CLASSES = {MAX_TABLE_CLASSES}")
+        form.wpe, form.defined_up_to = wpe.copy(), len(wpe)
+    elif wpe is not None:
         period = table_period(wpe)
         if len(alphabet) * period > MAX_ALPHABET:
             raise FormError(f"the position table repeats with period {period}: {len(alphabet)} tokens x {period} "
@@ -239,7 +255,8 @@ def position_refusal(wpe: np.ndarray) -> str:
     return (f"absolute positions are used (wpe nonzero, max |wpe| = {np.abs(wpe).max():.3g}, not periodic): its "
             f"{rows} rows define the model on inputs of at most {rows} positions, and the certificate's statement "
             "is about every length; only NoPE (wpe = 0 or absent) and position tables that repeat with a period "
-            "(wpe[i] = wpe[i - P]) are supported")
+            "(wpe[i] = wpe[i - P]) are certified at every length (a pair certificate states what holds within the "
+            "table)")
 
 
 def _tokenizer(path: str):
@@ -268,7 +285,8 @@ def _tokenizer_ids(path: str):
     return bos, tuple(sorted(i for i in tok.get_vocab().values() if i not in special))
 
 
-def load(path: str, *, config: str | None = None, bos: int | None = None, alphabet=None) -> Gpt2Form:
+def load(path: str, *, config: str | None = None, bos: int | None = None, alphabet=None,
+         absolute: bool = False) -> Gpt2Form:
     """A Hugging Face ``save_pretrained`` directory, or a state_dict file (``torch.save``) with ``config`` (a
     GPT2Config JSON).  BOS and alphabet: the options, else the tokenizer saved beside the model, else the config's
     ``bos_token_id`` and every other id."""
@@ -297,7 +315,8 @@ def load(path: str, *, config: str | None = None, bos: int | None = None, alphab
         if isinstance(model, GPT2Model):
             sd = {f"transformer.{k}": v for k, v in sd.items()}
         tb, ta = _tokenizer_ids(path)
-        return from_state_dict(sd, cfg, bos=bos if bos is not None else tb, alphabet=alphabet or ta)
+        return from_state_dict(sd, cfg, bos=bos if bos is not None else tb, alphabet=alphabet or ta,
+                               absolute=absolute)
     if config is None:
         raise FormError(f"{path} is a state_dict file: give its GPT2Config JSON (--config)")
     cfg = _read_json(config)
@@ -310,7 +329,7 @@ def load(path: str, *, config: str | None = None, bos: int | None = None, alphab
         raise FormError(f"cannot read the state_dict {path}: {str(e).splitlines()[0]}") from None
     if not isinstance(sd, dict):
         raise FormError(f"{path} does not hold a state_dict")
-    return from_state_dict(sd, cfg, bos=bos, alphabet=alphabet)
+    return from_state_dict(sd, cfg, bos=bos, alphabet=alphabet, absolute=absolute)
 
 
 def _read_json(path: str) -> dict:
@@ -374,6 +393,8 @@ def import_check(form: Gpt2Form, samples: int = 32, max_length: int = 24, seed: 
     rng = np.random.default_rng(seed)
     enc = Enclosure(form)
     worst_mid = worst_out = 0.0
+    if form.defined_up_to is not None:
+        max_length = min(max_length, form.defined_up_to - 1)
     for _ in range(samples):
         n = int(rng.integers(1, max_length + 1))
         ids = [int(a) for a in rng.choice(form.alphabet, size=n)]

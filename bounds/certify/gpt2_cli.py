@@ -92,7 +92,7 @@ def is_gpt2(path) -> bool:
     return path is not None and (os.path.isdir(path) or str(path).endswith(STATE_DICT_SUFFIXES))
 
 
-def _load(path: str, args, bos=None, alphabet=None):
+def _load(path: str, args, bos=None, alphabet=None, absolute: bool = False):
     from transformers.utils import logging as hf_logging
 
     from bounds.certify.gpt2 import FormError, load
@@ -105,13 +105,13 @@ def _load(path: str, args, bos=None, alphabet=None):
         require_regular_file(args.config, "GPT-2 config")
     try:
         return load(path, config=args.config, bos=args.bos if bos is None else bos,
-                    alphabet=args.alphabet if alphabet is None else alphabet)
+                    alphabet=args.alphabet if alphabet is None else alphabet, absolute=absolute)
     except FormError as e:
         raise UsageError(f"{path}: {e}") from None
 
 
 def _nope_only(form, path: str, why: str) -> None:
-    """A one-line refusal of a model with periodic positions where only NoPE is handled."""
+    """A one-line refusal of a model with positions where only NoPE is handled."""
     if form.wpe is not None:
         raise UsageError(f"{path} has {form.positions}: {why}")
 
@@ -162,7 +162,7 @@ def run(args, given: set, started: float | None = None) -> str:
     refuse_unused(given, [o for o in _all_options(given) if o not in USED],
                   "a GPT-2 pair is certified with --eps, --time-budget, --max-length, --max-boxes")
     _check_against(args)
-    f, g = _load(args.model, args), _load(args.against, args)
+    f, g = _load(args.model, args, absolute=True), _load(args.against, args, absolute=True)
     checks = [import_check(f, samples=8), import_check(g, samples=8)]
     bar, tick = bound_progress()
     try:
@@ -211,11 +211,22 @@ def report(rec: dict) -> str:
         fed = (f"{w['model_ids']}" if len(w["ids"]) <= 60 else "in --json's model_ids")
         wtxt = (f"token ids {w['ids']} (as the model consumes it, BOS first: {fed}"
                 + ("" if w.get("output") is None else f"; largest difference at logit {w['output']}") + ")")
-    if rec["verdict"] == "certified":
+    R = rec.get("defined_up_to")
+    if R is not None:
+        lines.append(f"defined up to model length {R}: the position table has {R} rows, so the model reads at most "
+                     f"{R} positions (BOS included); nothing is claimed about longer inputs (undefined beyond its "
+                     "position table)")
+    if rec["verdict"] == "certified" and R is not None:
+        v = (f"certified: max_j |f_j - g_j| <= {rec['upper']:.6g} <= eps = {rec['eps']:.6g} on every input of model "
+             f"length <= {R} (undefined beyond its position table of {R} rows)")
+    elif rec["verdict"] == "certified":
         v = f"certified: max_j |f_j - g_j| <= {rec['upper']:.6g} <= eps = {rec['eps']:.6g} at every length"
     elif rec["verdict"] == "fails":
         v = (f"fails: the input {wtxt} gives |f - g| >= {rec['lower']:.6g} > eps = {rec['eps']:.6g} (torch forward: "
              f"{rec['torch_difference']})")
+    elif R is not None:
+        v = (f"undetermined: model lengths {rec['N0'] + 2}..{R} were not enumerated (--max-length, or the "
+             f"MAX_CONFIGURATIONS inputs enumerated: each position is its own class; or the time budget), undefined beyond its position table of {R} rows")
     else:
         v = f"undetermined, gap [{rec['lower']:.6g}, {rec['upper']:.6g}] around eps = {rec['eps']:.6g}"
     lines.append(f"verdict: {v}")

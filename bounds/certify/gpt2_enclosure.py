@@ -49,6 +49,13 @@ convention):
    ``max(g(lo), g(hi))`` and the min is g(hi) if hi <= x0, g(lo) if lo >= x0, else min g (a lower bound: the
    value at the bisected x0 less 1e-12, far above the Taylor error of a 1e-12-accurate x0).
 4. Affine maps are interval (midpoint-radius) matmuls (:func:`bounds.float_enclosures.matmul`).
+5. *Attention with many classes* (more than :data:`VERTEX_CLASSES`: an absolute table read as a table of period R,
+   every position its own class; only point boxes are evaluated there): numerator and denominator are enclosed
+   separately, ``sum_c u_c v_cj`` in ``[sum_c u_c^- v_lo_cj, sum_c u_c^+ v_hi_cj]`` with ``u_c^-`` / ``u_c^+`` the
+   end of ``[u_lo_c, u_hi_c]`` (all >= 0) that minimizes / maximizes each product, ``sum_c u_c`` in
+   ``[sum u_lo, sum u_hi]``, each sum padded by ``gamma_{K+2}`` times its sum of magnitudes, then divided as
+   intervals (the denominator > 0: BOS's mass is > 0 on every box evaluated there) and clipped to the values'
+   convex hull.  Sound on any box (looser than item 1 on wide ones).
 
 :mod:`bounds.certify.gpt2_difference` encloses ``f - g`` for two forms (tighter than subtracting two enclosures).
 """
@@ -66,6 +73,7 @@ from bounds.float_enclosures import TINY, Ball, add, ball, gamma_n, matmul
 REL = 2.0**-40  # trusted relative accuracy of numpy/scipy exp, tanh, erf
 GELU_TANH_C = float(np.sqrt(2 / np.pi))
 GELU_MIN_MARGIN = 1e-12
+VERTEX_CLASSES = 9  # up to this many classes the attention is enclosed at the 2^K vertices (item 1), else item 5
 
 
 def _dn(x):
@@ -217,6 +225,8 @@ def mixture(s_lo, s_hi, val_lo, val_hi, masks, m_lo, m_hi):
     # masses and exponentials are >= 0, so 0 bounds their products below (rounding down may cross it)
     u_lo = np.maximum(_dn(np.maximum(m_lo, 0.0)[:, None, :] * e_lo[None]), 0.0)  # (B, H, K)
     u_hi = _up(m_hi[:, None, :] * e_hi[None])
+    if masks is None:
+        return _ratio_mixture(u_lo, u_hi, val_lo, val_hi)
     u = np.where(masks[None, None], u_hi[:, :, None, :], u_lo[:, :, None, :])  # (B, H, V, K)
     den = u.sum(axis=-1)  # (B, H, V)
     ok = den > 0
@@ -231,6 +241,30 @@ def mixture(s_lo, s_hi, val_lo, val_hi, masks, m_lo, m_hi):
     hull_lo, hull_hi = val_lo.min(axis=-2), val_hi.max(axis=-2)  # (H, dh) or (B, H, dh)
     hi = np.minimum(_up(hi + pad), hull_hi)
     lo = np.maximum(_dn(lo - pad), hull_lo)
+    return lo, hi
+
+
+def _ratio_mixture(u_lo, u_hi, val_lo, val_hi):
+    """Item 5 of the module docstring: ``sum_c u_c val_c / sum_c u_c`` for u in [u_lo, u_hi] (B, H, K) and values in
+    [val_lo, val_hi] ((H, K, dh) or (B, H, K, dh)), numerator and denominator enclosed apart."""
+    K = u_lo.shape[-1]
+    g = gamma_n(K + 2)
+    vl = val_lo if val_lo.ndim == 4 else val_lo[None]
+    vh = val_hi if val_hi.ndim == 4 else val_hi[None]
+    ul, uh = u_lo[..., None], u_hi[..., None]  # (B, H, K, 1)
+    top_t = np.where(vh >= 0, uh * vh, ul * vh)  # the product's largest value over u, per class
+    bot_t = np.where(vl >= 0, ul * vl, uh * vl)
+    num_hi = _up(top_t.sum(axis=2) + g * np.abs(top_t).sum(axis=2) + TINY)  # (B, H, dh)
+    num_lo = _dn(bot_t.sum(axis=2) - g * np.abs(bot_t).sum(axis=2) - TINY)
+    den_lo = _dn(u_lo.sum(axis=-1) * (1 - g))[..., None]
+    den_hi = _up(u_hi.sum(axis=-1) * (1 + g) + TINY)[..., None]
+    ok = den_lo > 0
+    safe = np.where(ok, den_lo, 1.0)
+    hi = np.where(num_hi >= 0, _up(num_hi / safe), _up(num_hi / den_hi))
+    lo = np.where(num_lo >= 0, _dn(num_lo / den_hi), _dn(num_lo / safe))
+    hull_lo, hull_hi = vl.min(axis=-2), vh.max(axis=-2)  # (1 or B, H, dh)
+    hi = np.minimum(np.where(ok, hi, np.inf), hull_hi)
+    lo = np.maximum(np.where(ok, lo, -np.inf), hull_lo)
     return lo, hi
 
 
@@ -266,7 +300,8 @@ class Enclosure:
         vlo, vhi = _bounds(v)  # (K, d)
         self.v_lo = vlo.reshape(self.K, H, self.dh).transpose(1, 0, 2)  # (H, K, dh)
         self.v_hi = vhi.reshape(self.K, H, self.dh).transpose(1, 0, 2)
-        self.masks = np.array([[(m >> c) & 1 for c in range(self.K)] for m in range(1, 2**self.K)], dtype=bool)
+        self.masks = np.array([[(m >> c) & 1 for c in range(self.K)] for m in range(1, 2**self.K)], dtype=bool) \
+            if self.K <= VERTEX_CLASSES else None
         self.emb = [point(emb_lo[1 + t]) if np.array_equal(emb_lo[1 + t], emb_hi[1 + t]) else
                     _to_ball(emb_lo[1 + t], emb_hi[1 + t]) for t in range(self.K - 1)]
 

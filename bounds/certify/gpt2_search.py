@@ -18,6 +18,15 @@ of the two periods (a table of period P is also periodic with every multiple of 
   boxes of its t); the centres of split boxes are realized as concrete long inputs (of a length whose residue is
   t's) for the lower bound.
 
+**Absolute positions** (a table of R rows that is not periodic, read with ``absolute=True``,
+:mod:`bounds.certify.gpt2`): the model reads at most R positions, where it equals the model whose table is read with
+period R (every position its own residue, so a class is (token, position)); the lengths 1..R - 1 tokens are
+enumerated (up to ``max_length`` and as many as MAX_CONFIGURATIONS allows: k^n inputs of n tokens), no
+branch-and-bound runs, and nothing is
+claimed beyond R (``defined_up_to``; Izzo et al.'s certificate does the same for its trained absolute-position
+models, :func:`bounds.certify.trained.absolute_as_periodic`).  ``certified`` then means every input of at most R
+positions, ``undetermined`` that the enumeration stopped at N0 + 1 < R (H says how far it certified).
+
 Verdict: ``certified`` when the largest bound U over the enumerated lengths and the open boxes is <= eps (then
 ``|f - g| <= U`` at every length), ``fails`` when a concrete input's certified lower end exceeds eps (its torch
 forward is re-checked where it has at most 8191 tokens), else ``undetermined`` with the gap [L, U].  The witness
@@ -34,7 +43,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from bounds.certify.gpt2 import MAX_ALPHABET
+from bounds.certify.gpt2 import MAX_ALPHABET, MAX_TABLE_CLASSES
 from bounds.certify.gpt2_difference import PairDifference
 from bounds.certify.gpt2_enclosure import point_box
 from bounds.certify.horizon import WITNESS_STRING_LIMIT, find_horizon
@@ -63,6 +72,7 @@ class Gpt2Certificate:
     horizon: object = None  # bounds.certify.horizon.Horizon (model lengths)
     reached: dict = field(default_factory=dict)  # how far each phase got (all of it unless the deadline passed)
     period: int = 1  # the classes' period (1: NoPE)
+    defined_up_to: int | None = None  # an absolute table's rows: nothing is claimed about longer inputs
 
     @property
     def gap(self) -> float:
@@ -73,7 +83,7 @@ class Gpt2Certificate:
                 "eps": self.eps, "N0": self.N0, "witness": self.witness, "torch_difference": self.torch_difference,
                 "lengths": self.lengths, "boxes_split": self.boxes_split, "boxes_open": self.boxes_open,
                 "seconds": self.seconds, "delta": [0.0, 0.0], "train_length": None, "reached": self.reached,
-                "period": self.period,
+                "period": self.period, "defined_up_to": self.defined_up_to,
                 "horizon": None if self.horizon is None else
                 {**self.horizon.record(), "lengths": "model lengths: the input's tokens plus BOS"}}
 
@@ -112,11 +122,11 @@ def configurations(n: int, k: int, t: int, period: int = 1) -> np.ndarray:
         return compositions(n, k, t)
     if t % P != n % P:
         return np.empty((0, k * P), dtype=np.int64)
-    per = [all_compositions(m, k) for m in residue_totals(n, P)]
-    idx = np.stack(np.meshgrid(*[np.arange(len(c)) for c in per], indexing="ij"), -1).reshape(-1, P)
-    out = np.empty((len(idx), k * P), dtype=np.int64)
-    for r, c in enumerate(per):
-        out[:, r::P] = c[idx[:, r]]
+    out = np.zeros((1, k * P), dtype=np.int64)
+    for r, m in enumerate(residue_totals(n, P)):  # the product over residues, one residue at a time
+        c = all_compositions(m, k)
+        out = np.repeat(out, len(c), axis=0)
+        out[:, r::P] = np.tile(c, (len(out) // len(c), 1))
     return out[out[:, t] >= 1]
 
 
@@ -403,14 +413,16 @@ def certify_pair(f, g, eps: float, max_length: int = 16, budget_s: float = 30.0,
         own = deadline
     deadline = own
     P = math.lcm(f.period, g.period)
-    if len(f.alphabet) * P > MAX_ALPHABET:
+    R = min((x.defined_up_to for x in (f, g) if x.defined_up_to is not None), default=None)
+    limit, name = (MAX_ALPHABET, "MAX_ALPHABET") if R is None else (MAX_TABLE_CLASSES, "MAX_TABLE_CLASSES")
+    if len(f.alphabet) * P > limit:
         raise ValueError(f"the pair's classes at period {P} (the lcm of {f.period} and {g.period}): "
-                         f"{len(f.alphabet)} tokens x {P} residues exceed MAX_ALPHABET = {MAX_ALPHABET}")
+                         f"{len(f.alphabet)} tokens x {P} residues exceed {name} = {limit}")
     f, g = f.at_period(P), g.at_period(P)
     pd = PairDifference(f, g)
     alphabet = f.alphabet
     k = len(alphabet)
-    target = max_enumerated_length(k, max_length, P)
+    target = max_enumerated_length(k, max_length if R is None else min(max_length, R - 1), P)
     rows: list[Row] = []
     for n in range(1, target + 1):
         row = enumerate_length(pd, k, n, deadline, P)
@@ -419,7 +431,9 @@ def certify_pair(f, g, eps: float, max_length: int = 16, budget_s: float = 30.0,
         rows.append(row)
     N0 = len(rows)
     upper_short = max((r.upper for r in rows), default=0.0)
-    if N0 < target:
+    if R is not None:  # the model reads at most R positions: every length up to it enumerated, none beyond claimed
+        long = Long(0.0 if N0 == R - 1 else math.inf, 0.0, None, 0, 0)
+    elif N0 < target:
         long = Long(math.inf, 0.0, None, 0, 0)
     else:
         long = branch_and_bound(pd, k, N0 + 1, None, eps, deadline, 0.5 * deadline.left() if horizon else
@@ -441,9 +455,9 @@ def certify_pair(f, g, eps: float, max_length: int = 16, budget_s: float = 30.0,
 
         for r in rows:
             r.witness = string_of(alphabet, r.counts, r.t, P)
-        hz = find_horizon(None, rows, long if N0 == target else None, eps, eps, deadline.left(), 2, probe_range,
-                          MAX_REALIZED_LENGTH + 1, None, extend, _row_witness(alphabet, P),
-                          _long_witness(alphabet, P))
+        hz = find_horizon(None, rows, long if N0 == target and R is None else None, eps, eps, deadline.left(), 2,
+                          probe_range, MAX_REALIZED_LENGTH + 1 if R is None else R, None,
+                          extend if R is None else None, _row_witness(alphabet, P), _long_witness(alphabet, P))
     best = max(rows, key=lambda r: r.lower, default=None)
     cand = [(best.lower, best.n, best.counts, best.t)] if best is not None else []
     if long.witness is not None:
@@ -472,4 +486,4 @@ def certify_pair(f, g, eps: float, max_length: int = 16, budget_s: float = 30.0,
                                                and deadline.expired())}
     return Gpt2Certificate(verdict, float(upper), float(lower), float(eps), N0, witness, torch_diff,
                            [[r.lower, r.upper] for r in rows], long.boxes_split, long.boxes_open,
-                           deadline.elapsed(), horizon=hz, reached=reached, period=P)
+                           deadline.elapsed(), horizon=hz, reached=reached, period=P, defined_up_to=R)

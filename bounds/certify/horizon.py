@@ -196,6 +196,10 @@ def horizon_line(rec: dict) -> str:
                 f"(H = {H}{_ratio(H, rec.get('train_length'))}, certified)")
     else:
         head = f"not within delta + eps = {d[1] + rec['eps']:.6g} from the first length {h['first_length']} on"
+    R = rec.get("defined_up_to")  # the model reads at most R positions (an absolute position table)
+    if h["X"] is None and R is not None:
+        rest = f"lengths {H + 1}..{R} not enumerated; " if H < R else ""
+        return head + f"; no failing input found ({rest}undefined beyond its position table of {R} rows)"
     if h["X"] is None:
         return head + "; no failing input found (longer lengths undecided within the time budget)"
     w = h["witness"]

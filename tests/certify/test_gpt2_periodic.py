@@ -222,3 +222,81 @@ def test_command_line_takes_periodic_pairs_and_refuses_tasks_in_one_line(saved, 
     rc = main(["--model", saved[2], "--task", "binary_majority", "--margin", "1/4"])
     err = capsys.readouterr().err
     assert rc == 2 and "periodic positions" in err and len(err.strip().splitlines()) == 1
+
+
+# --------------------------------------------------------------------------------------------- absolute tables
+def _ape(tmp_path, rows: int, seed: int = 11):
+    torch.manual_seed(seed)
+    cfg = transformers.GPT2Config(vocab_size=VOCAB, n_positions=rows, n_embd=8, n_layer=1, n_head=2,
+                                  bos_token_id=BOS, eos_token_id=BOS, resid_pdrop=0, embd_pdrop=0, attn_pdrop=0)
+    m = transformers.GPT2LMHeadModel(cfg)
+    with torch.no_grad():
+        for p in m.parameters():
+            p.add_(0.5 * torch.randn_like(p))
+    path = tmp_path / f"ape{rows}"
+    m.save_pretrained(path)
+    return str(path)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6), K=st.integers(2, 12), B=st.integers(1, 3))
+def test_ratio_mixture_encloses_the_softmax_mixture(seed, K, B):
+    from bounds.certify.gpt2_enclosure import mixture
+
+    rng = np.random.default_rng(seed)
+    H, dh = 2, 3
+    s = rng.normal(size=(H, K)) * 3
+    v_lo = rng.normal(size=(H, K, dh))
+    v_hi = v_lo + rng.uniform(0, 0.1, size=v_lo.shape)
+    m_lo = rng.uniform(0, 1, size=(B, K))
+    m_lo[:, 0] = rng.uniform(0.01, 1, size=B)  # BOS's mass > 0
+    m_hi = m_lo + rng.uniform(0, 0.2, size=(B, K))
+    lo, hi = mixture(s, s, v_lo, v_hi, None, m_lo, m_hi)
+    for _ in range(20):
+        m = rng.uniform(m_lo, m_hi)
+        v = rng.uniform(v_lo, v_hi)
+        w = m[:, None, :] * np.exp(s)[None]
+        a = np.einsum("bhk,hkj->bhj", w, v) / w.sum(-1)[..., None]
+        assert np.all(lo <= a + 1e-12) and np.all(a <= hi + 1e-12)
+    # on a point box it is tight (the vertex form agrees where it applies)
+    p_lo, p_hi = mixture(s, s, v_lo, v_lo, None, m_lo, m_lo)
+    assert np.max(p_hi - p_lo) < 1e-9
+    masks = np.array([[(q >> c) & 1 for c in range(K)] for q in range(1, 2**K)], dtype=bool)
+    q_lo, q_hi = mixture(s, s, v_lo, v_lo, masks, m_lo, m_lo)
+    assert np.max(np.abs(q_lo - p_lo)) < 1e-9 and np.max(np.abs(q_hi - p_hi)) < 1e-9
+
+
+def test_absolute_table_is_certified_on_the_inputs_it_reads_only(tmp_path):
+    path = _ape(tmp_path, 6)
+    with pytest.raises(gpt2.FormError, match="not periodic"):  # the default reading still refuses it
+        gpt2.load(path, alphabet=[1, 2])
+    f = gpt2.load(path, alphabet=[1, 2], absolute=True)
+    assert f.defined_up_to == 6 and f.period == 6
+    chk = gpt2.import_check(f, samples=12)
+    assert chk["max_abs_difference"] < 1e-12 and chk["max_outside_enclosure"] < 1e-12
+    cert = certify_pair(f, f, eps=0.01, budget_s=20)
+    assert cert.verdict == "certified" and cert.defined_up_to == 6 and cert.N0 == 5
+    assert not cert.horizon.every_length and cert.horizon.H == 6
+    # negative control: the table's last row changed (read only by inputs of 6 positions) is refuted there, and the
+    # torch difference is that of the saved model itself
+    wpe = f.wpe.copy()
+    wpe[5, 0] += 1.0
+    g = f.with_params(wpe=wpe)
+    bad = certify_pair(f, g, eps=0.01, budget_s=20)
+    assert bad.verdict == "fails" and bad.witness["length"] == 5
+    ids = bad.witness["ids"]
+    assert abs(np.max(np.abs(_hf_logits(path, ids) - g.torch_logits(ids))) - bad.torch_difference) < 1e-12
+
+
+def test_long_absolute_table_is_not_certified_beyond_what_was_enumerated(tmp_path, capsys):
+    from bounds.certify.cli import main
+
+    path = _ape(tmp_path, 40)
+    f = gpt2.load(path, alphabet=[1, 2], absolute=True)
+    cert = certify_pair(f, f, eps=0.01, max_length=4, budget_s=20)
+    assert cert.verdict == "undetermined" and cert.N0 < 39 and cert.upper == float("inf")
+    capsys.readouterr()
+    rc = main(["--model", path, "--against", path, "--alphabet", "1,2", "--time-budget", "120", "--max-length", "4"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "undefined beyond its position table of 40 rows" in out and "at every length" not in out
+    assert "verdict: undetermined" in out
