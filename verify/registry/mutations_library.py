@@ -307,3 +307,106 @@ mutation("lib2-modulus-drops-bos-class", "izzo2025:thm4.1.corrected", "bounds/mo
 mutation("lib2-margin-bos-logit-dropped", "izzo2025:def-gamma", "bounds/margin.py",
          "        out.add(logit(0, bos_r))\n", "",
          "dropped term: the $ logit without a positional term left out of the completed logit set (gamma too large)")
+
+# =================================================================================================================
+# second campaign: constructions, counterexamples, proofs
+# -----------------------------------------------------------------------------------------------------------------
+# Written blind (from the library code, before reading the linked tests), replayed with each claim's own checks;
+# docs/mutation_campaign.md ("Second campaign") lists the outcomes before and after the tests added for survivors.
+_GA = "constructions/golowich/assumptions.py"
+_GS = "counterexamples/golowich/search.py"
+_CC = "constructions/crasp/compiler.py"
+_PR = "constructions/limit_transformer/precision.py"
+_PL = "counterexamples/periodic_local.py"
+_CA = "counterexamples/capacity.py"
+_ZS = "counterexamples/izzo/z3_search.py"
+
+# ----------------------------------------------------------------------------------- Golowich assumptions, witnesses
+mutation("lib2-golowich-coverage-factor-two", "golowich2025:asm4.2", _GA,
+         "        if e > eta(l):\n", "        if e > 2 * eta(l):\n",
+         "tolerance doubled: Assumption 4.2's checker accepts a needed eta_l up to twice the allowed one")
+mutation("lib2-golowich-local-span-plus-one", "golowich2025:asm3.3", _GA,
+         "            if span(S) <= L_local:\n", "            if span(S) <= L_local + 1:\n",
+         "off-by-one: Assumption 3.3.1's checker never looks at sets of span L_local + 1")
+mutation("lib2-golowich-relative-last-shift", "golowich2025:asm3.3", _GA,
+         "            for i in range(1, lmax - S[-1] + 1):", "            for i in range(1, lmax - S[-1]):",
+         "off-by-one: Assumption 3.3.2's checker skips the shift that moves a set to end at lmax")
+mutation("lib2-golowich-recheck-minimiser-unchecked", "golowich2025:prop-c3.relative",
+         "counterexamples/golowich/witnesses.py",
+         "          and w.bad in names and c > 0)", "          and c > 0)",
+         "dropped guard: a witness's failing hypothesis is accepted without being a training-risk minimiser")
+mutation("lib2-golowich-recheck-worst-length", "golowich2025:prop-c3.coverage", "counterexamples/golowich/witnesses.py",
+         "    c = min(test.values())\n", "    c = max(test.values())\n",
+         "wrong extremum: the witness's test-risk constant is the largest over the test lengths, not the least")
+
+# ----------------------------------------------------------------------------------- Golowich search
+mutation("lib2-golowich-search-threshold-halved", "golowich2025:prop-c3.search", _GS,
+         "        fails = test >= threshold\n", "        fails = 2 * test >= threshold\n",
+         "tolerance doubled: the exact re-check accepts a test risk of half the required c")
+mutation("lib2-golowich-search-timeout-unsat", "golowich2025:prop-c3.search", _GS,
+         "        if res == z3.unknown:\n            return \"unknown\", None\n        model = s.model()",
+         "        if res == z3.unknown:\n            return \"unsat\", None\n        model = s.model()",
+         "solver failure as proof: a timed-out cell is reported unsat (no witness exists)")
+mutation("lib2-golowich-search-timeout-complete", "golowich2025:prop-c3.search", _GS,
+         "            if status == \"unknown\":\n                complete = False\n",
+         "            if status == \"unknown\":\n                pass\n",
+         "solver failure as proof: a search with timed-out cells is reported complete ('none found')")
+
+# ----------------------------------------------------------------------------------- Izzo z3 search
+mutation("lib2-izzo-z3-unknown-as-unsat", "izzo2025:thm4.1.search", _ZS,
+         "    if r != z3.sat:\n        log.unknown += 1", "    if r != z3.sat:\n        log.unsat += 1",
+         "solver failure as proof: a timed-out query is counted as unsat (no break)")
+mutation("lib2-izzo-verify-break-agreement-short", "izzo2025:thm4.1.search", _ZS,
+         "max_disagreement(f, g, n).max_disagreement > delta for n in range(1, N + 1)):",
+         "max_disagreement(f, g, n).max_disagreement > delta for n in range(1, N)):",
+         "off-by-one: the exact re-check of a break skips the agreement at length N itself")
+
+# ----------------------------------------------------------------------------------- C-RASP compiler
+mutation("lib2-compiler-guard-threshold-no-margin", "huang2024:thm9", _CC,
+         "        if lo + gap / 4 <= thr <= hi - gap / 4:", "        if lo <= thr <= hi:",
+         "changed constant: the guard threshold may sit on 1/(c+1) or 1/c (no quarter-gap margin)")
+mutation("lib2-compiler-comparison-big-short", "huang2024:thm9", _CC,
+         "            big = b.bounds[node.left] + b.bounds[node.right] + 1\n",
+         "            big = b.bounds[node.left] + b.bounds[node.right]\n",
+         "off-by-one: the comparison's '$' penalty K = M1 + M2 (not + 1), so ties at '$' are not forced to 0")
+mutation("lib2-compiler-local-logit-p", "huang2024:thm9", _CC,
+         "else Fraction(p + 1)\n    if lam < 1:", "else Fraction(p)\n    if lam < 1:",
+         "changed constant: the local heads' default lambda = p instead of p + 1")
+mutation("lib2-compiler-local-logit-guard", "huang2024:thm9", _CC,
+         "    if lam < 1:\n        raise CompileError", "    if lam < 0:\n        raise CompileError",
+         "refusal weakened: a local logit lambda in [0, 1) (no proof for the local heads) is compiled")
+
+# ----------------------------------------------------------------------------------- finite-precision semantics
+mutation("lib2-precision-flush-strict-at-power", "izzo2025:sec3.2-precision", _PR,
+         "        return (n.bit_length() - 1) * u >= p * v\n", "        return (n.bit_length() - 1) * u > p * v\n",
+         "swapped comparison: a term exactly 2^-p (n a power of two) survives the flush")
+mutation("lib2-precision-huang-logit-unrounded", "huang2024:app-d2", _PR,
+         "terms = [rounded_power(n, round_bits(a, p), p) for a in logits]",
+         "terms = [rounded_power(n, a, p) for a in logits]",
+         "dropped rounding step: the logits are not rounded to p bits before n^a (App. D.2)")
+mutation("lib2-exact-far-count-short", "huang2024:def3", "constructions/limit_transformer/exact.py",
+         "    count_far = np.maximum(q - tau, 0)\n", "    count_far = np.maximum(q - tau - 1, 0)\n",
+         "off-by-one: the fast exact path counts one far key too few in the softmax denominator")
+
+# ----------------------------------------------------------------------------------- periodic/local, capacity, unary
+mutation("lib2-periodic-check-pair-short", "huang2024:faq7.periodic", _PL,
+         "    first = first_exact_disagreement(m1, m2, N)\n", "    first = first_exact_disagreement(m1, m2, N - 1)\n",
+         "off-by-one: the exact re-check of a pair's agreement stops one length short of N")
+mutation("lib2-periodic-separation-doubled", "huang2024:sec3.finite-algorithms", _PL,
+         "    tol = 0.5 / float(n ** (max_logit + 1)) ** 2\n", "    tol = 1.0 / float(n ** (max_logit + 1)) ** 2\n",
+         "tolerance doubled: the float search separates outputs with the whole least gap instead of half")
+mutation("lib2-capacity-witness-offset-unchecked", "ahuja2024:sec4.1-high-capacity", _CA,
+         "        return self.matches_train and self.offset_beyond and self.c != 0",
+         "        return self.matches_train and self.c != 0",
+         "dropped check: a witness is accepted without h - f = c beyond T")
+mutation("lib2-capacity-interval-enclosure-unchecked", "ahuja2024:sec4.4-high-capacity", _CA,
+         "                ok = r.a <= 0 <= r.b and float(r.b - r.a) < width\n",
+         "                ok = float(r.b - r.a) < width\n",
+         "skipped re-check: the interval witness check only asks for a narrow interval, not one enclosing 0")
+mutation("lib2-unary-eventual-threshold-short", "huang2024:lem37", "constructions/crasp/unary.py",
+         "                    T2, v = max(T, k // (-d) + 1), False\n", "                    T2, v = max(T, k // (-d)), False\n",
+         "off-by-one: a comparison's eventual value starts one position early (Lemma 37's threshold)")
+mutation("lib2-modp-target-empty-class", "izzo2025:app-a2.modp", "constructions/tasks/modp.py",
+         "            elif bos_score > 0:  # only '$' is above the other rows\n                out.append(Fraction(0))",
+         "            elif bos_score > 0:  # only '$' is above the other rows\n                out.append(Fraction(1))",
+         "changed constant: the ModP target of a prefix with no attended position is 1, not 0")
