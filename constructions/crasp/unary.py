@@ -69,6 +69,30 @@ def _ceil_div(p: int, q: int) -> int:
     return -((-p) // q)
 
 
+def rising_from(d, k):
+    """Lemma 37's comparison step, slope ``d > 0``: ``d i + k >= 0`` for every integer ``i >= rising_from(d, k)``
+    (the least such i).  Only ``//``, unary minus and ``+`` are used, so verify/huang/lemma37.py proves this very
+    function correct on z3 integers."""
+    return _ceil_div(-k, d)
+
+
+def falling_from(d, k):
+    """Lemma 37's comparison step, slope ``d < 0``: ``d i + k < 0`` for every integer ``i >= falling_from(d, k)``
+    (the least such i); proved on z3 integers by verify/huang/lemma37.py."""
+    return k // (-d) + 1
+
+
+def comparison_eventually(d: int, k: int) -> tuple[int, bool]:
+    """``(T, v)``: ``[d i + k >= 0] = v`` for every integer ``i >= T`` (Lemma 37's three cases of the slope; ``T = 0``
+    when ``d = 0``).  The one home of the threshold for :func:`eventual`, the suffix forms and
+    :func:`eventual_periodic`."""
+    if d > 0:
+        return rising_from(d, k), True
+    if d < 0:
+        return falling_from(d, k), False
+    return 0, k >= 0
+
+
 def eventual(prog: Program, prefix: str, letter: str) -> dict[Node, Eventual]:
     """Eventual forms of all operations of ``prog`` on ``prefix + letter^infinity`` (see module doc)."""
     if letter not in prog.alphabet:
@@ -103,14 +127,8 @@ def eventual(prog: Program, prefix: str, letter: str) -> dict[Node, Eventual]:
                 e = Eventual(T, tuple(l.at(i) - r.at(i) for i in range(1, T)), l.a - r.a, l.b - r.b, "count")
             else:
                 # l.a i + l.b <= r.a i + r.b  <=>  d i + k >= 0 with d = r.a - l.a, k = r.b - l.b
-                d, k = r.a - l.a, r.b - l.b
-                if d > 0:
-                    T2, v = max(T, _ceil_div(-k, d)), True
-                elif d < 0:
-                    T2, v = max(T, k // (-d) + 1), False
-                else:
-                    T2, v = T, k >= 0
-                T2 = max(T2, 1)
+                start, v = comparison_eventually(r.a - l.a, r.b - l.b)
+                T2 = max(T, start, 1)
                 e = Eventual(T2, tuple(l.at(i) <= r.at(i) for i in range(1, T2)), 0, v, "bool")
         elif isinstance(op, Conditional):
             c, t, f = ev[op.cond], ev[op.then], ev[op.orelse]
@@ -197,12 +215,8 @@ def _suffix_step(op: Node, k: int, suffix: str, forms: dict, ev: dict):
     if isinstance(op, Comparison):
         (T1, a1, b1), (T2, a2, b2) = F[op.left][k], F[op.right][k]
         T = max(T1, T2)
-        d, kk = a2 - a1, b2 - b1  # d * m + kk >= 0
-        if d > 0:
-            return (max(T, _ceil_div(-kk, d)), True)
-        if d < 0:
-            return (max(T, kk // (-d) + 1), False)
-        return (T, kk >= 0)
+        start, v = comparison_eventually(a2 - a1, b2 - b1)  # d * m + kk >= 0
+        return (max(T, start), v)
     if isinstance(op, Count):
         Tp = max(F[op.arg][t][0] for t in range(0, k + 1))
         if op.psi is None:
@@ -316,13 +330,7 @@ def eventual_periodic(prog: Program, prefix: str, block: str) -> dict[Node, Even
             T = max(l.T, r.T)
             vals = []
             for rho in range(L):
-                d, k = r.a[rho] - l.a[rho], r.b[rho] - l.b[rho]  # d q + k >= 0
-                if d > 0:
-                    qmin, v = _ceil_div(-k, d), True
-                elif d < 0:
-                    qmin, v = k // (-d) + 1, False
-                else:
-                    qmin, v = 0, k >= 0
+                qmin, v = comparison_eventually(r.a[rho] - l.a[rho], r.b[rho] - l.b[rho])  # d q + k >= 0
                 T = max(T, qmin * L)
                 vals.append(v)
             e = mk(max(T, 1), lambda i, l=l, r=r: l.at(i) <= r.at(i), zeros, tuple(vals), "bool")

@@ -24,6 +24,7 @@ Witness 'coverage' (C.3(d)): Q_l uniform on adjacent pairs for l <= L and on spa
 
 from __future__ import annotations
 
+import sympy as sp
 import z3
 
 from verify.kernel import Proof, z3_with_control
@@ -108,6 +109,22 @@ def _key_facts(key: str, name: str, g: str, span_ok) -> tuple:
     return local, rel
 
 
+def closed_form_step(key: str, name: str, derived):
+    """The risk a proof derives, ``derived(L, l)`` (sympy), equals the code's closed form
+    ``counterexamples.golowich.closed_forms.RISK[name]`` for all L and l: one home for the risk, so a change of the
+    closed form fails the proof (control: the closed form plus 1/1000 is rejected)."""
+    import sympy as sp
+
+    from counterexamples.golowich.closed_forms import RISK
+    from verify.kernel import SympyStep, negated
+
+    L_, l_ = sp.symbols("L l", positive=True, integer=True)
+    code = RISK[name](L_, l_)
+    step = SympyStep(key, f"the derived risk is the closed form RISK[{name!r}] of counterexamples.golowich."
+                     "closed_forms", derived(L_, l_), code)
+    return SympyStep(**{**step.__dict__, "negative": negated(step, rhs=code + sp.Rational(1, 1000))})
+
+
 def relative_universal() -> Proof:
     key = f"{KEY}.relative"
     a, b, s1, s2, l, L, m = z3.Ints("a b s1 s2 l L m")
@@ -146,6 +163,7 @@ def relative_universal() -> Proof:
                         z3.And(risk == (lr - Lr) / (lr - Lr + 1), risk >= z3.RealVal(1) / 2,
                                z3.Implies(l >= 2 * L, risk >= z3.RealVal(3) / 4)),
                         neg_goal=risk >= z3.RealVal(3) / 4),
+        closed_form_step(key, "relative", lambda L_, l_: (l_ - L_) / (l_ - L_ + 1)),
     ))
 
 
@@ -181,6 +199,7 @@ def coverage_universal() -> Proof:
                         [L >= 3, l > L, C == lr * (lr - 1) / 2, h * C == 1, risk == 1 - h],
                         z3.And(risk == 1 - 2 / (lr * (lr - 1)), risk >= z3.RealVal(5) / 6),
                         neg_goal=risk >= z3.RealVal(6) / 7),
+        closed_form_step(key, "coverage", lambda L_, l_: 1 - 2 / (l_ * (l_ - 1))),
     ))
 
 
@@ -349,4 +368,5 @@ def repair_universal() -> Proof:
                         "r00 - r01 >= 2/3 (eq. 16)", risk_h + [L >= 3, l > L, w == z3.RealVal(1) / 10],
                         z3.And(r00 >= z3.RealVal(3) / 4, r00 - r01 >= z3.RealVal(2) / 3),
                         neg_hypotheses=risk_h + [L >= 2, l > L, w == z3.RealVal(1) / 10]),
+        closed_form_step(key, "realizability-repaired", lambda L_, l_: (1 - sp.Rational(1, 10)) * (1 - 2 / (l_ * (l_ - 1)))),
     ))

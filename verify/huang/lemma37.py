@@ -15,7 +15,8 @@ threshold and form it gives, proved for every position i by z3 over the integers
 Initial (constant on ``a^n``), Constant, Not, And, Constant count, Addition, Subtraction, Conditional, Counting
 (``#[j <= i] P(j)``: base at i = T and the step i -> i + 1; with a local relation psi of offsets in [0, tau], by
 induction over the offsets, eventually constant from T + tau) and Comparison (three cases of the slopes; the
-thresholds use that slopes and intercepts are integers).  Positional (a periodic relation, C-RASP[periodic]) has no
+thresholds are the code's own, constructions.crasp.unary.rising_from and falling_from evaluated on z3 integers, proved
+least; they use that slopes and intercepts are integers).  Positional (a periodic relation, C-RASP[periodic]) has no
 step: ``[i = 0 mod 2]`` is not eventually constant (the control).  The output Boolean is then eventually constant,
 which is the lemma.  :data:`CASES` names the operation of every step; the test checks that they are exactly
 Definition 8's operations other than Positional, so a new operation without a step fails the check.
@@ -30,6 +31,37 @@ from __future__ import annotations
 import z3
 
 from verify.kernel import Proof, z3_max, z3_min, z3_with_control
+
+
+class _Floor:
+    """A z3 integer term with Python's ``//`` (z3's integer division, which is floor division for the positive
+    divisors :func:`constructions.crasp.unary.rising_from` and ``falling_from`` use), unary minus and ``+``: so
+    the proof evaluates the code's thresholds on symbols instead of restating them."""
+
+    def __init__(self, e):
+        self.e = e
+
+    @staticmethod
+    def _z(x):
+        return x.e if isinstance(x, _Floor) else x
+
+    def __floordiv__(self, other):
+        return _Floor(self.e / self._z(other))
+
+    def __neg__(self):
+        return _Floor(-self.e)
+
+    def __add__(self, other):
+        return _Floor(self.e + self._z(other))
+
+    __radd__ = __add__
+
+
+def code_threshold(name: str, d, k):
+    """The code's threshold ``constructions.crasp.unary.<name>(d, k)`` on z3 integer terms."""
+    from constructions.crasp import unary
+
+    return getattr(unary, name)(_Floor(d), _Floor(k)).e
 
 CLAIM37 = "huang2024:lem37"
 CLAIM38 = "huang2024:lem38"
@@ -69,6 +101,8 @@ def lemma37() -> Proof:
     # Comparison a1 i + b1 <= a2 i + b2 from max(T1, T2) and a threshold of the slopes
     cmp = pos + [aff1, aff2]
     le = v1 <= v2
+    d, kk = a2 - a1, b2 - b1      # v1 <= v2 iff d i + kk >= 0 from max(T1, T2)
+    rise, fall = code_threshold("rising_from", d, kk), code_threshold("falling_from", d, kk)
     return Proof(CLAIM37, "Lemma 37: every C-RASP operation is eventually constant / affine on a^n", (
         _step("Initial: Q_s(i) on a^n is [s = a] at every position (T = 1)", [i >= 1, B1 == sym_is_a],
               z3.Implies(i >= 1, B1 == sym_is_a), neg_goal=z3.Implies(i >= 1, B1 == z3.Not(sym_is_a))),
@@ -104,11 +138,13 @@ def lemma37() -> Proof:
               part + p == pv * (k + 1), neg_hypotheses=[h for h in loc if not z3.eq(h, loc[4])] + [i >= T]),
         _step("Counting with a local psi (base: no offset counted yet)", [k == 0, part == 0], part == pv * k,
               neg_goal=part == pv * (k + 1)),
-        _step("Comparison, a1 < a2: true from max(T1, T2, b1 - b2) (integer slopes)",
-              cmp + [a1 < a2, i >= z3_max(Tm, b1 - b2)], le,
+        _step("Comparison, a1 < a2: true from max(T1, T2, R), R = the code's rising_from(a2 - a1, b2 - b1), and "
+              "false at R - 1 (R is the least such position)",
+              cmp + [a1 < a2, i >= z3_max(Tm, rise)], z3.And(le, d * (rise - 1) + kk < 0),
               neg_hypotheses=cmp + [a1 < a2, i >= Tm]),
-        _step("Comparison, a1 > a2: false from max(T1, T2, b2 - b1 + 1) (integer slopes)",
-              cmp + [a1 > a2, i >= z3_max(Tm, b2 - b1 + 1)], z3.Not(le),
+        _step("Comparison, a1 > a2: false from max(T1, T2, F), F = the code's falling_from(a2 - a1, b2 - b1), and "
+              "true at F - 1 (F is the least such position)",
+              cmp + [a1 > a2, i >= z3_max(Tm, fall)], z3.And(z3.Not(le), d * (fall - 1) + kk >= 0),
               neg_hypotheses=cmp + [a1 > a2, i >= Tm]),
         _step("Comparison, a1 = a2: the constant [b1 <= b2] from max(T1, T2)",
               cmp + [a1 == a2, i >= Tm], le == (b1 <= b2), neg_goal=le == (b1 < b2)),

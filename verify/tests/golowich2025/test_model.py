@@ -222,3 +222,44 @@ def test_risk_is_exact_fraction_for_hard_attention():
     g = key("adj22", lambda S, x: span(S) == 1 and x == (2, 2))
     r = risk(g, IND22, ens, 6)
     assert isinstance(r, Fraction) and r == 1 - F(1, 15)
+
+
+def _relative_by_definition(g0, vocab, k, lmax):
+    """Assumption 3.3.2 straight from its statement: g0(S + i, x) = g0(S, x) whenever S, S + i in Sets_k([lmax])."""
+    import itertools
+
+    for S in sets_k(lmax, k):
+        for i in range(1, lmax - S[-1] + 1):
+            for x in itertools.product(vocab, repeat=k):
+                if g0(tuple(j + i for j in S), x) != g0(S, x):
+                    return False
+    return True
+
+
+@checks("golowich2025:asm3.3")
+def test_relative_checker_agrees_with_the_definition_at_every_shift():
+    """check_relative against Assumption 3.3.2 read literally, for keys that break relativity only at one position
+    m (a set starting or ending at m), every m of [lmax]: including the shift that moves a set to end at lmax, and
+    keys that are relative on [lmax] (positive controls: a set never ends beyond lmax)."""
+    for lmax in (4, 5, 7):
+        keys = [key(f"end={m}", lambda S, x, m=m: S[-1] == m) for m in range(2, lmax + 1)]
+        keys += [key(f"start={m}", lambda S, x, m=m: S[0] == m) for m in range(1, lmax)]
+        keys += [key("inside", lambda S, x, lmax=lmax: S[-1] <= lmax), key("span1", lambda S, x: span(S) == 1)]
+        for g0 in keys:
+            want = _relative_by_definition(g0, (1, 2), 2, lmax)
+            assert check_relative([g0], (1, 2), 2, lmax).holds == want, (lmax, g0.name)
+        # the end-at-lmax key: only the largest shift of a set starting at 1 reaches it
+        assert not check_relative([keys[lmax - 2]], (1, 2), 2, lmax).holds
+        assert check_relative([keys[-2]], (1, 2), 2, lmax).holds
+
+
+@checks("golowich2025:asm3.3")
+def test_local_checker_agrees_with_the_definition_at_every_span():
+    """check_local against Assumption 3.3.1 read literally (g0 = -inf whenever span(S) > L_local), for keys active
+    exactly at one span s, every s and L_local: a key active at span L_local + 1 is not local (the boundary),
+    one active at span L_local is (control)."""
+    for lmax in (5, 7):
+        for L_local in range(1, lmax - 1):
+            for s in range(1, lmax):
+                g0 = key(f"span={s}", lambda S, x, s=s: span(S) == s)
+                assert check_local([g0], (1, 2), 2, L_local, lmax).holds == (s <= L_local), (lmax, L_local, s)

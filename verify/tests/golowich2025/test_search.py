@@ -64,6 +64,59 @@ def test_perturbed_search_witness_fails_recheck(found, drop):
     assert tuple(w2["bad"]) != tuple(w["bad"]) and not recheck_data(w2)["verified"]
 
 
+
+@checks("golowich2025:prop-c3.search")
+def test_solver_unknown_is_never_unsat(monkeypatch):
+    """A cell whose z3 call answers 'unknown' (a timeout) is reported 'unknown', never 'unsat' ('no witness');
+    control: the same cell with the real solver is decided (sat or unsat)."""
+    import time
+
+    import z3
+
+    from counterexamples.golowich.search import _solve, build_encoding, planted_choices
+
+    p = Params(drop="none", L=4, keys=1).resolved()
+    b, z = planted_choices(p.vocab, p.k)[0]
+    assert _solve(build_encoding(p, 1, 2, b, z), time.monotonic() + 600)[0] in ("sat", "unsat")
+    enc = build_encoding(p, 1, 2, b, z)
+    monkeypatch.setattr(enc.solver, "check", lambda *a, **k: z3.unknown)
+    assert _solve(enc, time.monotonic() + 600) == ("unknown", None)
+
+
+@checks("golowich2025:prop-c3.search", "golowich2025:thm4.3")
+def test_search_with_undecided_cells_is_not_complete(monkeypatch):
+    """A search in which a cell is undecided ('unknown') is reported incomplete, with no worst test risk claimed
+    for drop none (not 'none found'); control: the same search with every cell unsat is complete with worst test
+    risk 0."""
+    import counterexamples.golowich.search as gs
+
+    monkeypatch.setattr(gs, "_solve", lambda enc, deadline, size_bound=None: ("unsat", None))
+    r = search(Params(drop="none", L=4, keys=1, timeout_s=600))
+    assert r["complete"] and not r["found"] and r["worst_test_risk"] == "0"
+    monkeypatch.setattr(gs, "_solve", lambda enc, deadline, size_bound=None: ("unknown", None))
+    r = search(Params(drop="none", L=4, keys=1, timeout_s=600))
+    assert not r["complete"] and not r["found"] and r["worst_test_risk"] is None
+    assert r["searched"] and all(e["result"] == "unknown" for e in r["searched"])
+
+@checks("golowich2025:prop-c3.search")
+@pytest.mark.parametrize("drop", DROPS)
+def test_recheck_holds_the_witness_to_its_exact_constant(found, drop):
+    """The exact re-check accepts a witness whose failing minimiser's test risk (for a dropped realizability: its
+    excess over another hypothesis, eq. (16)) reaches the recorded c exactly (control), and rejects the same witness
+    with c raised by a half: a re-check that accepted a fraction of c would pass it."""
+    w = found[drop]["witness"]
+    H, ens = witness_objects(w)
+    bad = tuple(w["bad"])
+    test = risk(*next((a, b) for a in H.keys for b in H.values if (a.name, b.name) == bad), ens, w["Lbar"])
+    if drop == "realizability":
+        reach = max(test - risk(a, b, ens, w["Lbar"]) for a in H.keys for b in H.values if (a.name, b.name) != bad)
+    else:
+        reach = test
+    assert reach > 0
+    assert recheck_data({**w, "c": str(reach)})["verified"]
+    assert not recheck_data({**w, "c": str(reach * Fraction(3, 2))})["verified"]
+
+
 @pytest.mark.slow
 @checks("golowich2025:prop-c3.search", "golowich2025:thm4.3")
 def test_drop_none_finds_nothing_and_reports_bound():

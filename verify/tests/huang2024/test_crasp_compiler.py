@@ -216,14 +216,21 @@ def test_compiled_parameters_are_p_bit():
         compile_program(TOMITA4, precision_bits=1)
 
 
+@checks("huang2024:thm9")
 def test_guard_threshold():
+    """The local-count guard g_c = [i >= c] (module docstring): a dyadic threshold strictly inside (1/(c+1), 1/c)
+    with a margin of at least a quarter of the gap (float evaluation); control: the end 1/c decides t = c wrongly."""
     for c in range(1, 40):
         thr = guard_threshold(c)
-        assert Fraction(1, c + 1) < thr < Fraction(1, c) and thr.denominator & (thr.denominator - 1) == 0
-        # [1/t <= thr] == [t >= c + 1] for t = 1..3c
+        lo, hi = Fraction(1, c + 1), Fraction(1, c)
+        assert lo < thr < hi and thr.denominator & (thr.denominator - 1) == 0
+        assert lo + (hi - lo) / 4 <= thr <= hi - (hi - lo) / 4
+        # [1/t <= thr] == [t >= c + 1] for t = 1..3c; control: the upper end 1/c of the interval admits t = c
         assert all((Fraction(1, t) <= thr) == (t >= c + 1) for t in range(1, 3 * c + 3))
+        assert not all((Fraction(1, t) <= hi) == (t >= c + 1) for t in range(1, 3 * c + 3))
 
 
+@checks("huang2024:thm9")
 def test_compile_errors():
     with pytest.raises(CompileError):
         compile_program("not a program")
@@ -448,6 +455,23 @@ def test_huge_constants_exact_but_not_float():
     assert disagreements(small, compile_program(small), list(words("ab", 10))) == []
 
 
+@checks("huang2024:thm9")
+def test_comparison_reaching_its_bounds_is_false_at_sos():
+    """A comparison whose operands reach their static bounds at ``$`` (C2 - C1 = M1 + M2, constants) is forced to 0
+    there by K = M1 + M2 + 1, so counting it counts the word's positions only: the compiled model agrees with the
+    interpreter on every word up to length 8 (exactly up to 4).  Control: the interpreter's answers differ between
+    the program and the one counting one position more, so the check can see an off-by-one count."""
+    for c in (0, 1, 3):
+        cmp = CountConst(-c) <= CountConst(3)
+        p = program("ab", [("T", cmp), ("L", count(cmp) <= count(Q("a")))])
+        m = compile_program(p)
+        assert disagreements(p, m, words("ab", 8)) == []
+        assert disagreements(p, m, words("ab", 4), exact=True) == []
+        shifted = program("ab", [("T", cmp), ("L", count(cmp) + 1 <= count(Q("a")))])
+        assert list(accepts(p, ["a", "aa"])) != list(accepts(shifted, ["a", "aa"]))
+
+
+@checks("huang2024:thm9")
 def test_constants_and_false():
     p = program("ab", [("L", (FALSE | (count(Q("a")) <= 2)) & (CountConst(-2) <= Sub(Cb, Ca)))])
     m = compile_program(p)

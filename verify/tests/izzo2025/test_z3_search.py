@@ -75,6 +75,37 @@ def test_verify_break_rejects_non_breaks():
     assert verify_break(Target("corrected", Fraction(1, 10)), f, g) is None
 
 
+@checks("izzo2025:thm4.1.search")
+def test_verify_break_checks_agreement_at_N_itself():
+    """A pair that already disagrees at length N is no break of a bound N (it does not agree up to N), whatever it
+    does after: the exact re-check must look at length N itself.  Control: the same pair against N one shorter is
+    a break."""
+    menu = attention_menu(2, 1, 0)
+    params = {"u": [0, 1, 0], "W": [1, 0, 1]}
+    f, g = build(2, 1, menu[0], params), build(2, 1, menu[6], params)
+    first = verify_break(Target("fixed", Fraction(1, 10), N=2, gap=Fraction(1, 10)), f, g)
+    assert first is not None and first.length == 3                        # control: agree up to 2, differ at 3
+    assert exhaustive_disagreement(f, g, 4)[0] > Fraction(1, 10)            # and they still differ after 3
+    assert verify_break(Target("fixed", Fraction(1, 10), N=3, gap=Fraction(1, 10)), f, g) is None
+
+
+@checks("izzo2025:thm4.1.search")
+def test_solver_unknown_is_counted_unknown_never_unsat(monkeypatch):
+    """A z3 query that answers 'unknown' (a timeout) is counted as unknown, never as unsat ('no break'); control:
+    the same query decided by the real solver is unsat (the corrected bound's slice)."""
+    import z3
+
+    menu = attention_menu(1, 2, 0)
+    target = Target("corrected", Fraction(1, 4), **BOX)
+    log = SearchLog()
+    assert search_structure(target, 1, 2, 0, False, menu[0], menu[0], log) is None
+    assert (log.unsat, log.unknown) == (1, 0)
+    monkeypatch.setattr(z3.Solver, "check", lambda self, *a, **k: z3.unknown)
+    log = SearchLog()
+    assert search_structure(target, 1, 2, 0, False, menu[0], menu[0], log) is None
+    assert (log.unsat, log.unknown, log.queries) == (0, 1, 1)
+
+
 @pytest.mark.slow
 @checks("izzo2025:thm4.1.search")
 def test_z3_family_search_slow():
