@@ -31,6 +31,20 @@ def test_exact_weights_and_rounding_primitives():
     assert rounded_power(4, Fraction(1, 2), 0) == 2 and rounded_power(9, Fraction(-1, 2), 1) == Fraction(1, 2)
 
 
+@checks("huang2024:app-d2")
+def test_huang_weights_round_the_logit_before_the_power():
+    """App. D.2's order: each logit is rounded to p fractional bits first, then n^a to p bits, then normalised.
+    Logits that are not p-bit (1/3, 2/5, 3/5 round to 1/2 at p = 1) at square n: the rounded logit gives
+    n^(1/2) = sqrt(n) exactly, so the weights are sqrt(n)/(sqrt(n) + 1) and 1/(sqrt(n) + 1).  Control: n^a with
+    the unrounded logit, rounded to 1 bit, is a different term (4^(1/3) = 1.587.. -> 3/2), so skipping the logit's
+    rounding changes the weights."""
+    for n, r in ((4, 2), (9, 3), (16, 4), (25, 5)):
+        for a in (Fraction(1, 3), Fraction(2, 5), Fraction(3, 5)):
+            assert round_bits(a, 1) == Fraction(1, 2)
+            assert exact_weights([a, Fraction(0)], n, 1, "huang") == [Fraction(r, r + 1), Fraction(1, r + 1)]
+    assert rounded_power(4, Fraction(1, 3), 1) == Fraction(3, 2) != rounded_power(4, Fraction(1, 2), 1)
+
+
 
 @checks("huang2024:def3")
 def test_validation_detects_period_locality_and_translation_invariance():

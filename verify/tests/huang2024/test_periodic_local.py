@@ -32,6 +32,9 @@ from counterexamples.periodic_local import (
 )
 from verify.claims import checks
 
+#: the two witness pairs, each case linked to the claim its pair is built for
+PAIRS = [pytest.param(nonperiodic_pair, marks=checks("huang2024:faq7.periodic"), id="nonperiodic"),
+         pytest.param(nonlocal_pair, marks=checks("huang2024:faq7.local"), id="nonlocal")]
 
 # ------------------------------------------------------------------------------ witness pairs
 @checks("huang2024:faq7.periodic", "huang2024:def3")
@@ -81,8 +84,7 @@ def test_nonlocal_phi_is_translation_invariant_but_not_tau_local(N):
             LocalPhi.from_function(fn, n=N + 4, tau=tau)
 
 
-@checks("huang2024:faq7.periodic", "huang2024:faq7.local")
-@pytest.mark.parametrize("pair", [nonperiodic_pair, nonlocal_pair])
+@pytest.mark.parametrize("pair", PAIRS)
 def test_negative_control_pair_built_for_smaller_N_is_caught(pair):
     # the pair for N-1 differs at N symbols: the exhaustive check up to N must find it
     N = 4
@@ -195,8 +197,7 @@ def test_cli_json(capsys):
 
 # --------------------------------------------------------------------------------------- slow
 @pytest.mark.slow
-@checks("huang2024:faq7.periodic", "huang2024:faq7.local")
-@pytest.mark.parametrize("pair", [nonperiodic_pair, nonlocal_pair])
+@pytest.mark.parametrize("pair", PAIRS)
 def test_slow_pairs_exhaustive_N8(pair):
     a, b = pair(8)
     r = check_pair(a, b, 8)
