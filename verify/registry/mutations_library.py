@@ -404,8 +404,8 @@ mutation("lib2-capacity-interval-enclosure-unchecked", "ahuja2024:sec4.4-high-ca
          "                ok = float(r.b - r.a) < width\n",
          "skipped re-check: the interval witness check only asks for a narrow interval, not one enclosing 0")
 mutation("lib2-unary-eventual-threshold-short", "huang2024:lem37", "constructions/crasp/unary.py",
-         "                    T2, v = max(T, k // (-d) + 1), False\n", "                    T2, v = max(T, k // (-d)), False\n",
-         "off-by-one: a comparison's eventual value starts one position early (Lemma 37's threshold)")
+         "    return k // (-d) + 1\n", "    return k // (-d)\n",
+         "off-by-one: a comparison's eventual value starts one position early (Lemma 37's threshold, falling slope)")
 mutation("lib2-modp-target-empty-class", "izzo2025:app-a2.modp", "constructions/tasks/modp.py",
          "            elif bos_score > 0:  # only '$' is above the other rows\n                out.append(Fraction(0))",
          "            elif bos_score > 0:  # only '$' is above the other rows\n                out.append(Fraction(1))",

@@ -472,6 +472,24 @@ def test_comparison_reaching_its_bounds_is_false_at_sos():
 
 
 @checks("huang2024:thm9")
+def test_default_local_logit_keeps_float_decisions_off_the_flush_boundary():
+    """The default lambda = p + 1 puts every local head strictly inside the hardmax regime at n = 2 (n^lambda > 2^p),
+    so the float evaluation of a compiled program with local counts decides no flush on its boundary (no
+    BoundaryWarning) on any word up to length 4.  Control: lambda = p, explicitly, sits on the boundary at n = 2."""
+    import warnings
+
+    p = program("ab", [("L", count(Q("a"), {0, 1, 2}) <= 1)])
+    ws = list(words("ab", 4))
+    m = compile_program(p)
+    assert Fraction(m.metadata["local_logit"]) == m.precision_bits + 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", BoundaryWarning)
+        assert disagreements(p, m, ws) == []
+    with pytest.warns(BoundaryWarning):
+        compiled_accepts(compile_program(p, local_logit=m.precision_bits), ws)
+
+
+@checks("huang2024:thm9")
 def test_constants_and_false():
     p = program("ab", [("L", (FALSE | (count(Q("a")) <= 2)) & (CountConst(-2) <= Sub(Cb, Ca)))])
     m = compile_program(p)
