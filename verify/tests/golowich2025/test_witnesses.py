@@ -52,6 +52,37 @@ def test_witness_rechecks_exactly(reports, name):
     assert r["c"] >= F(1, 2)
 
 
+@pytest.mark.parametrize("name", [pytest.param(n, marks=checks("golowich2025:prop-c3", KEYS[n])) for n in KEYS])
+def test_witness_constant_is_the_least_test_risk(reports, name):
+    """The re-check's constant c is the witness's least test risk over Lbar in [test_from, 16]: the closed form of
+    counterexamples.golowich.closed_forms at the first test length (the risks increase in Lbar), strictly below
+    the risk at the last length checked (so the largest would be a different, wrong constant)."""
+    from counterexamples.golowich.closed_forms import RISK
+
+    r, w = reports[name], build(name, 8)
+    closed = sp.Rational(RISK[name](sp.Integer(8), sp.Integer(w.test_from)))
+    assert r["c"] == F(int(closed.p), int(closed.q)) == min(r["test_risks"].values())
+    assert w.test_from == 16 or r["c"] < r["test_risks"][16]   # locality: one test length (2L = 16) only
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=checks("golowich2025:prop-c3", KEYS[n])) for n in KEYS])
+def test_recheck_rejects_a_failing_hypothesis_that_is_no_minimiser(name):
+    """The witness's class with one more key that scores no set (h = 1/C(l, 2): positive training risk, and a
+    positive test risk): blaming it is refused because it does not minimise the training risk, though every kept
+    assumption still holds and its test risk is positive; control: the witness as built passes (L = 4)."""
+    import dataclasses
+
+    from constructions.golowich.model import NEG_INF, AttentionClass, KeyFunction
+
+    w = build(name, 4)
+    assert recheck(w)["ok"]
+    none = KeyFunction("none", lambda S, x: NEG_INF)
+    H = AttentionClass(w.H.keys + (none,), w.H.values, w.H.k)
+    r = recheck(dataclasses.replace(w, H=H, bad=("none", w.bad[1])))
+    assert r["kept_hold"] and r["c"] > 0 and not r["bad_is_minimizer"]
+    assert not r["ok"]
+
+
 @checks("golowich2025:prop-c3.locality")
 def test_locality_realizer_is_g01_not_g00(reports):
     r = reports["locality"]
