@@ -91,13 +91,19 @@ def param_difference(x, y) -> Ball | None:
     return Ball(mid, 2 * U * np.abs(mid) + TINY)
 
 
+def _same_class_input(f, g, a: int, r: int) -> bool:
+    """Whether class (a, r) has the same residual input ``wte[a] + wpe[r]`` in f and g, decided on the exact
+    parameters (two different pairs of doubles may round to the same sum)."""
+    if not np.array_equal(f.wte[a], g.wte[a]) or (f.wpe is None) != (g.wpe is None):
+        return False
+    return f.wpe is None or np.array_equal(f.wpe[r], g.wpe[r])
+
+
 def _embedding_difference(flo, fhi, glo, ghi) -> Ball | None:
-    """``e^f - e^g`` of two class embeddings given by their enclosures (None: both exact and equal, the term
-    vanishes; both exact: :func:`param_difference`; else the interval difference, rounded outward)."""
+    """``e^f - e^g`` of two class embeddings that differ, given by their enclosures (both exact:
+    :func:`param_difference`; else the interval difference, rounded outward)."""
     if np.array_equal(flo, fhi) and np.array_equal(glo, ghi):
         return param_difference(flo, glo)
-    if np.array_equal(flo, glo) and np.array_equal(fhi, ghi):  # the same sum of the same doubles: no difference
-        return None
     return _to_ball(_dn(flo - ghi), _up(fhi - glo))
 
 
@@ -120,10 +126,11 @@ class MeanValueDifference:
         self.ef, self.eg = ef, eg
         f, g = ef.form, eg.form
         (fl, fh), (gl, gh) = f.class_embeddings(), g.class_embeddings()
-        self.attention_same = all(np.array_equal(x, y) for x, y in (
-            (fl, gl), (fh, gh), (f.ln1[0], g.ln1[0]), (f.ln1[1], g.ln1[1]), (f.attn_w, g.attn_w),
-            (f.attn_b, g.attn_b)))
-        self.d_emb = [_embedding_difference(fl[c], fh[c], gl[c], gh[c]) for c in range(1, len(fl))]
+        same = [_same_class_input(f, g, a, r) for a, r in f.classes()]  # exact parameters, not their enclosures
+        self.attention_same = all(same) and all(np.array_equal(x, y) for x, y in (
+            (f.ln1[0], g.ln1[0]), (f.ln1[1], g.ln1[1]), (f.attn_w, g.attn_w), (f.attn_b, g.attn_b)))
+        self.d_emb = [None if same[c] else _embedding_difference(fl[c], fh[c], gl[c], gh[c])
+                      for c in range(1, len(fl))]
         self.s_hull = [_hull((a, b), (c, e)) for a, b, c, e in zip(ef.s_lo, ef.s_hi, eg.s_lo, eg.s_hi, strict=True)]
         self.ds = [(_dn(a - e), _up(b - c)) for a, b, c, e in zip(ef.s_lo, ef.s_hi, eg.s_lo, eg.s_hi, strict=True)]
         self.v_hull = _hull((ef.v_lo, ef.v_hi), (eg.v_lo, eg.v_hi))  # (H, K, dh)

@@ -300,3 +300,16 @@ def test_long_absolute_table_is_not_certified_beyond_what_was_enumerated(tmp_pat
     out = capsys.readouterr().out
     assert rc == 0 and "undefined beyond its position table of 40 rows" in out and "at every length" not in out
     assert "verdict: undetermined" in out
+
+
+def test_a_change_below_the_sums_rounding_is_still_a_difference(forms):
+    """Two tables whose sums wte[a] + wpe[r] round to the same doubles still differ: the difference form decides
+    equality on the exact parameters (control: the same table gives an exactly zero embedding term)."""
+    from bounds.certify.gpt2_difference import PairDifference
+
+    f = forms[2]
+    g = f.with_params(wpe=np.nextafter(f.wpe, np.inf))
+    mv = PairDifference(f, g).mean_value
+    assert mv is not None and not mv.attention_same and all(d is not None for d in mv.d_emb)
+    same = PairDifference(f, f.with_params(ln2=(f.ln2[0] * 2, f.ln2[1]))).mean_value
+    assert same is not None and same.attention_same and all(d is None for d in same.d_emb)
