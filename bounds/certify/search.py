@@ -188,7 +188,7 @@ def task_target(kind: str, params: dict) -> Target:
 class Problem:
     """f against g (a model or None) and optionally a :class:`Target` (then ``D = f - target``; g must be None)."""
 
-    def __init__(self, f, g=None, semantics=("softmax", "softmax"), target: Target | None = None):
+    def __init__(self, f, g=None, semantics=("softmax", "softmax"), target: Target | None = None, fast: bool = True):
         if g is not None and target is not None:
             raise CertifyError("give either a model g or a target function, not both")
         for m in (f, g):  # the limits below, before the exact class tables are built (the work)
@@ -211,6 +211,7 @@ class Problem:
             raise CertifyError(f"{pieces} (phase, window) pieces (Delta |Sigma|^(tau+1)), above the limit "
                                f"MAX_WINDOWS = {MAX_WINDOWS}")
         self.ev = PairEvaluator(f, g, semantics, target.period if target is not None else None)
+        self.fast = fast  # concrete inputs by bound_D's fast path (False: the earlier path, kept to compare)
         assert (self.ev.delta, self.ev.tau, self.ev.sigma) == (self.delta, self.tau, self.sigma)
 
     def heads(self, window: tuple) -> list:
@@ -238,7 +239,7 @@ class Problem:
         net_pairs = self.ev.nets(win.window)[1]
         Dl, Dh = [], []
         for net, neg in net_pairs:
-            a, b = bound_D(net, neg, weights)
+            a, b = bound_D(net, neg, weights, self.fast)
             Dl.append(a)
             Dh.append(b)
         Dl, Dh = np.stack(Dl, axis=1), np.stack(Dh, axis=1)
