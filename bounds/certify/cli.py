@@ -122,7 +122,11 @@ def _parser():
     ap.add_argument("--seed-index", type=bounded_int(0, 4096, "4096"), default=0,
                     help="which seed of the run record --export-model writes (default 0)")
     ap.add_argument("--write-witness", metavar="CERT.json",
-                    help="write the shortest failing input of a --json certificate to --out (when too long to print)")
+                    help="write the shortest failing input of a --json certificate to --out (when too long to print); "
+                         "with --seed-key, of one seed's certificate in a --runs records file")
+    ap.add_argument("--seed-key", metavar="RUN_KEY:SEED:CERTIFICATE",
+                    help="with --write-witness RECORDS.jsonl: the run key and seed of a --runs record and which of its "
+                         "certificates (target or construction), as the --runs table prints it")
     from lengthgen_cli.sweep import add_executor_options
 
     add_executor_options(ap, MAX_WORKERS, workers_help="local processes certifying seeds in parallel (--runs; "
@@ -303,7 +307,7 @@ TASK_OPTIONS = {"modp": ("--period", "--index"), "simple": ("--omega",)}
 PAIR_OPTIONS = ("--model", "--against", "--task", "--period", "--index", "--omega", "--delta", "--train-length",
                 "--semantics", "--against-semantics")
 RUNS_OPTIONS = ("--workers", "--executor", "--ray-address", "--seeds", "--summary", "--summarize-only", "--plots", "--out", "--resume")
-FILE_OPTIONS = ("--export-model", "--seed-index", "--write-witness")
+FILE_OPTIONS = ("--export-model", "--seed-index", "--write-witness", "--seed-key")
 SEARCH_OPTIONS = ("--target-fn", "--time-budget", "--max-length", "--max-boxes", "--first-length", "--gap",
                   "--workers", "--executor", "--ray-address", "--seeds")
 
@@ -318,11 +322,13 @@ def check_options(args, given: set) -> None:
     if args.export_model or args.write_witness:
         if args.export_model and args.write_witness:
             raise UsageError("give either --export-model or --write-witness, not both")
-        keep = ("--out", "--export-model", "--seed-index") if args.export_model else ("--out", "--write-witness")
+        keep = (("--out", "--export-model", "--seed-index") if args.export_model
+                else ("--out", "--write-witness", "--seed-key"))
         refuse_unused(given, [o for o in ALL_OPTIONS if o not in keep],
                       "--export-model / --write-witness write one file")
         return
     refuse_unused(given, ("--seed-index",), "--seed-index picks the seed --export-model writes")
+    refuse_unused(given, ("--seed-key",), "--seed-key picks the certificate --write-witness writes")
     if args.summarize_only:
         refuse_unused(given, (*PAIR_OPTIONS, *SEARCH_OPTIONS), "--summarize-only certifies nothing")
         return
@@ -383,7 +389,7 @@ def main(argv=None) -> int:
             from bounds.certify.export import export_model, write_witness
 
             out = (export_model(args.export_model, args.seed_index, args.out) if args.export_model
-                   else write_witness(args.write_witness, args.out))
+                   else write_witness(args.write_witness, args.out, args.seed_key))
         elif args.runs or args.summarize_only:
             check_consistency(args)
             from bounds.certify.runs import run as run_runs

@@ -188,13 +188,49 @@ def _write_token_ids(path: str, data: dict, out: str) -> str:
     return f"wrote {out}: the failing input of {n} tokens as {n + 1} token ids, BOS {bos} first"
 
 
-def write_witness(path: str, out: str | None) -> str:
-    """Write the shortest failing input of the ``--json`` certificate at ``path`` to ``out``."""
+CERTIFICATES = ("target", "construction")  # the certificates of a --runs record (runs.certify_seed)
+
+
+def parse_seed_key(text: str) -> tuple[str, int, str]:
+    """``RUN_KEY:SEED:CERTIFICATE`` (the run key and seed of a ``--runs`` record, and which of its certificates:
+    ``target`` or ``construction``), split at its last two colons; one line naming what is wrong otherwise."""
+    parts = text.rsplit(":", 2)
+    if len(parts) != 3 or not parts[0] or not parts[1].isdigit() or parts[2] not in CERTIFICATES:
+        raise UsageError(f"--seed-key {text!r} is not RUN_KEY:SEED:CERTIFICATE (SEED a number, CERTIFICATE one of "
+                         f"{', '.join(CERTIFICATES)}), e.g. 'izzo2025/modp(index=0,period=2)/N=12/seeds=4/cfg=...:1:target'")
+    return parts[0], int(parts[1]), parts[2]
+
+
+def _runs_certificate(path: str, seed_key: str) -> dict:
+    """The certificate named by ``--seed-key`` in the ``--runs`` records file (JSON lines) at ``path``."""
+    from lengthgen_cli.output import _records
+
+    key, seed, which = parse_seed_key(seed_key)
+    p = require_regular_file(path, "--write-witness")
+    try:
+        records, _ = _records(p, p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(f"--write-witness {p} cannot be read as text ({e})") from None
+    except UsageError:
+        raise UsageError(f"--write-witness {p} is not a --runs records file (JSON lines)") from None
+    found = [r for r in records if r.get("run_key") == key and r.get("seed") == seed]
+    if not found:
+        raise UsageError(f"--write-witness {p} holds no record of run {key!r} seed {seed}")
+    cert = found[-1].get(which)
+    if not isinstance(cert, dict):
+        why = f" (refused: {found[-1]['refused']})" if "refused" in found[-1] else ""
+        raise UsageError(f"the record of run {key!r} seed {seed} has no {which} certificate{why}")
+    return cert
+
+
+def write_witness(path: str, out: str | None, seed_key: str | None = None) -> str:
+    """Write the shortest failing input of the ``--json`` certificate at ``path`` to ``out``; with ``seed_key``
+    (``RUN_KEY:SEED:CERTIFICATE``), ``path`` is a ``--runs`` records file and the certificate is that seed's."""
     from bounds.certify.horizon import WITNESS_WRITE_LIMIT
 
     if out is None:
         raise UsageError("--write-witness needs --out FILE")
-    data = _read_json(path, "--write-witness")
+    data = _read_json(path, "--write-witness") if seed_key is None else _runs_certificate(path, seed_key)
     if isinstance(data, dict) and data.get("certificate") in (GPT2_CERTIFICATE, GPT2_TASK_CERTIFICATE):
         return _write_token_ids(path, failing_record(data), out)
     h = data.get("horizon") if isinstance(data, dict) else None

@@ -206,6 +206,7 @@ def _seed_spec(path: str, full: dict, seed_index: int, opts: dict):
 
 def _finish(args, records: list, eps: float) -> str:
     summary = summarize(records, eps)
+    summary["records_file"] = args.out  # where --write-witness --seed-key finds a failing input's counts
     if args.summary:
         from lengthgen_cli.output import write_text
 
@@ -269,7 +270,8 @@ def summarize(records: list, eps: float) -> dict:
                          "plateau": [r["measured"]["plateau"] for r in rs],
                          "sound": all(c[3] for c in checks),
                          "seconds": [r["construction"]["seconds"] for r in rs],
-                         "horizon": {which: horizon_summary([r[which] for r in rs if r.get(which)], N + 1)
+                         "horizon": {which: horizon_summary([r[which] for r in rs if r.get(which)], N + 1,
+                                                            [seed_key(r, which) for r in rs if r.get(which)])
                                      for which in ("construction", "target") if any(r.get(which) for r in rs)}})
         out_tasks.append({"task": name, "task_kind": t["task_kind"], "rows": rows,
                           "bracket": task_bracket(t["task_kind"], t["params"], eps)})
@@ -313,7 +315,13 @@ def task_bracket(kind: str, params: dict, eps: float) -> dict | None:
 HORIZON_MULTIPLES = (10**3, 10**9)
 
 
-def horizon_summary(certs: list, train_length: int) -> dict:
+def seed_key(record: dict, which: str) -> str:
+    """``RUN_KEY:SEED:CERTIFICATE`` of one certificate of a record: ``--write-witness RECORDS --seed-key`` writes
+    its failing input (:func:`bounds.certify.export.parse_seed_key`)."""
+    return f"{record['run_key']}:{record['seed']}:{which}"
+
+
+def horizon_summary(certs: list, train_length: int, keys: list | None = None) -> dict:
     """Per-row horizon statistics of certificates (one per seed) against the training length (model length N + 1):
     the median H / (N + 1) (``inf`` for every length), the shortest failure X with its string (or class counts),
     and how many seeds are certified to >= 10^3 (N + 1), >= 10^9 (N + 1) and at every length.  Records made
@@ -322,11 +330,13 @@ def horizon_summary(certs: list, train_length: int) -> dict:
     ratios = [math.inf if h["every_length"] else h["H"] / train_length for h in hs]
     fails = [h for h in hs if h["X"] is not None]
     short = min(fails, key=lambda h: h["X"]) if fails else None
+    short_key = None if short is None or keys is None else keys[[c.get("horizon") for c in certs].index(short)]
     return {"seeds": len(certs), "without_horizon": len(certs) - len(hs), "train_length": train_length,
             "median_H_over_train": _med(ratios) if ratios else None, "H": [None if h["every_length"] else h["H"]
                                                                        for h in hs],
             "X": [h["X"] for h in hs],
             "shortest_X": None if short is None else short["X"],
+            "shortest_seed_key": short_key,
             "shortest_witness": None if short is None else (short["witness"].get("string")
                                                             if short["witness"].get("string") is not None
                                                             else {"counts": short["witness"].get("counts"),
@@ -408,9 +418,17 @@ def horizon_text(s: dict) -> list:
         w = hz["shortest_witness"]
         text = repr(w) if isinstance(w, str) else (
             f"class counts {w['counts']}, window {w['window']} (class = token id * Delta + residue; to write it "
-            "out, --export-model the seed, certify it in pair mode with --json, then --write-witness)")
+            f"out: {write_command(s.get('records_file'), hz.get('shortest_seed_key'))})")
         lines.append(f"    {task} N = {r['N']} {which}: first failure at length {hz['shortest_X']}: {text}")
     return lines
+
+
+def write_command(records: str | None, key: str | None) -> str:
+    """The one command that writes a --runs record's failing input to a file (``FILE``: the user's name)."""
+    import shlex
+
+    return (f"python -m bounds.certify --write-witness {shlex.quote(records or 'RECORDS.jsonl')} --seed-key "
+            f"{shlex.quote(key or 'RUN_KEY:SEED:CERTIFICATE')} --out FILE")
 
 
 def figures(s: dict) -> dict:
