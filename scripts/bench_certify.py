@@ -15,6 +15,11 @@
    heads of indices 0..3 at period 4, tau = 2: 32 pieces, lengths up to 8 enumerated) with ``--time-budget`` 1, 2
    and 5 s; wall seconds of the process (start-up and loading included) against the budget, and what the
    certificate reached (``--budget-only`` runs only this part).
+6. The enumeration of every input of one length (``--enumeration-only --record RUN.json --lengths 33,49``): the fast
+   path of :func:`bounds.certify.class_softmax.upper_bound` (``Problem(fast=True)``, the default) against the earlier
+   path (``fast=False``) in the same process, alternating, on one seed of a trained run record against its
+   construction and against its task's function; median seconds per length over ``--repeats``, the ratio, and
+   whether both enclosures are equal.  The process is niced and uses one thread.
 
 The trained model is the committed witness run (docs/results/izzo2025-trained-witness.json) unless ``--runs`` names a
 ``bounds.experiments.measure`` folder (then the first ModP p = 5 record, seed 0).  The load average is printed beside every time.
@@ -28,7 +33,10 @@ import os
 import sys
 import time
 
-import numpy as np
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):  # one thread, before numpy loads
+    os.environ.setdefault(_var, "1")
+
+import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -239,6 +247,40 @@ def budget_runs(budgets=(1.0, 2.0, 5.0)) -> list:
     return out
 
 
+def enumeration_runs(path: str, lengths: list, repeats: int, seed_index: int = 0) -> dict:
+    """Part 6: seconds of ``enumerate_length`` at each length, fast path against the earlier one."""
+    from bounds.certify.runs import _construction
+    from bounds.certify.search import Problem, enumerate_length, task_target
+    from bounds.certify.trained import from_record
+
+    rec = json.load(open(path))["record"]
+    f = from_record(rec, seed_index)
+    g, _ = _construction(rec["task_kind"], rec["task_params"])
+    target = task_target(rec["task_kind"], rec["task_params"])
+    out = {"record": os.path.basename(path), "task": rec["task"], "N": rec["N"], "seed_index": seed_index}
+    for which in ("construction", "target"):
+        probs = {fast: (Problem(f, g, ("softmax", "izzo"), fast=fast) if which == "construction"
+                        else Problem(f, None, ("softmax", "softmax"), target, fast=fast)) for fast in (True, False)}
+        for p in probs.values():
+            enumerate_length(p, 3)  # build the windows' tables outside the timing
+        rows = []
+        for n in lengths:
+            times = {True: [], False: []}
+            got = {}
+            for _ in range(repeats):
+                for fast in (False, True):
+                    t0 = time.perf_counter()
+                    row = enumerate_length(probs[fast], n)
+                    times[fast].append(time.perf_counter() - t0)
+                    got[fast] = (row.lower, row.upper, row.configurations)
+            old, new = float(np.median(times[False])), float(np.median(times[True]))
+            rows.append({"length": n, "configurations": got[True][2], "earlier_s": round(old, 4),
+                         "fast_s": round(new, 4), "ratio": round(old / new, 2), "same_enclosure": got[True] == got[False],
+                         "load_average": os.getloadavg()})
+        out[which] = rows
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", help="a bounds.experiments.measure run folder (default: the committed witness run)")
@@ -248,7 +290,20 @@ def main():
                     help="seconds per certificate of part 4 (default 10)")
     ap.add_argument("--repeats", type=int, default=3, help="runs per setting of part 4 (default 3)")
     ap.add_argument("--budget-only", action="store_true", help="run only part 5, the whole command's time budget")
+    ap.add_argument("--enumeration-only", action="store_true",
+                    help="run only part 6, the enumeration's fast path against the earlier one")
+    ap.add_argument("--record", help="part 6: a trained run record (a file of a bounds.experiments.measure folder)")
+    ap.add_argument("--lengths", default="33,49", help="part 6: model lengths, comma-separated (default 33,49)")
     args = ap.parse_args()
+    if args.enumeration_only:
+        if not args.record:
+            raise SystemExit("--enumeration-only needs --record RUN.json")
+        os.nice(10)
+        start = os.getloadavg()
+        res = enumeration_runs(args.record, [int(x) for x in args.lengths.split(",")], args.repeats)
+        print(json.dumps({"load_average_start": start, "enumeration": res, "load_average_end": os.getloadavg()},
+                         indent=1, default=float))
+        return
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     if args.budget_only:
         print(json.dumps({"budget": budget_runs()}, indent=1, default=float))

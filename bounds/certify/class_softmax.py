@@ -588,8 +588,8 @@ SMALL = 2.0**-500  # below this, weights and values enter :func:`_thin_dot` thro
 
 def _thin_dot(P: np.ndarray, lam, rows: bool = False) -> np.ndarray:
     """:func:`_lin_max_thin` for the thin weights of ``_thin_weights(..., fast=True)``, with ``P`` (J, E) -> (B, J)
-    or (``rows``) one row per box (B, E) -> (B,), and no subnormal operand: each ``|P_je| <= SMALL`` is set to 0 and bounded
-    by ``SMALL (|mid_e| + rad_e)``; each weight set to 0 is bounded by ``SMALL |P_je|`` (both in the error term).
+    or (``rows``) one row per box (B, E) -> (B,), and no subnormal operand: each ``|P_je| <= SMALL`` is set to 0 and
+    bounded by ``SMALL (|mid_e| + rad_e)``; each weight set to 0 is bounded by ``SMALL |P_je|`` (both in the error term).
     Every remaining product is of two numbers >= SMALL = 2^-500 in magnitude (or 0), so it is normal."""
     mid, rad = lam
     E = P.shape[-1]
@@ -602,10 +602,14 @@ def _thin_dot(P: np.ndarray, lam, rows: bool = False) -> np.ndarray:
         v = (mid * P).sum(axis=-1) + (rad * absP).sum(axis=-1)
         err = gamma_n(E + 2) * (mag * absP).sum(axis=-1)
         spill = SMALL * (absP0.sum(axis=-1) + mag.sum(axis=-1))
-    else:  # one product [mid | rad] . [P | |P|] (2E terms); its rounding bounded through sum_e mag_e max_e |P_e|
+    else:  # one product [mid | rad] . [P | |P|] (2E terms); every error term an outer sum of (B,) and (J,) vectors
         v = np.concatenate([mid, rad], axis=-1) @ np.concatenate([P, absP], axis=-1).T
-        err = gamma_n(2 * E + 2) * (mag.sum(axis=-1)[:, None] * absP.max(axis=-1, initial=0.0)[None, :]) * 2
-        spill = SMALL * (absP0.sum(axis=-1)[None, :] + mag.sum(axis=-1)[:, None])
+        up = 1 + gamma_n(E + 1)  # the sums of E magnitudes below, rounded up
+        msum, pmax, psum = mag.sum(axis=-1) * up, absP.max(axis=-1, initial=0.0), absP0.sum(axis=-1) * up
+        # |v| <= msum pmax exactly; the product's rounding <= 2 gamma_(2E+2) msum pmax; the final sum's <= U |v + C|
+        C = (((2 * gamma_n(2 * E + 2) + 8 * U) * msum)[:, None] * pmax[None, :]
+             + (SMALL * (1 + 8 * U) * (psum[None, :] + msum[:, None]) + 2 * TINY))
+        return v + C
     out = v + err + spill * (1 + 4 * U) + TINY
     return out + 2 * U * np.abs(out)
 
