@@ -586,32 +586,25 @@ def _thin_weights(alts: list, fast: bool = False):
 SMALL = 2.0**-500  # below this, weights and values enter :func:`_thin_dot` through its error term
 
 
-def _thin_dot(P: np.ndarray, lam, rows: bool = False) -> np.ndarray:
-    """:func:`_lin_max_thin` for the thin weights of ``_thin_weights(..., fast=True)``, with ``P`` (J, E) -> (B, J)
-    or (``rows``) one row per box (B, E) -> (B,), and no subnormal operand: each ``|P_je| <= SMALL`` is set to 0 and
-    bounded by ``SMALL (|mid_e| + rad_e)``; each weight set to 0 is bounded by ``SMALL |P_je|`` (both in the error term).
-    Every remaining product is of two numbers >= SMALL = 2^-500 in magnitude (or 0), so it is normal."""
+def _thin_dot(P: np.ndarray, lam) -> np.ndarray:
+    """:func:`_lin_max_thin` (B, J) for the thin weights of ``_thin_weights(..., fast=True)``, with no subnormal
+    operand: each ``|P_je| <= SMALL`` is set to 0 and bounded by ``SMALL (|mid_e| + rad_e)``; each weight set to 0 is
+    bounded by ``SMALL |P_je|`` (both in the error term).  Every remaining product is of two numbers >= SMALL =
+    2^-500 in magnitude (or 0), so it is normal.  One product ``[mid | rad] . [P | |P|]`` (2E terms); every error
+    term is an outer sum of (B,) and (J,) vectors."""
     mid, rad = lam
     E = P.shape[-1]
-    tiny = np.abs(P) <= SMALL
     absP0 = np.abs(P)
-    P = np.where(tiny, 0.0, P)
+    P = np.where(absP0 <= SMALL, 0.0, P)
     absP = np.abs(P)
     mag = np.abs(mid) + rad
-    if rows:
-        v = (mid * P).sum(axis=-1) + (rad * absP).sum(axis=-1)
-        err = gamma_n(E + 2) * (mag * absP).sum(axis=-1)
-        spill = SMALL * (absP0.sum(axis=-1) + mag.sum(axis=-1))
-    else:  # one product [mid | rad] . [P | |P|] (2E terms); every error term an outer sum of (B,) and (J,) vectors
-        v = np.concatenate([mid, rad], axis=-1) @ np.concatenate([P, absP], axis=-1).T
-        up = 1 + gamma_n(E + 1)  # the sums of E magnitudes below, rounded up
-        msum, pmax, psum = mag.sum(axis=-1) * up, absP.max(axis=-1, initial=0.0), absP0.sum(axis=-1) * up
-        # |v| <= msum pmax exactly; the product's rounding <= 2 gamma_(2E+2) msum pmax; the final sum's <= U |v + C|
-        C = (((2 * gamma_n(2 * E + 2) + 8 * U) * msum)[:, None] * pmax[None, :]
-             + (SMALL * (1 + 8 * U) * (psum[None, :] + msum[:, None]) + 2 * TINY))
-        return v + C
-    out = v + err + spill * (1 + 4 * U) + TINY
-    return out + 2 * U * np.abs(out)
+    v = np.concatenate([mid, rad], axis=-1) @ np.concatenate([P, absP], axis=-1).T
+    up = 1 + gamma_n(E + 1)  # the sums of E magnitudes below, rounded up
+    msum, pmax, psum = mag.sum(axis=-1) * up, absP.max(axis=-1, initial=0.0), absP0.sum(axis=-1) * up
+    # |v| <= msum pmax exactly; the product's rounding <= 2 gamma_(2E+2) msum pmax; the final sum's <= U |v + C|
+    C = (((2 * gamma_n(2 * E + 2) + 8 * U) * msum)[:, None] * pmax[None, :]
+         + (SMALL * (1 + 8 * U) * (psum[None, :] + msum[:, None]) + 2 * TINY))
+    return v + C
 
 
 def _lin_max_thin(P: np.ndarray, lam) -> np.ndarray:
