@@ -261,7 +261,10 @@ def self_check() -> None:
       goal), even when its negative control is rejected;
     * the step guards (:func:`_check_step_guards`): an enumeration over no instance or failing on one is not
       proved, a discharged step without a negative control is refused, a control that holds fails
-      :func:`assert_proof`, a float in an exact identity and a quantifier in a z3 step are refused.
+      :func:`assert_proof`, a float in an exact identity and a quantifier in a z3 step are refused;
+    * the methods' guards (:func:`_check_method_guards`): a z3 counter-model, a nonzero sympy or matrix residual
+      is not a proof; a float on the right of an identity or in a residual matrix, a quantifier in a goal or
+      nested in a formula, a control of another method and a universal proof short of its steps are refused.
 
     Raises :class:`KernelError` naming the guard that failed."""
     if _SELF_CHECK["state"] != "pending":
@@ -325,6 +328,35 @@ def _check_step_guards(r) -> None:
              "a float in an exact identity")
     q = z3.ForAll([r], z3.Or(r > 0, r <= 0))
     _refused(lambda: Z3Step(c, "quantifier", (q,), r == r).discharge(), "a quantifier in a z3 step")
+    _check_method_guards(c, r, plain, x, q)
+
+
+def _check_method_guards(c: str, r, plain: Z3Step, x, q) -> None:
+    """The rest of the self-check of :func:`self_check`: each method rejects a false step (a z3 counter-model, a
+    nonzero sympy residual, a nonzero matrix residual), a float is refused on either side of an identity and in a
+    residual matrix, a quantifier in a z3 goal or nested inside a formula, a negative control of another method than
+    its step, and a universal proof with fewer steps than its statement needs."""
+    import sympy
+    import z3
+
+    if Z3Step(c, "counter-model", (r > 0,), r > 1).discharge().holds:
+        raise KernelError("kernel self-check: a z3 step with a counter-model counts as proved")
+    if SympyStep(c, "false identity", lhs=x + 1, rhs=x).discharge().holds:
+        raise KernelError("kernel self-check: a false sympy identity counts as proved")
+    if LinalgStep(c, "nonzero", residual=sympy.Matrix([[0, sympy.Rational(1, 3)]])).discharge().holds:
+        raise KernelError("kernel self-check: a nonzero residual matrix counts as proved")
+    _refused(lambda: SympyStep(c, "float rhs", lhs=x / 10, rhs=x * sympy.Float(0.1)).discharge(),
+             "a float on the right-hand side of an exact identity")
+    _refused(lambda: LinalgStep(c, "float residual", residual=sympy.Matrix([[0, sympy.Float(0.0)]])).discharge(),
+             "a float in an exact residual matrix")
+    _refused(lambda: Z3Step(c, "quantified goal", (r > 0,), q).discharge(), "a quantifier in a z3 goal")
+    _refused(lambda: Z3Step(c, "nested quantifier", (z3.And(r > 0, z3.Implies(r > 1, q)),), r > 0).discharge(),
+             "a quantifier nested inside a z3 formula")
+    mixed = replace(plain, negative=SympyStep(c, "control of another method", lhs=x, rhs=x + 1))
+    _refused(lambda: Proof(c, "mixed methods", (mixed,)).run(), "a negative control of another method")
+    one = replace(plain, negative=replace(plain, name="control", goal=r > 2))
+    _refused(lambda: assert_universal_proof(Proof(c, "one step", (one,)), count=2),
+             "a universal proof with fewer steps than required")
 
 
 def z3_max(a, b):

@@ -148,3 +148,39 @@ def test_self_check_covers_every_step_guard(monkeypatch, patch, says):
         monkeypatch.setattr(z3, "is_quantifier", lambda e: False)
     with pytest.raises(KernelError, match=says):
         k._check_step_guards(r)
+
+
+def _kernel_module(source: str, name: str):
+    """A fresh module from a kernel source text (its own self-check state)."""
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_loader(name, loader=None)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod  # dataclasses look the module up
+    try:
+        exec(compile(source, f"<{name}>", "exec"), mod.__dict__)
+    finally:
+        del sys.modules[name]
+    return mod
+
+
+def test_self_check_catches_every_declared_kernel_mutation():
+    """Every library mutation of verify/kernel.py declared in verify/registry/mutations_library.py (a guard removed
+    or weakened, a solver's unknown taken as proved, a contradiction accepted, ...) makes the self-check that runs
+    before the first proof of a process fail, so every claim whose checks run a proof catches it.  Control: the
+    kernel's own source passes its self-check."""
+    from pathlib import Path
+
+    import verify.registry.mutations_library  # noqa: F401  (declares the mutations)
+    from verify.mutate import all_mutations
+
+    path = Path(__file__).resolve().parents[2] / "verify" / "kernel.py"
+    source = path.read_text()
+    _kernel_module(source, "kernel_control").self_check()
+    ms = [m for m in all_mutations().values() if m.path == "verify/kernel.py"]
+    assert len(ms) >= 14
+    for m in ms:
+        mod = _kernel_module(m.apply(source), "kernel_" + m.name.replace("-", "_"))
+        with pytest.raises(mod.KernelError):
+            mod.self_check()
