@@ -186,3 +186,31 @@ def test_first_pass_bound_never_exceeds_the_row_step(model, factor):
         rad = _row_values(im, blocks, head, qs[:, 0], qs[:, 1], "completed", 0)[1]
         assert any(f > 0 and not Fraction(float(f)) + Fraction(float(np.max(r))) <= step
                    for f, step, r in zip(first, steps, rad, strict=True))
+
+
+#: "a/b" parameters whose double float(a) / float(b) is not exact: 1/3 (b not a power of two), and a quotient of
+#: two integers beyond 2^53 (three roundings: a, b, the division) whose error is 2.12 u relative
+_FRACTION_ROWS = [["1/3", "-2/7"], ["-24264195558289742244/748747649728530149123", "5/1024"]]
+
+
+@checks("izzo2025:thm4.1")
+def test_interval_model_parameters_enclose_the_exact_rationals():
+    """The interval model's reader (bounds.interval_model) encloses every exact rational parameter, on the fast
+    path for a regular matrix and on the number-by-number path for a vector; a/2^k with |a| < 2^53 is exact
+    (radius 0).  Controls: the doubles of 1/3 and of the long quotient are not exact (a radius 0 would miss them),
+    and the long quotient is farther from its double than one rounding's radius u |mid|."""
+    from bounds.float_enclosures import U
+    from bounds.interval_model import _matrix
+
+    F = Fraction
+    exact = np.array([[F(s) for s in row] for row in _FRACTION_ROWS], dtype=object)
+    for got in (_matrix(_FRACTION_ROWS, "W"),
+                Ball(np.array([_matrix(r, "v", ndim=1).mid for r in _FRACTION_ROWS]),
+                     np.array([_matrix(r, "v", ndim=1).rad for r in _FRACTION_ROWS]))):
+        for i in range(2):
+            for j in range(2):
+                assert abs(exact[i, j] - F(float(got.mid[i, j]))) <= F(float(got.rad[i, j]))
+    assert _matrix([["5/1024", "-3"]], "W").rad.tolist() == [[0.0, 0.0]]  # exact doubles: no radius
+    mid = _matrix(_FRACTION_ROWS, "W").mid
+    assert F(float(mid[0, 0])) != exact[0, 0]
+    assert abs(exact[1, 0] - F(float(mid[1, 0]))) > F(U) * (1 + 4 * F(U)) * abs(F(float(mid[1, 0])))
