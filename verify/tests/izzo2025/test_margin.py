@@ -246,3 +246,34 @@ def test_lipschitz_fails_for_heaviside():
     x, y = np.array([Fraction(1, 1000)], dtype=object), np.array([Fraction(-1, 1000)], dtype=object)
     assert _lip_ratio_ok(A, b, B, x, y)  # ReLU: fine
     assert not _lip_ratio_ok(A, b, B, x, y, heaviside=True)  # H jumps by 1 over a gap of 1/500
+
+
+def _bos_toy():
+    """Sigma = {a, b}, Delta = 2, tau = 0; a second query/key pair gives the $ key the logit 1/4 against a query at
+    residue 1 (0 at residue 0): key score = 2*[b] + 5*[key row 1] + (1/4)*[query row 1]*[key is $]."""
+    E = [[1, 0, 0, 1], [1, 0, 0, 0], [1, 1, 0, 0]]
+    query = [[1, 0, 0, 0], [0, 0, 1, 0]]
+    key = [[0, 2, 5, 0], [0, 0, 0, Fraction(1, 4)]]
+    value = [[0] * 4, [0, 1, 0, 0], [0] * 4, [0] * 4]
+    return LimitTransformer(("a", "b"), E, (Layer((Head(query, key, value, LocalPhi((0,))),),
+                                                  MLP([[0, 1, 0, 0]], [0], [[0], [0], [1], [0]])),),
+                            [[0, 0, 1, 0]], PeriodicPositions(np.array([[0, 0, 0, 0], [0, 0, 1, 0]], dtype=object)),
+                            precision_bits=3)
+
+
+@checks("izzo2025:def-gamma")
+def test_completed_gamma_counts_the_bos_key_outside_the_window():
+    """The completed A_(y,i) holds the $ key's own logit even where no window offset reaches the $ (tau = 0, query
+    at residue 1): row 1 queries see {5, 7} in the window, {0, 2, 5, 7} far and the $ at 1/4, so gamma = 1/4.  The
+    gap is realized: on "aaaaa" (model length 6, query at residue 1) the last position's logits, computed from the
+    model's matrices, include 0 (an 'a' at residue 0) and 1/4 (the $).  Control: the printed definition (window
+    keys only) gives 2."""
+    m = _bos_toy()
+    assert logit_margin(m).gamma == Fraction(1, 4)
+    assert logit_margin(m, "printed").gamma == 2
+    ids = m.encode("aaaaa")[0]
+    X = [m.embedding[t] + m.positions.table[i % m.period] for i, t in enumerate(ids)]
+    head = m.layers[0].heads[0]
+    q = head.query.dot(X[-1])
+    logits = {head.key.dot(x).dot(q) for x in X}
+    assert {Fraction(0), Fraction(1, 4)} <= logits
