@@ -293,9 +293,6 @@ mutation("lib2-im-radius-one-rounding", "izzo2025:thm4.1", _IMO,
          "return Ball(mid, np.abs(mid) * (3 * U * (1 + 4 * U)) + TINY)",
          "return Ball(mid, np.abs(mid) * (U * (1 + 4 * U)) + TINY)",
          "radius too small: float(a) / float(b) (three roundings) enclosed with one rounding's radius")
-mutation("lib2-imargin-key-gap-one", "izzo2025:thm4.1", _IM,
-         "    exact = ~ok | (least < 2)\n", "    exact = ~ok | (least < 1)\n",
-         "off-by-one: sorted integer keys one apart are trusted to order the values (the proof needs two)")
 
 # ----------------------------------------------------------------------------------- theorem modules
 mutation("lib2-lower-chain-one-long", "izzo2025:lower.chain", "bounds/lower.py",
