@@ -12,6 +12,7 @@ negative control that the same check rejects.
   digits (the lower end of each is below the exact value), the interval weights of a concrete input used with
   their radius, the ReLU relaxation of the difference network against the exact value on the box, and the
   linear-fractional maximum against the exact maximum over the box's vertices;
+* the outward-rounding helpers and sums of the class-level evaluator on differences and sums that round inward;
 * the closure of the weight-ratio bounds (:mod:`bounds.certify.weight_ratios`): a box whose bounds are consistent
   keeps every live entry and stays feasible; a negative cycle marks it empty.
 """
@@ -236,3 +237,25 @@ def test_linear_fractional_maximum_covers_its_rounding():
     vals.append(np.sum(ls * Ps) / np.sum(ls))
     best = max(vals)
     assert F(float(best + 2 * U * abs(best) + TINY)) < _lf_exact_max(P, lo, hi)  # control
+
+
+@checks(CLAIM)
+def test_rounding_helpers_and_sums_are_outward():
+    """The outward-rounding helpers of the class-level evaluator: a difference computed in floats and rounded down
+    by ``_down`` is below the exact difference (and ``_up`` above the exact sum), and ``_sum_up`` bounds the exact
+    sum of its terms where the float sum loses them (1 + five terms of 2^-54 each: the float sum is 1).  Control:
+    the float results themselves are on the wrong side of the exact values."""
+    from fractions import Fraction as F
+
+    import numpy as np
+
+    from bounds.certify.class_softmax import _down, _sum_up, _up
+
+    a, b = np.array([1.0, 3.0, -0.1]), np.array([2.0**-54, 0.1, 2.0**-60])
+    for x, y in zip(a, b, strict=True):
+        assert F(float(_down(np.array(x - y)))) <= F(x) - F(y) and F(float(_up(np.array(x + y)))) >= F(x) + F(y)
+    assert F(float(a[0] - b[0])) > F(a[0]) - F(b[0])  # control: fl(1 - 2^-54) = 1, above the exact difference
+    terms = [np.array([1.0])] + [np.array([2.0**-54])] * 5
+    exact = 1 + 5 * F(2) ** -54
+    assert F(float(_sum_up(terms)[0])) >= exact
+    assert F(float(sum(terms[1:], terms[0])[0])) < exact  # control: the float sum lost the small terms
