@@ -145,19 +145,23 @@ def test_exp_and_log_enclosures_against_mpmath():
 
 @checks(CLAIM)
 def test_interval_weights_bound_every_weight_in_their_box():
-    """The linear bound over the interval weights of a concrete input (lambda in [mid - rad, mid + rad]) is at
-    least lambda . P_j at the box's vertex that maximizes it (exact Fractions).  Control: the midpoint's value
-    without the radius term is below that vertex value."""
-    from fractions import Fraction as F
-
+    """The linear bound over the interval weights of a concrete input (lambda in [mid - rad, mid + rad]), both the
+    general one and the fast one of the enumeration, is at least lambda . P_j at the box's vertex that maximizes it
+    (exact Fractions).  Control: the midpoint's value without the radius term is below that vertex value."""
     import numpy as np
 
-    from bounds.certify.class_softmax import _lin_max_thin
+    from bounds.certify.class_softmax import _lin_max_thin, _thin_dot
 
     mid = np.array([[0.3, 0.5, 0.2], [0.25, 0.25, 0.5]])
     rad = mid * 1e-7
-    P = np.array([[1.0, -2.0, 3.0], [0.5, 0.5, -1.0], [-1.0, 0.25, 0.0]])
-    up = _lin_max_thin(P, (mid, rad))
+    P = np.array([[1.0, -2.0, 3.0], [0.5, 0.5, -1.0], [-1.0, 0.25, 1e-160]])  # 1e-160: below _thin_dot's SMALL
+    for up in (_lin_max_thin(P, (mid, rad)), _thin_dot(P, (mid, rad))):
+        _check_vertex_bound(up, mid, rad, P)
+
+
+def _check_vertex_bound(up, mid, rad, P):
+    from fractions import Fraction as F
+
     for b in range(mid.shape[0]):
         for j in range(P.shape[0]):
             top = sum((F(mid[b, e]) + F(rad[b, e]) * (1 if P[j, e] > 0 else -1)) * F(P[j, e]) for e in range(3))
