@@ -294,14 +294,14 @@ def search_k1(count=40, seed=0):
 
 
 def is_local_relative(W, k: int, Lloc: int, vocab, Lmax: int = 8) -> bool:
-    """Assumption 3.3 for one key (exhaustive over S in Sets_k([Lmax]) and x in V^k)."""
-    for S in sets_k(Lmax, k):
-        for xs in itertools.product(vocab, repeat=k):
-            if span(S) > Lloc and W(S, xs):
-                return False
-            if max(S) < Lmax and W(S, xs) != W(tuple(i + 1 for i in S), xs):
-                return False
-    return True
+    """Assumption 3.3 for one key given by its weights W(S, x) (0 = score -inf), over S in Sets_k([Lmax]) and x in
+    V^k, decided by the library's checkers (constructions.golowich.assumptions.check_local, check_relative): the
+    proof's instances are held to the same definition as every witness."""
+    from constructions.golowich.assumptions import check_local, check_relative
+    from constructions.golowich.model import NEG_INF, KeyFunction
+
+    key = KeyFunction("W", lambda S, x: NEG_INF if W(S, x) == 0 else Fraction(W(S, x)))
+    return check_local([key], vocab, k, Lloc, Lmax).holds and check_relative([key], vocab, k, Lmax).holds
 
 
 def proof_chain_bound(L, Lbar, Lloc, etaL, etaLbar, delta):
