@@ -73,3 +73,22 @@ def test_timeout_is_an_error_and_the_subprocess_path_agrees(project, monkeypatch
         assert _judge(runner, {"izzo2025:eq1": _nodes(project, "test_a_fails")}, 60) == {"izzo2025:eq1": "caught"}
     finally:
         runner.close()
+
+
+def test_every_declared_mutation_applies_to_the_tree():
+    """Each declared mutation's ``old`` text occurs exactly once in its file, so a refactor that moves or rewrites
+    the mutated line is noticed here (the replay would report it only as an error, and a claim whose only mutation
+    no longer applies loses its evidence silently).  Control: a mutation whose text is absent is refused."""
+    from verify.mutate import Mutation, MutationError, all_mutations
+
+    bad, declared = [], all_mutations()
+    assert declared
+    for m in declared.values():
+        try:
+            m.apply((BASE / m.path).read_text())
+        except MutationError as e:
+            bad.append(str(e))
+    assert bad == []
+    absent = Mutation("absent", ("izzo2025:thm4.1",), "verify/mutate.py", "no such text \0", "x", "control")
+    with pytest.raises(MutationError):
+        absent.apply((BASE / absent.path).read_text())

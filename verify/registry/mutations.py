@@ -300,7 +300,7 @@ mutation("golowich-fn6-fallback-denominator", "golowich2025:fn6", "constructions
          "footnote 6's fallback is not the uniform average over Sets_k([l])")
 
 mutation("golowich-def41-locality-slack", "golowich2025:def4.1", "verify/golowich/coupling.py",
-         "if max(img) - min(img) > Lloc:", "if max(img) - min(img) > Lloc + 1:",
+         "            if width > Lloc:\n", "            if width > Lloc + 1:\n",
          "off-by-one: item 1 of Definition 4.1 allows span psi(S*) = L_local + 1")
 
 mutation("golowich-table5-long-steps", ("golowich2025:app-f", "golowich2025:tab5"), "verify/golowich/sec5.py",
@@ -476,7 +476,7 @@ mutation("huang-inference-heaviside-at-zero", ("huang2024:cor18.bounded", "huang
          "return wa * a + wb * b + w1 + wphi * phi * t + w0 * t >= 0", "return wa * a + wb * b + w1 + wphi * phi * t + w0 * t > 0",
          "swapped tie rule: the units' Heaviside read with H(0) = 0 instead of 1")
 mutation("huang-lem37-proof-comparison-threshold", "huang2024:lem37", "verify/huang/lemma37.py",
-         "cmp + [a1 < a2, i >= z3_max(Tm, b1 - b2)], le,", "cmp + [a1 < a2, i >= Tm], le,",
+         "cmp + [a1 < a2, i >= z3_max(Tm, rise)], z3.And(", "cmp + [a1 < a2, i >= Tm], z3.And(",
          "dropped term: Lemma 37's comparison step taken from the operands' threshold alone (the intercepts ignored)")
 mutation("huang-lem38-proof-any-modulus", "huang2024:lem38", "verify/huang/lemma37.py",
          "[m >= 2, T >= 1], z3.Not(both),", "[m >= 1, T >= 1], z3.Not(both),",
