@@ -187,7 +187,8 @@ def _same_kind(value, lohi):
 
 class CentredEnclosure(Enclosure):
     """:class:`~bounds.certify.gpt2_enclosure.Enclosure` with every intermediate (and the logits) intersected
-    with its centred form (module docstring)."""
+    with its centred form (module docstring); ``tighten(name, (lo, hi))``, when given to :meth:`trace`, returns a
+    tighter enclosure of each intersected intermediate, which the next one (and its Jacobian) is computed from."""
 
     def trace(self, t: int, r_lo, r_hi, p_lo, p_hi, tighten=None) -> dict:
         f = self.form
@@ -219,6 +220,8 @@ class CentredEnclosure(Enclosure):
                 J = add(jac["x1"], matmul(jac["act"], point(f.mproj_w)))
             jac[name] = J
             hull[name] = intersect(lohi, _centred(centre[name], dm, J))
+            if tighten is not None:  # a further sound enclosure (bounds.certify.gpt2_affine), given the hull
+                hull[name] = tighten(name, hull[name])
             return _same_kind(value, hull[name])
 
         with np.errstate(invalid="ignore", over="ignore"):  # an unbounded Jacobian leaves the plain enclosure

@@ -41,15 +41,21 @@ certified.  Three forms, each sound, the tightest that applies used:
    products round outward (:func:`bounds.certify.gpt2_centred.mul`; matrix products through
    :func:`bounds.float_enclosures.matmul`).  The width is proportional to the parameter change (times the
    interval Jacobians), not to the width of F on the box, so a small change is certified on few boxes.
-3. *Plain*: ``[F_f] - [F_g]`` (each the centred enclosure of :mod:`bounds.certify.gpt2_centred`).
+3. *Plain*: ``[F_f] - [F_g]`` (each the centred enclosure of :mod:`bounds.certify.gpt2_centred`, intersected
+   with its affine form's range, :mod:`bounds.certify.gpt2_affine`).
+4. *Affine*: the difference of the two models' affine forms on the box (:func:`bounds.certify.gpt2_affine.
+   affine_difference`): they share the box's noise symbols, so first-order terms common to f and g cancel.
 
-Forms 2 and 3 are intersected (both contain ``f - g``).
+Forms 2, 3 and 4 are intersected (each contains ``f - g``); inside form 2 each intermediate difference (``a``,
+``x1``, ``x2``) is intersected with the difference of the affine forms too (with
+``affine=False`` the enclosures are the centred ones alone, as before the affine forms).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from bounds.certify.gpt2_affine import AffineEnclosure, affine_difference
 from bounds.certify.gpt2_centred import (
     CentredEnclosure,
     gelu_slope,
@@ -125,6 +131,7 @@ class MeanValueDifference:
     def __init__(self, ef: Enclosure, eg: Enclosure):
         self.ef, self.eg = ef, eg
         f, g = ef.form, eg.form
+        self.same_to_x1 = False
         (fl, fh), (gl, gh) = f.class_embeddings(), g.class_embeddings()
         same = [_same_class_input(f, g, a, r) for a, r in f.classes()]  # exact parameters, not their enclosures
         self.attention_same = all(same) and all(np.array_equal(x, y) for x, y in (
@@ -142,6 +149,8 @@ class MeanValueDifference:
                   "mproj_w": P(f.mproj_w, g.mproj_w), "mproj_b": P(f.mproj_b, g.mproj_b),
                   "lnf_g": P(f.lnf[0], g.lnf[0]), "lnf_b": P(f.lnf[1], g.lnf[1]),
                   "head_w": P(f.head_w.T, g.head_w.T), "head_b": P(f.head_b, g.head_b)}
+        self.same_to_x1 = self.attention_same and f.ln_eps == g.ln_eps and all(
+            self.d[k] is None for k in ("proj_w", "proj_b")) and all(x is None for x in self.d_emb)
 
     def attention(self, t: int, m_lo, m_hi) -> Ball | None:
         """Enclosure (B, d) of ``a^f - a^g`` at masses in the boxes (module docstring, the attention map)."""
@@ -168,18 +177,23 @@ class MeanValueDifference:
         ef, eg, d = self.ef, self.eg, self.d
         f, g = ef.form, eg.form
         tf, tg = traces or (ef.trace(t, r_lo, r_hi, p_lo, p_hi), eg.trace(t, r_lo, r_hi, p_lo, p_hi))
-        da = self.attention(t, *tf["m"])
+
+        def tight(name, delta):  # intersected with the difference of the affine forms, where the traces have them
+            lohi = None if delta is None else affine_difference(tf, tg, name, self.same_to_x1)
+            return delta if lohi is None else _to_ball(*intersect(_bounds(delta), lohi))
+
+        da = tight("a", self.attention(t, *tf["m"]))
         ag = _to_ball(*tg["a"])
-        dx1 = _total(self.d_emb[t] and Ball(self.d_emb[t].mid[None], self.d_emb[t].rad[None]),
-                     da and matmul(da, point(f.proj_w)), d["proj_w"] and matmul(ag, d["proj_w"]), d["proj_b"])
+        dx1 = tight("x1", _total(self.d_emb[t] and Ball(self.d_emb[t].mid[None], self.d_emb[t].rad[None]),
+                     da and matmul(da, point(f.proj_w)), d["proj_w"] and matmul(ag, d["proj_w"]), d["proj_b"]))
         dh = _total(dx1 and mul(point(f.ln2[0]), normalize_jacobian_times(
                         *_hull(_bounds(tf["x1"]), _bounds(tg["x1"])), dx1, f.ln_eps)),
                     d["ln2_g"] and mul(d["ln2_g"], _to_ball(*tg["z2"])), d["ln2_b"])
         dpre = _total(dh and matmul(dh, point(f.fc_w)), d["fc_w"] and matmul(_to_ball(*tg["h"]), d["fc_w"]),
                       d["fc_b"])
         dact = dpre and mul(_to_ball(*gelu_slope(*_hull(tf["pre"], tg["pre"]), f.activation)), dpre)
-        dx2 = _total(dx1, dact and matmul(dact, point(f.mproj_w)),
-                     d["mproj_w"] and matmul(_to_ball(*tg["act"]), d["mproj_w"]), d["mproj_b"])
+        dx2 = tight("x2", _total(dx1, dact and matmul(dact, point(f.mproj_w)),
+                                 d["mproj_w"] and matmul(_to_ball(*tg["act"]), d["mproj_w"]), d["mproj_b"]))
         zg = normalize(*_bounds(tg["x2"]), g.ln_eps)
         dy = _total(dx2 and mul(point(f.lnf[0]), normalize_jacobian_times(
                         *_hull(_bounds(tf["x2"]), _bounds(tg["x2"])), dx2, f.ln_eps)),
@@ -197,7 +211,9 @@ class MeanValueDifference:
         tf = self.ef.trace(t, r_lo, r_hi, p_lo, p_hi)
         tg = self.eg.trace(t, r_lo, r_hi, p_lo, p_hi)
         (flo, fhi), (glo, ghi) = self.ef.trace_logits(tf), self.eg.trace_logits(tg)
-        return intersect((_dn(flo - ghi), _up(fhi - glo)), self.form(t, r_lo, r_hi, p_lo, p_hi, (tf, tg)))
+        out = intersect((_dn(flo - ghi), _up(fhi - glo)), self.form(t, r_lo, r_hi, p_lo, p_hi, (tf, tg)))
+        lohi = affine_difference(tf, tg, None, self.same_to_x1)
+        return out if lohi is None else intersect(out, lohi)
 
 
 def _same_body(f, g) -> bool:
@@ -221,7 +237,7 @@ class PairDifference:
     """Enclosure of ``f - g`` (B, outputs) on boxes (the tightest form of the module docstring that applies); f and
     g must share BOS, alphabet and output count."""
 
-    def __init__(self, f, g, mean_value: bool = True):
+    def __init__(self, f, g, mean_value: bool = True, affine: bool = True):
         if (f.bos, f.alphabet) != (g.bos, g.alphabet):
             raise ValueError(f"f and g read different inputs (BOS {f.bos} / {g.bos}, alphabet {f.alphabet} / "
                              f"{g.alphabet})")
@@ -230,7 +246,8 @@ class PairDifference:
                              "least common multiple: Gpt2Form.at_period)")
         if f.head_w.shape[0] != g.head_w.shape[0]:
             raise ValueError(f"f has {f.head_w.shape[0]} outputs and g {g.head_w.shape[0]}")
-        self.f, self.g = CentredEnclosure(f), CentredEnclosure(g)
+        kind = AffineEnclosure if affine else CentredEnclosure
+        self.f, self.g = kind(f), kind(g)
         self.shared = _same_body(f, g)
         self.mean_value = MeanValueDifference(self.f, self.g) \
             if mean_value and not self.shared and same_architecture(f, g) else None
@@ -248,6 +265,8 @@ class PairDifference:
             return _bounds(add(matmul(z, self.m), self.c))
         if self.mean_value is not None:
             return self.mean_value.bound(t, r_lo, r_hi, p_lo, p_hi)
-        flo, fhi = self.f.logits(t, r_lo, r_hi, p_lo, p_hi)
-        glo, ghi = self.g.logits(t, r_lo, r_hi, p_lo, p_hi)
-        return _dn(flo - ghi), _up(fhi - glo)
+        tf, tg = self.f.trace(t, r_lo, r_hi, p_lo, p_hi), self.g.trace(t, r_lo, r_hi, p_lo, p_hi)
+        (flo, fhi), (glo, ghi) = self.f.trace_logits(tf), self.g.trace_logits(tg)
+        lohi = affine_difference(tf, tg)
+        plain = (_dn(flo - ghi), _up(fhi - glo))
+        return plain if lohi is None else intersect(plain, lohi)
