@@ -12,7 +12,8 @@ Run ``python scripts/bench_certify_gpt2.py [--d 64] [--heads 1] [--budget 60]``.
   :mod:`bounds.certify.gpt2_difference` on centred enclosures): one ``ln_2`` weight, one ``ln_1`` weight, one
   attention (``c_attn``, a query column) weight and one MLP (``c_fc``) weight changed by 1e-3.
 
-``--cases`` picks some (comma-separated names as printed).  BLAS runs on one thread (one core, as the
+``--cases`` picks some (comma-separated names as printed); ``--no-affine`` certifies without the affine forms of
+:mod:`bounds.certify.gpt2_affine` (the centred and mean-value forms alone, as before them).  BLAS runs on one thread (one core, as the
 performance target states) unless OPENBLAS_NUM_THREADS / OMP_NUM_THREADS / MKL_NUM_THREADS are set.
 
 Per pair: verdict, [L, U], N0, boxes split, seconds (wall clock on the machine it runs on; the load average is
@@ -57,6 +58,8 @@ def main() -> None:
     ap.add_argument("--budget", type=float, default=60.0)
     ap.add_argument("--eps", type=float, default=0.1)
     ap.add_argument("--cases", default=None, help="comma-separated case names (default: all)")
+    ap.add_argument("--no-affine", action="store_true",
+                    help="without the affine forms of bounds.certify.gpt2_affine (the centred forms alone)")
     args = ap.parse_args()
     from bounds.certify import gpt2
     from bounds.certify.gpt2_search import certify_pair
@@ -83,7 +86,7 @@ def main() -> None:
         if wanted is not None and name not in wanted:
             continue
         t = time.perf_counter()
-        c = certify_pair(f, g, args.eps, budget_s=args.budget)
+        c = certify_pair(f, g, args.eps, budget_s=args.budget, affine=not args.no_affine)
         s = time.perf_counter() - t
         w = c.witness
         wtxt = f", witness length {w['length']} (torch |f - g| = {c.torch_difference:.4g})" \

@@ -55,7 +55,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bounds.certify.gpt2_affine import AffineEnclosure, affine_difference
+from bounds.certify.gpt2_affine import AffineEnclosure, affine_difference, smear_split
 from bounds.certify.gpt2_centred import (
     CentredEnclosure,
     gelu_slope,
@@ -205,11 +205,11 @@ class MeanValueDifference:
             return np.zeros((B, n)), np.zeros((B, n))
         return dout.lower, dout.upper
 
-    def bound(self, t: int, r_lo, r_hi, p_lo, p_hi):
+    def bound(self, t: int, r_lo, r_hi, p_lo, p_hi, traces=None):
         """Enclosure of ``f - g`` on the boxes: the mean-value form intersected with the difference of the two
-        (centred) enclosures."""
-        tf = self.ef.trace(t, r_lo, r_hi, p_lo, p_hi)
-        tg = self.eg.trace(t, r_lo, r_hi, p_lo, p_hi)
+        (centred) enclosures and with the difference of the affine forms (``traces``: the two forms' traces on
+        the boxes, when already computed)."""
+        tf, tg = traces or (self.ef.trace(t, r_lo, r_hi, p_lo, p_hi), self.eg.trace(t, r_lo, r_hi, p_lo, p_hi))
         (flo, fhi), (glo, ghi) = self.ef.trace_logits(tf), self.eg.trace_logits(tg)
         out = intersect((_dn(flo - ghi), _up(fhi - glo)), self.form(t, r_lo, r_hi, p_lo, p_hi, (tf, tg)))
         lohi = affine_difference(tf, tg, None, self.same_to_x1)
@@ -259,14 +259,22 @@ class PairDifference:
             self.m, self.c = m, add(cf, Ball(-cg.mid, cg.rad))
 
     def difference(self, t: int, r_lo, r_hi, p_lo, p_hi):
+        """Enclosure (lo, hi), each (B, outputs), of ``f - g`` on the boxes."""
+        return self.difference_and_split(t, r_lo, r_hi, p_lo, p_hi)[:2]
+
+    def difference_and_split(self, t: int, r_lo, r_hi, p_lo, p_hi):
+        """:meth:`difference` and, per box, the box coordinate (0 = rho, 1 + i = pi_i) along which f's residual
+        stream x2 varies most by its affine form (the largest ``sum_j |G_kj|`` over the box's symbols k: the
+        "smear" split rule of interval branch-and-bound), or None where no forms were computed."""
+        tf = self.f.trace(t, r_lo, r_hi, p_lo, p_hi)
+        split = smear_split(tf)
         if self.shared:
-            x2 = self.f.stream(t, r_lo, r_hi, p_lo, p_hi)
-            z = _to_ball(*normalize(*_bounds(x2), self.f.form.ln_eps))
-            return _bounds(add(matmul(z, self.m), self.c))
+            z = _to_ball(*normalize(*_bounds(tf["x2"]), self.f.form.ln_eps))
+            return (*_bounds(add(matmul(z, self.m), self.c)), split)
+        tg = self.g.trace(t, r_lo, r_hi, p_lo, p_hi)
         if self.mean_value is not None:
-            return self.mean_value.bound(t, r_lo, r_hi, p_lo, p_hi)
-        tf, tg = self.f.trace(t, r_lo, r_hi, p_lo, p_hi), self.g.trace(t, r_lo, r_hi, p_lo, p_hi)
+            return (*self.mean_value.bound(t, r_lo, r_hi, p_lo, p_hi, (tf, tg)), split)
         (flo, fhi), (glo, ghi) = self.f.trace_logits(tf), self.g.trace_logits(tg)
         lohi = affine_difference(tf, tg)
         plain = (_dn(flo - ghi), _up(fhi - glo))
-        return plain if lohi is None else intersect(plain, lohi)
+        return (*(plain if lohi is None else intersect(plain, lohi)), split)

@@ -12,8 +12,9 @@ of the two periods (a table of period P is also periodic with every multiple of 
   point box; the largest certified lower end of ``|f - g|`` is attained by a concrete input (its string).
 * **Every length > N0**: the closure of the shares of those inputs, ``rho in [0, 1/(N0 + 2)]``, ``rho + sum pi =
   1``, ``pi_t >= rho`` and (P > 1) ``|sum_a pi_(a,r) - 1/P| <= rho`` per residue, is covered by boxes, refined by
-  branch-and-bound (the box of largest bound split at the midpoint of its widest coordinate, widths relative to
-  the initial box; the constraints propagated into the bounds, with a margin for their rounding: :func:`propagate`);
+  branch-and-bound (the box of largest bound split at the midpoint of the coordinate along which the affine form
+  of its residual stream varies most, :func:`bounds.certify.gpt2_affine.smear_split`, else of its widest
+  coordinate, widths relative to the initial box; the constraints propagated into the bounds, with a margin for their rounding: :func:`propagate`);
   each class t is a root (the residue ``n mod P`` of a long input is its last class's, so every input lies in the
   boxes of its t); the centres of split boxes are realized as concrete long inputs (of a length whose residue is
   t's) for the lower bound.
@@ -322,10 +323,12 @@ def branch_and_bound(pd: PairDifference, k: int, n_min: int, n_max: int | None, 
         if not ok.any():
             return
         r_lo, r_hi, p_lo, p_hi = r_lo[ok], r_hi[ok], p_lo[ok], p_hi[ok]
-        up, _ = _abs_bounds(*pd.difference(t, r_lo, r_hi, p_lo, p_hi))
+        lo, hi, split = pd.difference_and_split(t, r_lo, r_hi, p_lo, p_hi)
+        up, _ = _abs_bounds(lo, hi)
         for i in range(len(up)):
+            j = -1 if split is None else int(split[i])
             heapq.heappush(heap, (-float(up[i]), next(serial), t, float(r_lo[i]), float(r_hi[i]),
-                                  p_lo[i].copy(), p_hi[i].copy()))
+                                  p_lo[i].copy(), p_hi[i].copy(), j))
         # realize the centres as concrete inputs of the range
         rs, cs = [], []
         for i in range(len(up)):
@@ -353,10 +356,11 @@ def branch_and_bound(pd: PairDifference, k: int, n_min: int, n_max: int | None, 
             and not own.expired() and split < max_boxes:
         popped = [heapq.heappop(heap) for _ in range(min(batch, len(heap))) if heap and -heap[0][0] > eps]
         by_t = {}
-        for _, _, t, r_lo, r_hi, p_lo, p_hi in popped:
+        for _, _, t, r_lo, r_hi, p_lo, p_hi, j in popped:
             lo = np.concatenate([[r_lo], p_lo])
             hi = np.concatenate([[r_hi], p_hi])
-            j = int(np.argmax((hi - lo) / scale))
+            if j < 0 or not hi[j] > lo[j]:  # no smear (no affine forms): the relatively widest coordinate
+                j = int(np.argmax((hi - lo) / scale))
             mid = lo[j] + (hi[j] - lo[j]) / 2
             for a, b in ((lo, np.where(np.arange(kP + 1) == j, mid, hi)),
                          (np.where(np.arange(kP + 1) == j, mid, lo), hi)):
@@ -401,13 +405,14 @@ def _long_witness(alphabet, period: int = 1):
 
 def certify_pair(f, g, eps: float, max_length: int = 16, budget_s: float = 30.0, batch: int = 64,
                  max_boxes: int = 1_000_000, tick=None, deadline: Deadline | None = None,
-                 horizon: bool = True) -> Gpt2Certificate:
+                 horizon: bool = True, affine: bool = True) -> Gpt2Certificate:
     """The verdict of the module docstring for two forms with the same BOS and alphabet, then (``horizon``) the
     certified horizon H and the shortest failure X (:func:`bounds.certify.horizon.find_horizon`; model lengths,
     the tokens plus BOS, from 2).  Every phase stops at the deadline (``budget_s`` seconds, or ``deadline`` when it
     ends first: the whole command's): lengths 1..N0 are enumerated CHUNK configurations at a time, the
     branch-and-bound over every longer length gets half of what is left, the horizon the rest.  A length or
-    range not reached is not claimed (U = inf, never "certified"); ``reached`` says how far each phase got."""
+    range not reached is not claimed (U = inf, never "certified"); ``reached`` says how far each phase got.
+    ``affine=False`` leaves out the affine forms (:mod:`bounds.certify.gpt2_affine`; for comparison)."""
     own = Deadline(budget_s)
     if deadline is not None and deadline.end < own.end:
         own = deadline
@@ -419,7 +424,7 @@ def certify_pair(f, g, eps: float, max_length: int = 16, budget_s: float = 30.0,
         raise ValueError(f"the pair's classes at period {P} (the lcm of {f.period} and {g.period}): "
                          f"{len(f.alphabet)} tokens x {P} residues exceed {name} = {limit}")
     f, g = f.at_period(P), g.at_period(P)
-    pd = PairDifference(f, g)
+    pd = PairDifference(f, g, affine=affine)
     alphabet = f.alphabet
     k = len(alphabet)
     target = max_enumerated_length(k, max_length if R is None else min(max_length, R - 1), P)
