@@ -109,15 +109,16 @@ def _shares(draw):
 
 def _holds_everywhere(enc, f, t, box, points) -> bool:
     tr = enc.trace(t, *box)
-    logits = enc.logit_form(tr)
+    forms = "affine" in tr  # a point box (a single input's) is left to the centred form
+    logits = enc.logit_form(tr) if forms else None
     lo, hi = enc.trace_logits(tr)
     for u in points:
         m = _point_in(box, u)
         ref = _mp_classes(f, t, m)
-        e = _symbols(tr, m)
-        if not all(_form_holds(tr["affine"][s], e, ref[s]) for s in STAGES):
+        e = _symbols(tr, m) if forms else None
+        if forms and not all(_form_holds(tr["affine"][s], e, ref[s]) for s in STAGES):
             return False
-        if not _form_holds(logits, e, ref["logits"]):
+        if forms and not _form_holds(logits, e, ref["logits"]):
             return False
         if not all(mpmath.mpf(float(a)) <= v <= mpmath.mpf(float(b)) for a, b, v in zip(lo[0], hi[0], ref["logits"],
                                                                                          strict=True)):
@@ -126,17 +127,18 @@ def _holds_everywhere(enc, f, t, box, points) -> bool:
 
 
 # --------------------------------------------------------------------------------------------- soundness
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 10**6), shares=st.lists(st.floats(0, 1), min_size=4, max_size=4),
        width=st.sampled_from([0.0, 1e-3, 0.01, 0.05]), activation=st.sampled_from(gpt2.ACTIVATIONS),
        t=st.integers(0, 2), u=st.lists(st.lists(st.floats(0, 1), min_size=4, max_size=4), min_size=2, max_size=2))
 def test_forms_at_sampled_points_hold_the_40_digit_layer(seed, shares, width, activation, t, u):
     f = _form(seed % 1000, activation)
     box = _box(_shares(shares), width)
+    assert ("affine" in AffineEnclosure(f).trace(t, *box)) == (width > 0)
     assert _holds_everywhere(AffineEnclosure(f), f, t, box, u)
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 10**6), shares=st.lists(st.floats(0, 1), min_size=4, max_size=4),
        width=st.sampled_from([1e-3, 0.01, 0.05]), change=st.sampled_from(CHANGES),
        size=st.sampled_from([1e-4, 1e-2, 0.3]), t=st.integers(0, 2),
@@ -195,23 +197,18 @@ def test_a_broken_relaxation_is_caught_by_the_same_check(broken, monkeypatch):
     assert not _holds_everywhere(AffineEnclosure(f), f, t, box, points)
 
 
-def test_shared_symbols_make_the_difference_narrower_than_either_range():
-    """Tightness: on boxes of width 0.01 the difference of the forms of f and g (ln_2 weight + 1e-3) is at least
-    100x narrower than the range of f's logits, and the certificate's enclosure with the forms at least 3x narrower
-    than with the centred forms alone, on every box of a row of boxes across the shares."""
-    f = _form(11)
-    g = _changed(f, "ln_2", 1e-3, 0)
+def test_forms_make_the_difference_narrower_than_the_centred_forms_alone():
+    """Tightness: on boxes of width 0.03 across the shares of a model whose attention switches (one ln_2 weight +
+    1e-3), the certificate's enclosure of f - g with the affine forms is at least 5x narrower than with the centred
+    and mean-value forms alone (measured: 10x to 600x)."""
+    f = _gentle(1)
+    g = f.with_params(ln2=(f.ln2[0] + 1e-3 * np.eye(f.d)[3], f.ln2[1]))
     with_forms, centred = PairDifference(f, g), PairDifference(f, g, affine=False)
-    for c in ((0.3, 0.3, 0.2, 0.2), (0.1, 0.6, 0.2, 0.1), (0.05, 0.05, 0.1, 0.8)):
-        box = _box(c, 0.01)
-        tf, tg = with_forms.f.trace(0, *box), with_forms.g.trace(0, *box)
-        flo, fhi = with_forms.f.trace_logits(tf)
-        with_forms.g.trace_logits(tg)
-        lo, hi = affine_difference(tf, tg, None, True)
-        assert np.max(hi - lo) * 100 < np.max(fhi - flo)
+    for c in ((0.1, 0.6, 0.3), (0.05, 0.85, 0.1), (0.05, 0.1, 0.85)):
+        box = _box(c, 0.03)
         dlo, dhi = with_forms.difference(0, *box)
         clo, chi = centred.difference(0, *box)
-        assert np.max(dhi - dlo) * 3 < np.max(chi - clo)
+        assert np.max(dhi - dlo) * 5 < np.max(chi - clo)
 
 
 # --------------------------------------------------------------------------------------------- the certificate
