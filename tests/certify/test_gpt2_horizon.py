@@ -101,13 +101,13 @@ class Work:
 def work(monkeypatch):
     w = Work()
     monkeypatch.setattr(search, "clock", w)
-    orig = PairDifference.difference
+    orig = PairDifference.difference_and_split  # every evaluation (difference() calls it too)
 
     def counted(self, *a, **k):
         w.t += 1
         return orig(self, *a, **k)
 
-    monkeypatch.setattr(PairDifference, "difference", counted)
+    monkeypatch.setattr(PairDifference, "difference_and_split", counted)
     return w
 
 
@@ -150,7 +150,7 @@ def test_the_command_budget_counts_loading_and_holds(tmp_path, capsys, work, mon
     given = {"model", "against", "alphabet", "eps", "time_budget", "json"}
     import time
 
-    monkeypatch.setattr(gpt2_search, "PairDifference", lambda f, g: _ChangedDifference(f))
+    monkeypatch.setattr(gpt2_search, "PairDifference", lambda f, g, **kw: _ChangedDifference(f, **kw))
     rec = json.loads(gpt2_cli.run(args, given, started=time.perf_counter() - 10**6))
     assert rec["reached"]["enumerated_to"] == 0 and rec["upper"] == "inf"  # strict JSON writes inf so
     assert rec["verdict"] == "undetermined" and work.t <= SLACK
@@ -162,5 +162,5 @@ def test_the_command_budget_counts_loading_and_holds(tmp_path, capsys, work, mon
 class _ChangedDifference(PairDifference):
     """f against f with an ln_2 weight changed (so the command has work to do with one saved model)."""
 
-    def __init__(self, f):
-        super().__init__(f, f.with_params(ln2=(f.ln2[0] + 0.3 * np.eye(f.d)[2], f.ln2[1])))
+    def __init__(self, f, **kw):
+        super().__init__(f, f.with_params(ln2=(f.ln2[0] + 0.3 * np.eye(f.d)[2], f.ln2[1])), **kw)
