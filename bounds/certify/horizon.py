@@ -209,10 +209,18 @@ def horizon_line(rec: dict) -> str:
         wtxt = repr(w["string"])
     else:
         wtxt = (f"the input with class counts {w['counts']} and window {w['window']} (class = token id * Delta + "
-                f"residue; {WRITE_HINT})")
+                f"residue; {write_out(h['X'], WRITE_COMMAND)})")
     gap = "exact: X = H + 1" if h["exact"] else f"X - H = {h['X_minus_H']}"
     return (f"{head}; first failure at length {h['X']}: {wtxt} (|f - g| >= {h['x_value']:.6g} > delta + eps = "
             f"{d[1] + rec['eps']:.6g}; {gap})")
 
 
-WRITE_HINT = "rerun with --json > cert.json, then python -m bounds.certify --write-witness cert.json --out FILE"
+WRITE_COMMAND = "rerun with --json > cert.json, then python -m bounds.certify --write-witness cert.json --out FILE"
+
+
+def write_out(length: int, command: str) -> str:
+    """How a failing input of model length ``length`` given by class counts is had: ``command`` writes it, up to
+    WITNESS_WRITE_LIMIT symbols; above (where --write-witness refuses) its class counts are all there is."""
+    if length - 1 > WITNESS_WRITE_LIMIT:
+        return f"too long to write out: over WITNESS_WRITE_LIMIT = {WITNESS_WRITE_LIMIT} symbols"
+    return f"to write it out: {command}"

@@ -22,6 +22,7 @@ import math
 import os
 from fractions import Fraction
 
+from bounds.certify.horizon import write_out
 from lengthgen_cli import JsonlOutput, UsageError, check_output, progress, read_json
 from lengthgen_cli.options import strict_json
 
@@ -417,8 +418,8 @@ def horizon_text(s: dict) -> list:
     for task, r, which, hz in whole:
         w = hz["shortest_witness"]
         text = repr(w) if isinstance(w, str) else (
-            f"class counts {w['counts']}, window {w['window']} (class = token id * Delta + residue; to write it "
-            f"out: {write_command(s.get('records_file'), hz.get('shortest_seed_key'))})")
+            f"class counts {w['counts']}, window {w['window']} (class = token id * Delta + residue; "
+            f"{write_out(hz['shortest_X'], write_command(s.get('records_file'), hz.get('shortest_seed_key')))})")
         lines.append(f"    {task} N = {r['N']} {which}: first failure at length {hz['shortest_X']}: {text}")
     return lines
 

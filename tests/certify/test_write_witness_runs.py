@@ -118,3 +118,14 @@ def test_the_runs_table_prints_the_one_command(tmp_path, capsys):
     assert f"--write-witness {rec} --seed-key 'izzo2025/" in out
     assert "then --write-witness" not in out
     assert horizon_text  # the table's home
+
+
+def test_the_table_offers_the_command_only_for_inputs_it_writes():
+    """The hint for a long failing input (the --runs table's and pair mode's, one function) gives the write-out command up to WITNESS_WRITE_LIMIT symbols
+    and, above it (where that command refuses), says that the class counts are all there is; control: one symbol
+    under the limit the command is offered."""
+    from bounds.certify.horizon import WITNESS_WRITE_LIMIT, write_out
+
+    assert write_out(WITNESS_WRITE_LIMIT + 1, write_command(RECORDS, KEY)).endswith(write_command(RECORDS, KEY))
+    above = write_out(WITNESS_WRITE_LIMIT + 2, write_command(RECORDS, KEY))
+    assert "too long to write out" in above and "--write-witness" not in above
