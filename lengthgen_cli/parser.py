@@ -86,6 +86,23 @@ def usage_errors(parser: Parser, *errors: type[BaseException]):
         parser.error(str(e))
     except KeyboardInterrupt:
         sys.exit(interrupted(parser.error_prefix))
+    except SystemError as e:
+        if not from_interrupt(e):
+            raise
+        sys.exit(interrupted(parser.error_prefix))
+
+
+def from_interrupt(e: BaseException) -> bool:
+    """Whether ``e`` was raised because of Ctrl-C: CPython can turn a ``KeyboardInterrupt`` that arrives inside a
+    C-level call (a property getter of ``fractions.Fraction``, for one) into ``SystemError: ... returned a result
+    with an exception set``, with the interrupt as its cause or context."""
+    seen = set()
+    while e is not None and id(e) not in seen:
+        if isinstance(e, KeyboardInterrupt):
+            return True
+        seen.add(id(e))
+        e = e.__cause__ or e.__context__
+    return False
 
 
 def interrupted(prefix: str) -> int:
@@ -113,6 +130,10 @@ def command(main):
             print(f"{_error_prefix(main.__module__)}: error: {one_line(e)}", file=sys.stderr)
             return 2
         except KeyboardInterrupt:
+            return interrupted(_error_prefix(main.__module__))
+        except SystemError as e:
+            if not from_interrupt(e):
+                raise
             return interrupted(_error_prefix(main.__module__))
         except BrokenPipeError:  # the Python documentation's recipe (signal module, "Note on SIGPIPE")
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -179,3 +179,25 @@ def test_measured_file_of_the_wrong_shape(tmp_path, capsys):
     for path in (deep, binary):
         _one_line(capsys, "bounds.estimate", ["--measured", str(path)])
     assert _main("bounds.estimate")(["--measured", str(MEASURED)]) == 0  # control: the real file
+
+
+def test_an_interrupt_turned_into_a_system_error_is_still_one_line_and_130(capsys):
+    """CPython can turn Ctrl-C inside a C-level call (a property of fractions.Fraction) into SystemError with the
+    KeyboardInterrupt as its cause; the command convention reports it as the interrupt it is.  Control: a
+    SystemError with no interrupt behind it is not swallowed."""
+    from lengthgen_cli.parser import command
+
+    def raising(error):
+        @command
+        def main(argv=None) -> int:
+            raise error
+        return main
+
+    try:
+        raise SystemError("returned a result with an exception set") from KeyboardInterrupt()
+    except SystemError as e:
+        wrapped = e
+    assert raising(wrapped)() == 130
+    assert capsys.readouterr().err.strip().endswith(": interrupted")
+    with pytest.raises(SystemError):
+        raising(SystemError("a real one"))()

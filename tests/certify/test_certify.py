@@ -174,7 +174,7 @@ def test_certify_runs_interrupted_then_resumed_records_each_seed_once(tiny_run, 
     argv = ["bounds.certify", "--runs", str(tiny_run), "--target-fn", "--time-budget", "3", "--seeds", "2", "--out",
             str(out)]
     code, err = _interrupt(argv, lambda: len(_lines(out)) >= 1)
-    assert code == 130 and err.endswith("bounds.certify: interrupted\n") and "Traceback" not in err
+    assert code == 130 and err.endswith("bounds.certify: interrupted\n") and "Traceback" not in err, err
     before = out.read_bytes()
     assert [json.loads(line)["seed"] for line in _lines(out)] == [0]
     p = subprocess.run([sys.executable, "-m", *argv, "--resume"], cwd=ROOT, capture_output=True, text=True,
