@@ -18,6 +18,7 @@ transformers = pytest.importorskip("transformers")
 from bounds.certify import gpt2  # noqa: E402
 from bounds.certify.gpt2_enclosure import Enclosure, gelu, gelu_minimum, gelu_values, point_box  # noqa: E402
 from bounds.certify.gpt2_search import certify_pair  # noqa: E402
+from tests.certify.gpt2_checks import assert_small_ln_f_change_certified  # noqa: E402
 
 VOCAB, BOS = 4, 0
 
@@ -252,16 +253,7 @@ def test_changed_first_layer_norm_is_refuted(form):
 
 
 def test_small_change_is_certified_and_sound_beyond_the_enumerated_lengths(form):
-    g = form.with_params(lnf=(form.lnf[0] + 1e-4 * np.eye(form.d)[3], form.lnf[1]))
-    cert = certify_pair(form, g, eps=0.01, max_length=6, budget_s=20)
-    assert cert.verdict == "certified"
-    rng = np.random.default_rng(0)
-    for n in (7, 40, 300):
-        ids = [int(a) for a in rng.choice(form.alphabet, size=n)]
-        assert np.max(np.abs(form.torch_logits(ids) - g.torch_logits(ids))) <= cert.upper
-    # negative control: below the attained difference the same pair is not certified
-    low = certify_pair(form, g, eps=cert.lower / 2, max_length=6, budget_s=5)
-    assert low.verdict == "fails"
+    assert_small_ln_f_change_certified(form, (7, 40, 300))
 
 
 # --------------------------------------------------------------------------------------------- command line

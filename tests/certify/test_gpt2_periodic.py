@@ -22,6 +22,7 @@ from bounds.certify.gpt2_search import (  # noqa: E402
     residue_totals,
     string_of,
 )
+from tests.certify.gpt2_checks import assert_small_ln_f_change_certified  # noqa: E402
 
 VOCAB, BOS, ROWS = 4, 0, 64
 
@@ -190,16 +191,7 @@ def test_changed_position_row_is_refuted_with_a_torch_checked_input(forms):
 
 
 def test_small_change_is_certified_and_sound_beyond_the_enumerated_lengths(forms):
-    f = forms[3]
-    g = f.with_params(lnf=(f.lnf[0] + 1e-4 * np.eye(f.d)[3], f.lnf[1]))
-    cert = certify_pair(f, g, eps=0.01, max_length=6, budget_s=20)
-    assert cert.verdict == "certified"
-    rng = np.random.default_rng(0)
-    for n in (7, 40, 301):
-        ids = [int(a) for a in rng.choice(f.alphabet, size=n)]
-        assert np.max(np.abs(f.torch_logits(ids) - g.torch_logits(ids))) <= cert.upper
-    # negative control: below the attained difference the same pair is not certified
-    assert certify_pair(f, g, eps=cert.lower / 2, max_length=6, budget_s=5).verdict == "fails"
+    assert_small_ln_f_change_certified(forms[3], (7, 40, 301))
 
 
 def test_pair_of_different_periods_is_reduced_at_their_lcm(forms):
