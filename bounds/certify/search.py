@@ -976,7 +976,7 @@ def certify(prob: Problem, eps: float, delta: float | None = 0.0, train_length: 
     need = max(prob.delta + prob.w + 1, train_length or 0)
     if max_length is not None and max_length < need and defined_up_to is None:
         raise CertifyError(f"--max-length {max_length} is below {need}: the lengths up to the training length and "
-                           "Delta + tau + 1 are enumerated before branch-and-bound takes over")
+                           "Delta + tau + 2 are enumerated before branch-and-bound takes over")
     if max_length is not None and first > max_length:
         raise CertifyError(f"the first length {first} exceeds the largest enumerated length {max_length}")
     if train_length is not None and first > train_length:
