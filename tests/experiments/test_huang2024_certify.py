@@ -40,17 +40,26 @@ def fake_record(seeds: list, perturb: float = 0.0) -> dict:
             "final_loss": [1.0] * len(seeds), "parameters": SPEC.to_json(), "weights": weights}
 
 
-def test_onelayer_preset_is_the_papers_one_layer_nope_cells_and_keeps_weights():
+def test_onelayer_preset_is_the_papers_one_layer_cells_and_keeps_weights():
     p = huang2024.ONELAYER
     assert p.save_weights and p.seeds >= 4
-    for task, cells in p.tasks.items():
-        assert set(cells) == {"nope"}
-        a, paper = cells["nope"], huang2024.PAPER.tasks[task]["nope"]
-        assert (a.n_layer, a.n_head, a.d_model, a.lr) == (paper.n_layer, paper.n_head, paper.d_model, paper.lr) \
-            and a.n_layer == 1
+    cells = [(task, pe, a) for task, by_pe in p.tasks.items() for pe, a in by_pe.items()]
+    assert {(t, pe) for t, pe, _ in cells} >= {("binary_majority", "nope"), ("majority_letters", "nope"),
+                                                ("majority_letters", "ape")}
+    config = {"max_steps": p.max_steps, "loss_target": p.loss_target, "weight_decay": p.weight_decay,
+              "batch": p.batch, "test_samples": p.test_samples}
+    for task, pe, a in cells:
+        paper = huang2024.PAPER.tasks[task][pe]
+        assert a.n_layer == paper.n_layer == 1
+        # every architecture field that differs from App. E.3 is named in the run's deviations (control below)
+        named = huang2024.deviations(task, pe, a.__dict__, config, p.seeds)
+        for field in ("n_head", "d_model", "lr"):
+            assert (getattr(a, field) != getattr(paper, field)) == any(d.startswith(f"{field} = ") for d in named)
+    # control: a width that differs is named
+    wide = {**huang2024.PAPER.tasks["majority_letters"]["nope"].__dict__, "d_model": 128}
+    assert any(d.startswith("d_model = 128") for d in huang2024.deviations("majority_letters", "nope", wide, config, 4))
     specs = huang2024.specs(p, list(p.tasks), p.seeds, "cpu", 1)
-    assert len(specs) == len(p.tasks) and all(s.kwargs["config"]["save_weights"] for s in specs)
-    assert all(s.kwargs["positions"] == "nope" for s in specs)
+    assert len(specs) == len(cells) and all(s.kwargs["config"]["save_weights"] for s in specs)
     # a preset without the flag records no weights (control: the cpu preset)
     assert not any("save_weights" in s.kwargs["config"] for s in huang2024.specs(huang2024.CPU, ["d2"], 1, "cpu", 1))
 
