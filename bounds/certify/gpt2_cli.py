@@ -158,7 +158,7 @@ def run(args, given: set, started: float | None = None) -> str:
     if args.write_onnx is not None:
         return write_onnx(args, given)
     if args.task is not None:
-        return run_task(args, given)
+        return run_task(args, given, started)
     refuse_unused(given, [o for o in _all_options(given) if o not in USED],
                   "a GPT-2 pair is certified with --eps, --time-budget, --max-length, --max-boxes")
     _check_against(args)
@@ -238,8 +238,9 @@ def report(rec: dict) -> str:
 
 
 # --------------------------------------------------------------------------------------------- against its task
-def run_task(args, given: set) -> str:
-    """``--model M --task NAME --margin MU``: :func:`bounds.certify.gpt2_task.certify_task`."""
+def run_task(args, given: set, started: float | None = None) -> str:
+    """``--model M --task NAME --margin MU``: :func:`bounds.certify.gpt2_task.certify_task`; a model with an absolute
+    position table: :mod:`bounds.certify.gpt2_task_table` (on the inputs its table defines)."""
     from bounds.certify.export import GPT2_TASK_CERTIFICATE
     from bounds.certify.gpt2 import FormError, import_check, tokenizer_vocab
     from bounds.certify.gpt2_targets import MAX_LETTERS, TargetError, target
@@ -269,14 +270,19 @@ def run_task(args, given: set) -> str:
                          "both sides of an exact tie, so the statement covers inputs of margin >= MU")
     ids = tgt.token_ids(vocab)
     alphabet = [ids[c] for c in tgt.letters] + [ids[tgt.sep]]
-    f = _load(args.model, args, bos=ids[tgt.bos] if args.bos is None else args.bos, alphabet=alphabet)
-    _nope_only(f, args.model, "periodic positions are certified against another model (--against), not yet "
-                              "against a task: --task takes NoPE models (wpe = 0 or absent)")
+    f = _load(args.model, args, bos=ids[tgt.bos] if args.bos is None else args.bos, alphabet=alphabet, absolute=True)
+    if f.defined_up_to is None:
+        _nope_only(f, args.model, "periodic positions are certified against another model (--against), not yet "
+                                  "against a task: --task takes NoPE models (wpe = 0 or absent) and absolute tables")
     check = import_check(f, samples=8)
     common = {"certificate": GPT2_TASK_CERTIFICATE, "model": args.model, "bos": f.bos,
               "letters": {c: ids[c] for c in tgt.letters},
               "separator": ids[tgt.sep], "answers": {c: ids[c] for c in tgt.classes},
               "margin_definition": tgt.margin_text, "import_check": check}
+    if f.defined_up_to is not None:
+        from bounds.certify import gpt2_task_table
+
+        return gpt2_task_table.run(args, given, f, tgt, vocab, common, started)
     records, refuted = [], None
     for mu in args.margin or [0]:
         if refuted is not None:  # its witness has margin >= refuted's margin > mu: the same input refutes mu
