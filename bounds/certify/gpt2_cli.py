@@ -244,7 +244,8 @@ def run_task(args, given: set, started: float | None = None) -> str:
     from bounds.certify.export import GPT2_TASK_CERTIFICATE
     from bounds.certify.gpt2 import FormError, import_check, tokenizer_vocab
     from bounds.certify.gpt2_targets import MAX_LETTERS, TargetError, target
-    from bounds.certify.gpt2_task import certify_task
+    from bounds.certify.gpt2_task import certify_task, monotone_horizons
+    from bounds.certify.search import Deadline
 
     refuse_unused(given, [o for o in _all_options(given) if o not in TASK_USED],
                   "a GPT-2 model against its task is certified with --margin, --logit-margin, --readout, "
@@ -283,24 +284,21 @@ def run_task(args, given: set, started: float | None = None) -> str:
         from bounds.certify import gpt2_task_table
 
         return gpt2_task_table.run(args, given, f, tgt, vocab, common, started)
-    records, refuted = [], None
-    for mu in args.margin or [0]:
-        if refuted is not None:  # its witness has margin >= refuted's margin > mu: the same input refutes mu
-            records.append({**refuted, "margin": str(mu), "margin_float": float(mu),
-                            "witness_from_margin": refuted["margin"]})
-            continue
+    records, larger = [], None
+    spent = 0.0 if started is None else time.perf_counter() - started  # loading counts into the first margin's
+    for i, mu in enumerate(args.margin or [0]):  # largest first: a refuted margin's witness refutes smaller ones
         bar, tick = bound_progress()
         try:
-            cert = certify_task(f, tgt, mu, float(args.logit_margin), args.readout,
-                                max_length=args.max_length or 16, budget_s=args.time_budget,
-                                max_boxes=args.max_boxes, tick=tick, vocab=vocab)
+            larger = certify_task(f, tgt, mu, float(args.logit_margin), args.readout,
+                                  max_length=args.max_length or 16, budget_s=args.time_budget,
+                                  max_boxes=args.max_boxes, tick=tick, vocab=vocab, larger=larger,
+                                  deadline=Deadline(max(0.0, args.time_budget - spent)) if i == 0 else None)
         except (ValueError, TargetError) as e:
             raise UsageError(str(e)) from None
         finally:
             bar.close()
-        records.append({**cert.record(), **common})
-        if cert.verdict == "fails":
-            refuted = records[-1]
+        records.append({**larger.record(), **common})
+    monotone_horizons(records)
     if len(records) == 1:
         return strict_json(records[0]) if args.json else task_report(records[0])
     scan = scan_summary(records)
@@ -327,10 +325,13 @@ def scan_line(scan: dict) -> str:
 def task_report(rec: dict, header: bool = True, per_length: bool = True) -> str:
     """The text of one margin's certificate (``header``: the model and the statement; ``per_length``: the table of
     the enumerated lengths)."""
+    from bounds.certify.horizon import horizon_line
+
     ck = rec["import_check"]
     mu = rec["margin"]
-    lines = []
+    lines = [f"horizon at margin {mu}: {horizon_line(rec)}"] if rec.get("horizon") is not None else []
     if header:
+        lines.append("  (lengths are model lengths: the input's letters plus # and BOS; n below counts the letters)")
         other = "any other output" if rec["readout"] == "argmax" else "other answer"
         lines += [f"{rec['model']} against {rec['task']} (one-layer NoPE GPT-2, BOS {rec['bos']}, letters "
                   f"{rec['letters']}, answer read at separator {rec['separator']}, answers {rec['answers']}); import "

@@ -85,7 +85,7 @@ def _probe(lo: int, up: int) -> int:
 
 def find_horizon(prob, rows: list, long, t_cert: float, t_fail: float, budget_s: float, first: int,
                  probe_range, top_length: int, shorter=None, extend=None, row_witness=None,
-                 long_witness=None) -> Horizon:
+                 long_witness=None, proved: int | None = None) -> Horizon:
     """H and X of the module docstring from the enumerated ``rows`` (``first..N0``, certified [lower, upper] per
     length) and the branch-and-bound ``long`` over every length > N0 (:class:`bounds.certify.search.BnBResult`;
     None: nothing is claimed beyond N0); ``t_cert`` = delta + eps with delta's lower end (a length is within when
@@ -100,7 +100,9 @@ def find_horizon(prob, rows: list, long, t_cert: float, t_fail: float, budget_s:
     max(EXTEND_FACTOR N0, EXTEND_MIN) are enumerated within 2/3 of the budget before any bisection, so a failure
     at a moderate length is found exactly.  ``row_witness(row)`` and ``long_witness(w)`` (a witness of a
     branch-and-bound result) write the witness record of another model family (default: the package's form,
-    ``prob`` a :class:`bounds.certify.search.Problem`; ``long_witness`` must give the record's ``length``)."""
+    ``prob`` a :class:`bounds.certify.search.Problem`; ``long_witness`` must give the record's ``length``).
+    ``proved``: ``long`` certified every length N0 + 1 .. proved already (the lengths its open boxes leave out):
+    they extend H when every length up to N0 is within, and are not searched again."""
     t0 = time.perf_counter()
     if row_witness is None:
         def row_witness(r):
@@ -141,6 +143,10 @@ def find_horizon(prob, rows: list, long, t_cert: float, t_fail: float, budget_s:
     if every or long is None or (X is not None and X <= N0):
         return Horizon(first, H, every, X, x_value, witness, probes, time.perf_counter() - t0)
     cleared = N0
+    if proved is not None and proved > N0:
+        cleared = min(proved, top_length) if X is None else min(proved, X - 1)
+        if H == N0:
+            H = cleared
     while extend is not None and H == cleared and (X is None or cleared + 1 < X) \
             and cleared < max(EXTEND_FACTOR * N0, EXTEND_MIN) and time.perf_counter() - t0 < 2 * budget_s / 3:
         r = extend(cleared + 1)
@@ -184,18 +190,28 @@ def _ratio(H: int, train_length: int | None) -> str:
 
 def horizon_line(rec: dict) -> str:
     """The certified horizon in an experimenter's words (:mod:`bounds.certify.horizon`): up to which length every
-    input is within delta + eps, and the shortest failing input (the string, or its class counts when long)."""
+    input is within delta + eps (a pair), or every input of margin >= MU has gap > D (a model against its task,
+    :mod:`bounds.certify.gpt2_task`: the record has ``logit_margin``), and the shortest failing input (the string,
+    or its class counts when long)."""
     h = rec["horizon"]
-    d = rec["delta"]
-    within = f"within delta + eps = {d[0] + rec['eps']:.6g}"
+    if "logit_margin" in rec:
+        D = f"D = {rec['logit_margin']:.6g}"
+        within, scope = f"gap > {D}", f"margin >= {rec['margin']}, "
+        lead = f"{within} on every input of margin >= {rec['margin']} and"
+        outside = f"{within} not certified on the inputs of margin >= {rec['margin']}"
+    else:
+        d = rec["delta"]
+        within, scope = f"within delta + eps = {d[0] + rec['eps']:.6g}", ""
+        lead = f"{within} on every input of"
+        outside = f"not within delta + eps = {d[1] + rec['eps']:.6g}"
     if h["every_length"]:
-        return f"{within} at every length (every input of model length >= {h['first_length']}, certified)"
+        return f"{within} at every length (every input of {scope}model length >= {h['first_length']}, certified)"
     H = h["H"]
     if H >= h["first_length"]:
-        head = (f"{within} on every input of model length {h['first_length']}..{H} "
+        head = (f"{lead} model length {h['first_length']}..{H} "
                 f"(H = {H}{_ratio(H, rec.get('train_length'))}, certified)")
     else:
-        head = f"not within delta + eps = {d[1] + rec['eps']:.6g} from the first length {h['first_length']} on"
+        head = f"{outside} from the first length {h['first_length']} on"
     R = rec.get("defined_up_to")  # the model reads at most R positions (an absolute position table)
     if h["X"] is None and R is not None:
         rest = f"lengths {H + 1}..{R} not enumerated; " if H < R else ""
@@ -211,8 +227,12 @@ def horizon_line(rec: dict) -> str:
         wtxt = (f"the input with class counts {w['counts']} and window {w['window']} (class = token id * Delta + "
                 f"residue; {write_out(h['X'], WRITE_COMMAND)})")
     gap = "exact: X = H + 1" if h["exact"] else f"X - H = {h['X_minus_H']}"
-    return (f"{head}; first failure at length {h['X']}: {wtxt} (|f - g| >= {h['x_value']:.6g} > delta + eps = "
-            f"{d[1] + rec['eps']:.6g}; {gap})")
+    if "logit_margin" in rec:
+        value = (f"margin {w['margin']}, answer {w['answer']!r}: gap <= {h['gap_upper']:.6g} < {D}; "
+                 f"torch gap {w['torch_gap']}")
+    else:
+        value = f"|f - g| >= {h['x_value']:.6g} > delta + eps = {d[1] + rec['eps']:.6g}"
+    return f"{head}; first failure at length {h['X']}: {wtxt} ({value}; {gap})"
 
 
 WRITE_COMMAND = "rerun with --json > cert.json, then python -m bounds.certify --write-witness cert.json --out FILE"
