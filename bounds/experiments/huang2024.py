@@ -404,6 +404,7 @@ def figure(summary: dict):
     axes = axes[0]
     for ax, pe in zip(axes, shown, strict=True):
         rows = {r["task"]: r for r in summary["rows"] if r["positions"] == pe}
+        first = next((t for t in tasks if t in rows), None)  # the bins' legend labels go on this panel's first bar
         for b, color in zip(range(3), ("#999999", "#4477aa", "#cc6677"), strict=True):
             for i, t in enumerate(tasks):
                 if t not in rows:
@@ -412,7 +413,7 @@ def figure(summary: dict):
                 acc = (rows[t]["accuracy_trained"] if fit else rows[t]["accuracy_all"])[b]
                 ax.bar([i + (b - 1) * 0.27], [100 * acc], 0.27, color=color if fit else "white",
                        edgecolor=color, hatch=None if fit else "///",
-                       label=["in-dist", "51-100", "101-150"][b] if i == 0 else None)
+                       label=["in-dist", "51-100", "101-150"][b] if t == first else None)
         for i, t in enumerate(tasks):
             if t in rows:
                 ax.text(i, 103, "✓" if rows[t]["predicted"] else "✗", ha="center", fontsize=11,

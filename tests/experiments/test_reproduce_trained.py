@@ -115,6 +115,23 @@ def test_huang_summary_lists_cells_that_never_fit():
     assert s["rows"][1]["fitted"] == [True, True]
 
 
+def test_huang_figure_legend_names_the_bins_when_the_first_task_has_no_run_in_the_first_panel():
+    """The onelayer preset's first panel (APE) has no Binary Majority run: its legend still names the three bins;
+    control: with the APE run removed, the first panel is NoPE's and names them too."""
+    import matplotlib.pyplot as plt
+
+    rec = {"task": "binary_majority", "positions": "nope", "accuracy": [[1.0, 1.0, 1.0]], "bins": [], "seconds": 1.0,
+           "steps": [10], "arch": {"n_layer": 1}, "final_loss": [0.001]}
+    ape = {**rec, "task": "majority_letters", "positions": "ape", "accuracy": [[1.0, 0.9, 0.8]]}
+    for records, panels in (([rec, ape, {**ape, "positions": "nope"}], 2), ([rec, {**ape, "positions": "nope"}], 1)):
+        fig = H.figure(H.summarize(records, H.ONELAYER))
+        try:
+            assert len(fig.axes) == panels and fig.axes[0].get_legend() is not None
+            assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()] == ["in-dist", "51-100", "101-150"]
+        finally:
+            plt.close(fig)
+
+
 def test_izzo_grid_overrides_change_only_their_task():
     from bounds.experiments.training.presets import IZZO_PRESETS, Grid, Preset
 
