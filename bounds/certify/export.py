@@ -12,7 +12,8 @@
   input as one line of token ids separated by spaces, BOS first (as the model consumes it).
 * ``python -m bounds.certify --model F --against G --write-onnx CERT.json --out DIR``: the failing input of a
   GPT-2 ``--json`` certificate of the pair F, G as a fixed-length verification problem
-  (:mod:`bounds.certify.gpt2_onnx`): ``DIR/model.onnx`` (float32 graph of f - g at the input's length),
+  (:mod:`bounds.certify.gpt2_onnx`): ``DIR/model.onnx`` (float32 graph of f - g at the input's length, each
+  model's position rows added),
   ``DIR/property.vnnlib``, ``DIR/witness.json`` (token ids, input encoding, the values) and ``DIR/instances.csv``
   (the VNN-COMP benchmark list).  The input is re-run through both torch forwards and the graph before anything is
   written; an input that does not fail for the pair given is refused.
@@ -21,6 +22,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 
@@ -367,6 +369,12 @@ def _encoding_comments(f, ids) -> list:
             f"token ids {classes} (class 0 = BOS)", f"token ids (BOS first): {' '.join(map(str, ids))}"]
 
 
+def _positions_comment(f, g) -> str:
+    """How the graph reads positions (:mod:`bounds.certify.gpt2_onnx`, the position term), one comment line."""
+    return (f"positions: f {f.positions}, g {g.positions}; the graph adds each model's rows wpe[p mod P] (an absolute "
+            "table: wpe[p]) after the embedding MatMul, none for NoPE; the encoding X stays the one-hot tokens")
+
+
 ENCODING = ("X[0, p, c] = 1 iff position p (0 = BOS) holds token id classes[c]; flattened in C order as VNN-LIB "
             "X_i, i = p * len(classes) + c")
 
@@ -404,13 +412,14 @@ def write_onnx(path: str, f, g, out: str, names=("f", "g")) -> str:
     err = _float32_checked(y, diff, margin, f"eps = {eps:.6g}")
     condition = [(j, ">=", float(eps))] if sign > 0 else [(j, "<=", -float(eps))]
     comments = [f"f = {names[0]}, g = {names[1]}; graph model.onnx computes Y = f - g, the last-position logits, on "
-                f"X [1, {len(ids)}, {1 + len(f.alphabet)}]", *_encoding_comments(f, ids),
+                f"X [1, {len(ids)}, {1 + len(f.alphabet)}]", *_encoding_comments(f, ids), _positions_comment(f, g),
                 f"sat iff f_{j} - g_{j} {'>=' if sign > 0 else '<='} {'' if sign > 0 else '-'}eps: the failing input "
                 f"(torch float64 f_{j} - g_{j} = {float(diff[j])!r}, float32 graph {float(y[j])!r})"]
     record = {"certificate": path, "model": names[0], "against": names[1], "model_ids": ids,
               "classes": [f.bos, *f.alphabet], "encoding": ENCODING, "output": j, "eps": float(eps), "sign": sign,
               "f_minus_g_torch": float(diff[j]), "f_minus_g_onnx_float32": float(y[j]),
-              "max_relative_error_float32": err, "margin_float32": margin}
+              "max_relative_error_float32": err, "margin_float32": margin,
+              "positions": [f.positions, g.positions], "period": math.lcm(f.period, g.period)}
     _write_problem(paths, out, model, x, len(diff), condition, comments, record)
     return (f"wrote {out}: model.onnx (f - g, float32, {len(ids)} positions), property.vnnlib (sat iff "
             f"Y_{j} {'>= eps' if sign > 0 else '<= -eps'}, eps = {eps:.6g}; the graph gives Y_{j} = {float(y[j]):.9g}), "

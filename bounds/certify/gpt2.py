@@ -122,6 +122,17 @@ class Gpt2Form:
         table = np.zeros((period, self.d)) if self.wpe is None else np.tile(self.wpe, (period // self.period, 1))
         return self.with_params(wpe=table)
 
+    def position_rows(self, length: int) -> np.ndarray | None:
+        """The position rows the model adds at positions 0..length - 1 (BOS at 0): ``wpe[p mod P]`` (an absolute
+        table: ``wpe[p]``, refused beyond its R rows, where the model is undefined); None for NoPE.  Reading a
+        table at a multiple of its period (:meth:`at_period`, the pair's lcm) gives the same rows."""
+        if self.wpe is None:
+            return None
+        if self.defined_up_to is not None and length > self.defined_up_to:
+            raise FormError(f"an input of {length} positions is longer than the position table's "
+                            f"{self.defined_up_to} rows: the model is undefined there")
+        return self.wpe[np.arange(length) % self.period]
+
     def torch_logits(self, ids) -> np.ndarray:
         """The torch forward (float64) at the last position of ``BOS ids``."""
         if self.torch_model is None:

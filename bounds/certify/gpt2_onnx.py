@@ -1,10 +1,11 @@
 """A failing input of the GPT-2 certificate as a fixed-length verification problem: an ONNX graph and a VNN-LIB
 property that others can check with their own tools.
 
-:mod:`bounds.certify.gpt2_search` answers Izzo et al. Theorem 4.1's question for a concrete pair of one-layer NoPE
-GPT-2 models (:mod:`bounds.certify.gpt2`), ``max_j |f_j - g_j| <= eps`` at every length; a ``fails`` verdict is a
-claim about one input ``BOS x_1 ... x_n``.  This module states that claim in the formats fixed-length verifiers
-read (alpha-beta-CROWN, Marabou, NNV: the VNN-COMP benchmark format):
+:mod:`bounds.certify.gpt2_search` answers Izzo et al. Theorem 4.1's question for a concrete pair of one-layer
+GPT-2 models (:mod:`bounds.certify.gpt2`: NoPE, a periodic position table, or an absolute table within its R rows),
+``max_j |f_j - g_j| <= eps`` at every length (an absolute table: on every input of at most R positions); a ``fails``
+verdict is a claim about one input ``BOS x_1 ... x_n``.  This module states that claim in the formats fixed-length
+verifiers read (alpha-beta-CROWN, Marabou, NNV: the VNN-COMP benchmark format):
 
 * :func:`graph`: an ONNX graph (built with ``onnx.helper``, opset 17) of the function the package's float64 model
   computes (:mod:`bounds.certify.gpt2`'s docstring: ``ln_1``, attention with scores ``q . k / sqrt(d_head)``, the
@@ -20,6 +21,15 @@ read (alpha-beta-CROWN, Marabou, NNV: the VNN-COMP benchmark format):
   ``Gpt2Form.alphabet``); ``X[0, p, c] = 1`` iff position p (0 = BOS) holds class c, else 0.  The graph's first
   op multiplies X by the embedding rows ``wte[[BOS, *alphabet]]``, so on a one-hot X it reads exactly the token
   embeddings.  Flattened in C order (VNN-LIB's ``X_i``): ``i = p * C + c``.
+* **The position term.**  A model with a position table gets, right after that MatMul, one Add of a constant
+  ``[1, L, d]`` holding the rows it reads at positions p = 0..L - 1 (:meth:`bounds.certify.gpt2.Gpt2Form.
+  position_rows`): ``wpe[p mod P]`` for a periodic table of period P (its first P rows; beyond the saved model's R
+  rows this is the model the periodic table defines, which is what the certificate states), ``wpe[p]`` for an
+  absolute table of R rows, whose graph is refused for L > R (the model is undefined there; the certificate never
+  names such an input).  A pair is compared at the lcm of the two periods, as the certificate does; each model
+  reading its own table modulo its own period gives the same rows.  NoPE adds nothing (the graph of a NoPE model
+  is unchanged).  The input encoding stays the one-hot tokens: the positions are fixed by the length, so the
+  property's input box has the same form for every model.
 * :func:`vnnlib`: the property, in the VNN-LIB format (declare-const ``X_i`` / ``Y_j`` Real; asserts of ``<=`` /
   ``>=``, a disjunction as ``(or (and ...) ...)``; a verifier answers *sat* when some input in the box satisfies
   every assert).  The box is the point X of the failing token sequence (lower = upper).  For a pair
@@ -106,6 +116,9 @@ def _logits(b: _Builder, form, x: str, length: int, name: str) -> str:
     d, H = form.d, form.n_head
     dh = d // H
     emb = b.op("MatMul", [x, b.const(f"{name}_wte", form.wte[[form.bos, *form.alphabet]])])  # [1, L, d]
+    rows = form.position_rows(length)  # the position term (module docstring); None: NoPE, nothing added
+    if rows is not None:
+        emb = b.op("Add", [emb, b.const(f"{name}_wpe", rows[None])])
     z = _layer_norm(b, emb, form.ln1, form.ln_eps, f"{name}_ln1")
 
     def last(t):  # the last position, [1, 1, d]
@@ -139,7 +152,8 @@ def graph(f, length: int, g=None, dtype=np.float32, metadata: dict | None = None
           answer: int | None = None) -> onnx.ModelProto:
     """The ONNX graph of f's last-position logits (or ``f - g``; or, with ``answer``, ``logit_j - logit_answer``)
     on inputs of ``length`` positions, BOS included: input ``X`` [1, length, C] (:func:`onehot`), output ``Y``
-    [1, outputs]."""
+    [1, outputs]; each model's position rows added after the embedding (module docstring; ValueError for an
+    absolute table shorter than ``length``)."""
     if not 2 <= length <= MAX_ONNX_LENGTH:
         raise ValueError(f"an exported input has 2..MAX_ONNX_LENGTH = {MAX_ONNX_LENGTH} positions (BOS included), "
                          f"not {length}")
