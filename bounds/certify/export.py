@@ -369,10 +369,11 @@ def _encoding_comments(f, ids) -> list:
             f"token ids {classes} (class 0 = BOS)", f"token ids (BOS first): {' '.join(map(str, ids))}"]
 
 
-def _positions_comment(f, g) -> str:
+def _positions_comment(forms: dict) -> str:
     """How the graph reads positions (:mod:`bounds.certify.gpt2_onnx`, the position term), one comment line."""
-    return (f"positions: f {f.positions}, g {g.positions}; the graph adds each model's rows wpe[p mod P] (an absolute "
-            "table: wpe[p]) after the embedding MatMul, none for NoPE; the encoding X stays the one-hot tokens")
+    return (f"positions: {', '.join(f'{k} {v.positions}' for k, v in forms.items())}; the graph adds the rows "
+            "wpe[p mod P] (an absolute table: wpe[p]) after the embedding MatMul, none for NoPE; the encoding X stays "
+            "the one-hot tokens")
 
 
 ENCODING = ("X[0, p, c] = 1 iff position p (0 = BOS) holds token id classes[c]; flattened in C order as VNN-LIB "
@@ -412,7 +413,8 @@ def write_onnx(path: str, f, g, out: str, names=("f", "g")) -> str:
     err = _float32_checked(y, diff, margin, f"eps = {eps:.6g}")
     condition = [(j, ">=", float(eps))] if sign > 0 else [(j, "<=", -float(eps))]
     comments = [f"f = {names[0]}, g = {names[1]}; graph model.onnx computes Y = f - g, the last-position logits, on "
-                f"X [1, {len(ids)}, {1 + len(f.alphabet)}]", *_encoding_comments(f, ids), _positions_comment(f, g),
+                f"X [1, {len(ids)}, {1 + len(f.alphabet)}]", *_encoding_comments(f, ids),
+                _positions_comment({"f": f, "g": g}),
                 f"sat iff f_{j} - g_{j} {'>=' if sign > 0 else '<='} {'' if sign > 0 else '-'}eps: the failing input "
                 f"(torch float64 f_{j} - g_{j} = {float(diff[j])!r}, float32 graph {float(y[j])!r})"]
     record = {"certificate": path, "model": names[0], "against": names[1], "model_ids": ids,
@@ -463,12 +465,14 @@ def write_task_onnx(path: str, f, out: str, name: str = "f") -> str:
     comments = [f"model {name} against {data.get('task')} (readout {readout}); graph model.onnx computes Y_j = "
                 f"logit_j - logit_{y_id} (the answer {w.get('answer')!r}) at the last position, on "
                 f"X [1, {len(ids)}, {1 + len(f.alphabet)}]", *_encoding_comments(f, ids),
+                _positions_comment({"model": f}),
                 f"sat iff some competitor j has logit_j - logit_{y_id} >= -delta = {-delta + 0.0!r}: the gap "
                 f"logit_{y_id} - max_j logit_j <= delta (torch float64 gap {gap!r}, float32 graph "
                 f"{-float(max(y[j] for j in competitors))!r})"]
     record = {"certificate": path, "model": name, "task": data.get("task"), "model_ids": ids,
               "classes": [f.bos, *f.alphabet], "encoding": ENCODING, "answer_id": y_id, "competitors": competitors,
-              "logit_margin": delta, "gap_torch": gap, "max_relative_error_float32": err, "margin_float32": slack}
+              "logit_margin": delta, "gap_torch": gap, "max_relative_error_float32": err, "margin_float32": slack,
+              "positions": f.positions}
     _write_problem(paths, out, model, x, outputs, condition, comments, record)
     return (f"wrote {out}: model.onnx (logit_j - logit_{y_id}, float32, {len(ids)} positions), property.vnnlib (sat "
             f"iff some of {len(competitors)} competitors has Y_j >= -delta = {-delta + 0.0:.6g}), witness.json, "

@@ -135,9 +135,10 @@ def write_onnx(args, given: set) -> str:
                       "--write-onnx of a task certificate writes its failing input for --model (the BOS, the "
                       "letters and delta come from the certificate)")
         bos, alphabet = export.task_reading(data)
-        f = _load(args.model, args, bos=bos, alphabet=alphabet)
-        _nope_only(f, args.model, "a --task certificate is made for NoPE models only (--task refuses position "
-                                  "tables), so --write-onnx of one takes a NoPE --model")
+        f = _load(args.model, args, bos=bos, alphabet=alphabet, absolute=True)  # as --task reads it
+        if f.defined_up_to is None:
+            _nope_only(f, args.model, "--task certifies NoPE models and absolute tables, not periodic ones, so no "
+                                      "task certificate is of this model")
         return export.write_task_onnx(args.write_onnx, f, args.out, args.model)
     refuse_unused(given, [o for o in _all_options(given) if o not in ONNX_USED],
                   "--write-onnx writes the failing input of a pair certificate (its eps comes from the certificate)")

@@ -244,3 +244,37 @@ def test_a_task_certificate_with_a_periodic_model_is_refused_in_one_line(saved, 
     rc, _, err = _main(["--model", str(nope), "--write-onnx", str(tmp_path / "task.json"), "--out",
                         str(tmp_path / "t")])
     assert "periodic" not in err and "NoPE" not in err
+
+
+def test_absolute_task_certificate_end_to_end(tmp_path):
+    """A task certificate of an absolute-table model (:mod:`bounds.certify.gpt2_task_table`) is written the same
+    way: the graph's ``logit_j - logit_answer`` on the property's point are the saved model's, the disjunction holds;
+    control: the graph without its position rows disagrees with the saved model beyond the float32 tolerance."""
+    from tests.certify.test_gpt2_task_table import _random
+
+    path = _random(tmp_path / "r10", 10, 3)
+    rc, out, err = _main(["--model", path, "--task", "binary_majority", "--margin", "1/2", "--json"])
+    rec = json.loads(out)
+    assert rc == 0 and rec["verdict"] == "fails" and rec["defined_up_to"] == 10, err
+    (tmp_path / "cert.json").write_text(out)
+    rc, _, err = _main(["--model", path, "--write-onnx", str(tmp_path / "cert.json"), "--out", str(tmp_path / "ex")])
+    assert rc == 0, err
+    w = rec["witness"]
+    ids = [rec["bos"], *w["ids"]]
+    meta = json.loads((tmp_path / "ex" / "witness.json").read_text())
+    assert meta["model_ids"] == ids and meta["positions"] == "absolute positions (a table of 10 rows)"
+    names, asserts = read_vnnlib((tmp_path / "ex" / "property.vnnlib").read_text())
+    box = input_box(names, asserts)
+    C = len(rec["letters"]) + 2
+    x = np.array([box[f"X_{i}"][0] for i in range(len(ids) * C)], dtype=np.float32).reshape(1, len(ids), C)
+    model = onnx.load(str(tmp_path / "ex" / "model.onnx"))
+    m = transformers.GPT2LMHeadModel.from_pretrained(path).double().eval()
+    with torch.no_grad():
+        logits = m(torch.tensor([ids])).logits[0, -1].numpy()
+    gaps = logits - logits[w["answer_id"]]  # the saved model's own forward
+    y = evaluate(model, x)
+    assert _rel(y, gaps) <= FLOAT32_TOLERANCE
+    cond = output_asserts(asserts)
+    assert len(cond) == 1 and holds(cond[0], {f"Y_{j}": float(v) for j, v in enumerate(y)})
+    assert _rel(evaluate(_with_rows(model, LEFT_OUT), x), gaps) > FLOAT32_TOLERANCE
+    assert _rel(evaluate(_with_rows(model, SHIFTED), x), gaps) > FLOAT32_TOLERANCE
