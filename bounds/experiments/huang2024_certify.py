@@ -1,4 +1,5 @@
-"""Huang et al. Figure 1's one-layer NoPE cells, certified: every trained seed against its task at every length.
+"""Huang et al. Figure 1's one-layer cells, certified: every trained seed against its task (NoPE: at every length;
+APE: on every input its position table defines).
 
 ``python -m bounds.experiments.huang2024_certify [--preset onelayer] [--margins 1/2,1/4,1/8,1/16] [--letters 3]
 [--time-budget 20] [--runs DIR] [--results-dir docs/results]``
@@ -10,6 +11,12 @@ is read as a user's checkpoint is (:func:`bounds.certify.gpt2.load`, with the im
 forward) and certified against its task (:func:`bounds.certify.gpt2_task.certify_task`, the statement of
 ``python -m bounds.certify --model DIR --task NAME --margin MU``) at each margin of ``--margins``: on every input of
 every length with task margin >= MU, the argmax at ``#`` is the answer (exact-match read-out of the answer token).
+A seed with an absolute position table (APE, ``<task>-ape-seed<s>``) is defined on inputs of at most R positions (its
+table's rows) only: it is certified on those, every input ``$ x_1 .. x_n #`` starting at position 0 (as the test
+inputs) with n + 2 <= R, its words enumerated in increasing length within the time budget and
+:data:`bounds.certify.gpt2_task_table.MAX_WORDS` (:func:`bounds.certify.gpt2_task_table.certify_table_task`): the
+row says "certified on model length <= R", "H = .. of R" (every input of model length <= H certified, the longer
+ones not decided) or the shortest failing word; nothing is claimed beyond R.
 Majority over 26 letters is certified on inputs over its first ``--letters`` letters (the certificate encloses at
 most :data:`bounds.certify.gpt2_targets.MAX_LETTERS`).  Each (seed, margin) is one run of the sweep executor
 (:mod:`lengthgen_cli.sweep`, resumable); the summary puts each seed's verdicts beside its exact-match accuracy on
@@ -25,7 +32,7 @@ from lengthgen_cli import command
 
 MARGINS = ("1/2", "1/4", "1/8", "1/16")
 LETTERS = 3  # majority_letters: inputs over its first LETTERS letters
-TIME_BUDGET = 20.0  # seconds of branch-and-bound per (seed, margin)
+TIME_BUDGET = 20.0  # seconds per (seed, margin): NoPE of branch-and-bound, APE of enumeration
 MAX_LENGTH = 16  # lengths enumerated exactly before the branch-and-bound (bounds.certify --max-length)
 WITNESS_SYMBOLS = 80  # a failing input is written out as symbols up to this length, as counts beyond
 
@@ -48,14 +55,18 @@ def certify_seed(model: str, task: str, margin: str, letters: int, budget_s: flo
 
     from bounds.certify.gpt2 import import_check, load
     from bounds.certify.gpt2_task import certify_task
+    from bounds.certify.gpt2_task_table import certify_table_task
 
     hf_logging.disable_progress_bar()
     hf_logging.set_verbosity_error()
     tgt = _target(task, letters)
     ids = tgt.token_ids(None)
-    form = load(model, bos=ids[tgt.bos], alphabet=[ids[c] for c in tgt.letters] + [ids[tgt.sep]])
+    form = load(model, bos=ids[tgt.bos], alphabet=[ids[c] for c in tgt.letters] + [ids[tgt.sep]], absolute=True)
     check = import_check(form, samples=16)
-    cert = certify_task(form, tgt, Fraction(margin), 0.0, "argmax", max_length=max_length, budget_s=budget_s)
+    if form.defined_up_to is not None:  # APE: on the inputs its table defines (every word up to the table's rows)
+        cert = certify_table_task(form, tgt, Fraction(margin), 0.0, "argmax", budget_s=budget_s)
+    else:
+        cert = certify_task(form, tgt, Fraction(margin), 0.0, "argmax", max_length=max_length, budget_s=budget_s)
     rec = cert.record()
     rec.pop("lengths")
     w = rec["witness"]
@@ -117,9 +128,11 @@ def summarize(records: list[dict], certs: dict, preset, margins, letters: int, b
                     verdicts.append({"margin": mu, "verdict": "missing"})
                     continue
                 w = c["witness"]
+                h = c.get("horizon") or {}
                 verdicts.append({"margin": mu, "verdict": c["verdict"], "gap_lower": c["gap_lower"],
                                  "gap_upper": c["gap_upper"], "N0": c["N0"], "seconds": round(c["seconds"], 2),
-                                 "boxes_split": c["boxes_split"], "boxes_open": c["boxes_open"],
+                                 "boxes_split": c.get("boxes_split"), "boxes_open": c.get("boxes_open"),
+                                 "defined_up_to": c.get("defined_up_to"), "H": h.get("H"), "X": h.get("X"),
                                  "witness": None if c["verdict"] != "fails" else
                                  {k: w.get(k) for k in ("symbols", "length", "counts", "margin", "answer",
                                                         "torch_gap", "torch_prediction")},
@@ -133,9 +146,10 @@ def summarize(records: list[dict], certs: dict, preset, margins, letters: int, b
                          "verdicts": verdicts,
                          "smallest_certified_margin": str(min(certified)) if certified else None})
     return {"experiment": "huang2024:onelayer-certify", "preset": preset.name, "description": preset.description,
-            "statement": "every input of every length over the letters with margin (largest count - second) / length "
-                         ">= MU (ties excluded): the argmax of the logits at '#' is the answer (bounds.certify "
-                         "--task NAME --margin MU)",
+            "statement": "every input of every length (APE seeds: of model length <= R, the rows of the position "
+                         "table, starting at position 0; nothing claimed beyond) over the letters with margin "
+                         "(largest count - second) / length >= MU (ties excluded): the argmax of the logits at '#' "
+                         "is the answer (bounds.certify --task NAME --margin MU)",
             "margins": list(margins), "letters": letters, "time_budget_s": budget_s, "rows": rows}
 
 
@@ -144,6 +158,11 @@ def _verdict_text(v: dict) -> str:
         w = v["witness"]
         s = w["symbols"] if w.get("symbols") else f"counts {w['counts']} (length {w['length']})"
         return f"fails: `{s}`"
+    R = v.get("defined_up_to")
+    if R is not None and v["verdict"] == "certified":
+        return f"certified on model length <= {R}"
+    if R is not None and v["verdict"] == "undetermined":
+        return f"H = {v['H']} of {R}"
     return v["verdict"]
 
 
@@ -154,12 +173,13 @@ def table(summary: dict) -> str:
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in summary["rows"]:
         acc = " / ".join(f"{100 * a:.1f}" for a in r["accuracy"])
-        lines.append(f"| {r['task']} ({''.join(r['letters'] or [])}) | {r['seed']} | {r['steps']} | {acc} | "
+        pe = ", APE" if r["positions"] == "ape" else ""
+        lines.append(f"| {r['task']} ({''.join(r['letters'] or [])}{pe}) | {r['seed']} | {r['steps']} | {acc} | "
                      + " | ".join(_verdict_text(v) for v in r["verdicts"])
                      + f" | {r['smallest_certified_margin'] or '-'} |")
     bins = summary["rows"][0]["bins"] if summary["rows"] else []
-    lines.append(f"\nbins {bins}; statement: {summary['statement']}; branch-and-bound budget "
-                 f"{summary['time_budget_s']} s per (seed, margin)")
+    lines.append(f"\nbins {bins}; statement: {summary['statement']}; time budget {summary['time_budget_s']} s per "
+                 "(seed, margin) (NoPE: the branch-and-bound's; APE: the enumeration's)")
     return "\n".join(lines)
 
 
@@ -196,7 +216,9 @@ def figure(summary: dict):
         vx.set_xlim(-0.5, len(rows) - 0.5)
         vx.set_ylim(-0.5, len(margins) - 0.5)
         letters = "".join(rows[0]["letters"] or [])
-        vx.set_title(f"certificate over letters {letters}: every length, margin >= MU", fontsize=8)
+        R = next((v.get("defined_up_to") for r in rows for v in r["verdicts"] if v.get("defined_up_to")), None)
+        where = "every length" if R is None else f"model length <= {R} (its table)"
+        vx.set_title(f"certificate over letters {letters}: {where}, margin >= MU", fontsize=8)
     axes[0][0].set_ylabel("exact-match accuracy %")
     axes[0][0].legend(fontsize=7, loc="lower left", title="test lengths", title_fontsize=7)
     for name, color in VERDICT_COLORS.items():
@@ -252,7 +274,8 @@ def _parser():
     ap.add_argument("--letters", type=bounded_int(1, 7, "MAX_LETTERS = 7"), default=LETTERS,
                     help=f"majority over many letters: certify inputs over its first K letters (default {LETTERS})")
     ap.add_argument("--time-budget", type=finite_real(positive=True, high=3600, high_name="3600"), default=TIME_BUDGET,
-                    help=f"seconds of branch-and-bound per (seed, margin) (default {TIME_BUDGET:g})")
+                    help=f"seconds per (seed, margin): NoPE, of branch-and-bound; APE, of enumerating its inputs "
+                         f"(default {TIME_BUDGET:g})")
     ap.add_argument("--runs", help="the preset's run folder (default runs/huang2024-fig1-<preset>); the models are "
                                    "exported to <runs>/models, the certificates recorded in <runs>/certify (reruns "
                                    "resume)")
