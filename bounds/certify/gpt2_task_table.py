@@ -260,7 +260,8 @@ def report(rec: dict, header: bool = True) -> str:
         v = (f"certified at margin {mu}: gap >= {rec['gap_lower']:.6g} > {d:.6g} on every input of model length "
              f"<= {R} (undefined beyond its position table of {R} rows)")
     elif rec["verdict"] == "fails":
-        v = (f"fails at margin {mu}: the shortest failing input has {w['length']} letters (model length {h['X']}): "
+        n = w["length"]
+        v = (f"fails at margin {mu}: the shortest failing input has {n} letter{'s' * (n != 1)} (model length {h['X']}): "
              f"`{w['string']}` (token ids {w['ids']}; margin {w['margin']}, answer {w['answer']!r}) has gap <= "
              f"{w['gap_upper']:.6g} < {d:.6g} (torch forward: gap {w['torch_gap']}, predicts token "
              f"{w['torch_prediction']}); every shorter input has gap > {d:.6g} (H = {h['H']}, X = {h['X']}, exact)")
