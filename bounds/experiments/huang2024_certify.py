@@ -20,7 +20,9 @@ ones not decided) or the shortest failing word; nothing is claimed beyond R.
 Majority over 26 letters is certified on inputs over its first ``--letters`` letters (the certificate encloses at
 most :data:`bounds.certify.gpt2_targets.MAX_LETTERS`).  Each (seed, margin) is one run of the sweep executor
 (:mod:`lengthgen_cli.sweep`, resumable); the summary puts each seed's verdicts beside its exact-match accuracy on
-the harness's bins (Huang et al.'s test measure: lengths [51, 100] and [101, 150], 1-3x the training maximum 50).
+the harness's bins (Huang et al.'s test measure: lengths [51, 100] and [101, 150], 1-3x the training maximum 50)
+and, where the verdict is not ``certified``, the certified horizon (:func:`bounds.certify.gpt2_task.task_horizon`):
+H, up to which model length every input of the statement is right, and X, the shortest failing input found.
 """
 
 from __future__ import annotations
@@ -75,6 +77,9 @@ def certify_seed(model: str, task: str, margin: str, letters: int, budget_s: flo
         w["symbols"] = "".join(symbol[i] for i in w["ids"]) if len(w["ids"]) <= WITNESS_SYMBOLS else None
         if w["symbols"] is None or len(w["ids"]) > WITNESS_SYMBOLS:
             w["ids"] = None  # long inputs are given by their counts (every order has the same output)
+    hw = (rec.get("horizon") or {}).get("witness") or {}
+    if hw.get("ids") is not None and len(hw["ids"]) > WITNESS_SYMBOLS:
+        hw.update(ids=None, string=None, symbols=None)  # the shortest failure, likewise by its counts
     return {"model": model, "task": task, "letters": list(tgt.letters), "import_check": check, **rec}
 
 
@@ -117,6 +122,8 @@ def cert_specs(records: list[dict], runs_dir: str, margins, letters: int, budget
 # ------------------------------------------------------------------------------------------------ summary
 def summarize(records: list[dict], certs: dict, preset, margins, letters: int, budget_s: float) -> dict:
     """One row per trained seed: its accuracy per bin (the harness) and its verdict per margin."""
+    from bounds.certify.gpt2_task import monotone_horizons
+
     rows = []
     for rec in records:
         for i, seed in enumerate(rec["seeds"]):
@@ -128,15 +135,16 @@ def summarize(records: list[dict], certs: dict, preset, margins, letters: int, b
                     verdicts.append({"margin": mu, "verdict": "missing"})
                     continue
                 w = c["witness"]
-                h = c.get("horizon") or {}
-                verdicts.append({"margin": mu, "verdict": c["verdict"], "gap_lower": c["gap_lower"],
+                verdicts.append({"margin": mu, "verdict": c["verdict"], "horizon": _horizon(c.get("horizon")),
+                                 "gap_lower": c["gap_lower"],
                                  "gap_upper": c["gap_upper"], "N0": c["N0"], "seconds": round(c["seconds"], 2),
                                  "boxes_split": c.get("boxes_split"), "boxes_open": c.get("boxes_open"),
-                                 "defined_up_to": c.get("defined_up_to"), "H": h.get("H"), "X": h.get("X"),
+                                 "defined_up_to": c.get("defined_up_to"),
                                  "witness": None if c["verdict"] != "fails" else
                                  {k: w.get(k) for k in ("symbols", "length", "counts", "margin", "answer",
                                                         "torch_gap", "torch_prediction")},
                                  "import_max_abs_difference": c["import_check"]["max_abs_difference"]})
+            monotone_horizons(verdicts)  # a smaller margin's certified lengths hold for a larger margin too
             certified = [Fraction(v["margin"]) for v in verdicts if v["verdict"] == "certified"]
             rows.append({"task": rec["task"], "positions": rec["positions"], "seed": seed,
                          "arch": rec["arch"], "steps": rec["steps"][i], "final_loss": rec["final_loss"][i],
@@ -153,17 +161,42 @@ def summarize(records: list[dict], certs: dict, preset, margins, letters: int, b
             "margins": list(margins), "letters": letters, "time_budget_s": budget_s, "rows": rows}
 
 
+def _horizon(h: dict | None) -> dict | None:
+    """The certified horizon of a (seed, margin) certificate (:func:`bounds.certify.gpt2_task.task_horizon`, model
+    lengths: letters + ``#`` + BOS) as the summary keeps it; None for a certificate recorded before the horizon."""
+    if h is None:
+        return None
+    w = h.get("witness") or {}
+    symbols = w.get("symbols") or (w["string"] if isinstance(w.get("string"), str) else None)  # APE: "string"
+    return {"H": h["H"], "every_length": h["every_length"], "X": h["X"], "exact": h["exact"],
+            "X_minus_H": h["X_minus_H"], "H_from_margin": h.get("H_from_margin"),
+            "witness": None if h["X"] is None else
+            {"symbols": symbols, "letters": h["X"] - 2, **{k: w.get(k) for k in ("counts", "margin", "answer",
+                                                                                  "gap_upper", "torch_gap")}}}
+
+
+def _horizon_text(h: dict | None) -> str:
+    """``H = .., X = ..`` (model lengths) of a summary's horizon; '' when certified at every length or not recorded."""
+    if h is None or h["every_length"]:
+        return ""
+    return f"H = {h['H']}" + ("" if h["X"] is None else f", X = {h['X']}")
+
+
 def _verdict_text(v: dict) -> str:
+    h = _horizon_text(v.get("horizon"))
     if v["verdict"] == "fails":
         w = v["witness"]
         s = w["symbols"] if w.get("symbols") else f"counts {w['counts']} (length {w['length']})"
-        return f"fails: `{s}`"
-    R = v.get("defined_up_to")
+        hw = (v.get("horizon") or {}).get("witness") or {}
+        if hw and hw.get("symbols") != w.get("symbols"):  # the shortest failure is another input
+            h += f"; shortest: `{hw['symbols']}`" if hw.get("symbols") else f"; shortest: counts {hw['counts']}"
+        return f"fails: `{s}`" + (f" ({h})" if h else "")
+    R = v.get("defined_up_to")  # APE: nothing is claimed beyond the table's R rows
     if R is not None and v["verdict"] == "certified":
         return f"certified on model length <= {R}"
     if R is not None and v["verdict"] == "undetermined":
-        return f"H = {v['H']} of {R}"
-    return v["verdict"]
+        return f"H = {(v.get('horizon') or {}).get('H')} of {R}"
+    return v["verdict"] + (f", {h}" if h else "")
 
 
 def table(summary: dict) -> str:
@@ -180,6 +213,14 @@ def table(summary: dict) -> str:
     bins = summary["rows"][0]["bins"] if summary["rows"] else []
     lines.append(f"\nbins {bins}; statement: {summary['statement']}; time budget {summary['time_budget_s']} s per "
                  "(seed, margin) (NoPE: the branch-and-bound's; APE: the enumeration's)")
+    verdicts = [v for r in summary["rows"] for v in r["verdicts"] if v["verdict"] != "missing"]
+    lines.append("H = the certified horizon: every input of the statement of model length <= H (letters + '#' + "
+                 "BOS, i.e. at most H - 2 letters) is right; X = the model length of the shortest failing input found "
+                 "(exact when X = H + 1); the verdict's witness is the input of smallest certified gap")
+    old = sum(1 for v in verdicts if v.get("horizon") is None)
+    if old:
+        lines.append(f"{old} of {len(verdicts)} certificates were recorded before the horizon was computed: no H, X "
+                     "shown for them (rerun the certificates to have them)")
     return "\n".join(lines)
 
 

@@ -100,6 +100,7 @@ def test_certify_seed_certifies_a_majority_model_and_refutes_its_flipped_twin(tm
     majority_model(flip=True).save_pretrained(tmp_path / "flip")
     ok = huang2024_certify.certify_seed(str(tmp_path / "maj"), "binary_majority", "1/10", 3, 20.0, 16)
     assert ok["verdict"] == "certified" and ok["gap_lower"] > 0 and ok["margin"] == "1/10"
+    assert ok["horizon"]["every_length"] and ok["horizon"]["X"] is None
     assert ok["import_check"]["max_abs_difference"] < 1e-9
     bad = huang2024_certify.certify_seed(str(tmp_path / "flip"), "binary_majority", "1/10", 3, 20.0, 16)
     w = bad["witness"]
@@ -110,6 +111,31 @@ def test_certify_seed_certifies_a_majority_model_and_refutes_its_flipped_twin(tm
     ids = [0, *(1 if c == "0" else 2 for c in w["symbols"][:-1]), 3]
     logits = _logits_exported(str(tmp_path / "flip"), ids)
     assert int(np.argmax(logits)) != {"0": 1, "1": 2}[right]  # the exported model misreads the written input
+    # its horizon: every answer is misread, so the shortest failure is one letter (model length 3), H = 2
+    h = bad["horizon"]
+    assert (h["H"], h["X"], h["exact"]) == (2, 3, True) and h["witness"]["letters"] == 1
+    assert h["witness"]["torch_gap"] < 0
+
+
+def _summary(verdicts):
+    return {"margins": [v["margin"] for v in verdicts], "statement": "s", "time_budget_s": 1.0,
+            "rows": [{"task": "majority_letters", "letters": list("abc"), "seed": 0, "steps": 1,
+                      "accuracy": [0.5, 0.5, 0.5], "bins": [[1, 50]], "verdicts": verdicts,
+                      "smallest_certified_margin": None}]}
+
+
+def test_table_shows_the_horizon_and_names_certificates_recorded_without_it():
+    w = {"symbols": "aabbccc#", "counts": {"a": 2, "b": 2, "c": 3}, "length": 7}
+    short = {"symbols": "abcc#", "letters": 4, "counts": {"a": 1, "b": 1, "c": 2}}
+    hz = {"H": 5, "X": 6, "exact": True, "every_length": False, "X_minus_H": 1, "witness": short}
+    text = huang2024_certify.table(_summary([
+        {"margin": "1/4", "verdict": "undetermined", "horizon": {**hz, "H": 18, "X": None, "witness": None}},
+        {"margin": "1/8", "verdict": "fails", "witness": w, "horizon": hz}]))
+    assert "| undetermined, H = 18 | fails: `aabbccc#` (H = 5, X = 6; shortest: `abcc#`) |" in text
+    assert "recorded before the horizon" not in text
+    # control: a record of before the horizon renders its verdict and the table says what is missing
+    text = huang2024_certify.table(_summary([{"margin": "1/8", "verdict": "fails", "witness": w}]))
+    assert "| fails: `aabbccc#` |" in text and "1 of 1 certificates were recorded before the horizon" in text
 
 
 def test_command_line_end_to_end(tmp_path, capsys):
@@ -123,6 +149,9 @@ def test_command_line_end_to_end(tmp_path, capsys):
     for r in summary["rows"]:
         assert [v["margin"] for v in r["verdicts"]] == ["1/2", "1/4"]
         assert all(v["verdict"] in ("certified", "fails", "undetermined") for v in r["verdicts"])
+        for v in r["verdicts"]:  # the horizon: every length when certified, else H (and X when a failure is known)
+            h = v["horizon"]
+            assert (v["verdict"] != "certified" or h["every_length"]) and (v["verdict"] != "fails" or h["X"])
     assert (runs / "models" / "binary_majority-nope-seed1" / "config.json").is_file()
     assert (res / "huang2024-certify-onelayer.png").is_file() and "| binary_majority (01) | 0 |" in \
         (res / "huang2024-certify-onelayer.md").read_text()
