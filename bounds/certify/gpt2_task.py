@@ -37,8 +37,8 @@ min of enclosures is enclosed by the min of lower ends and the min of upper ends
    exact); beyond, the branch-and-bound of case 2 already proves every length L with 1/L above the rho of its
    open boxes (:attr:`TaskRange.proved`: closed boxes cover every input of those lengths); then lengths are
    enumerated further while they fit and the time lasts, and ranges of lengths are bisected, each by case 2's
-   branch-and-bound restricted to ``rho in [1/(M + 2), 1/(m + 2)]`` (a closed range proves it; a realized failure
-   of length <= M lowers X).  The horizon runs in the time the verdict leaves; a length not reached is not
+   branch-and-bound restricted to ``rho in [1/(M + 2), 1/(m + 2)]`` (m..M letters; a closed range proves it; a failure
+   realized there lowers X).  The horizon runs in the time the verdict leaves; a length not reached is not
    claimed.  A smaller margin's statement holds a larger one's inputs, so its H is at most the larger's and its X
    too (:func:`monotone_horizons`; ``larger=`` hands the larger margin's failure down).
 """
