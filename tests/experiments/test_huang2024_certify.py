@@ -119,7 +119,7 @@ def test_certify_seed_certifies_a_majority_model_and_refutes_its_flipped_twin(tm
 
 def _summary(verdicts):
     return {"margins": [v["margin"] for v in verdicts], "statement": "s", "time_budget_s": 1.0,
-            "rows": [{"task": "majority_letters", "letters": list("abc"), "seed": 0, "steps": 1,
+            "rows": [{"task": "majority_letters", "positions": "nope", "letters": list("abc"), "seed": 0, "steps": 1,
                       "accuracy": [0.5, 0.5, 0.5], "bins": [[1, 50]], "verdicts": verdicts,
                       "smallest_certified_margin": None}]}
 
