@@ -26,7 +26,8 @@ evaluated, so the failure is a **shortest** one; the word of least upper end is 
 forward); else ``undetermined`` with the horizon H: every input of the statement of model length <= H (at most H - 2
 letters) has gap > delta, and why the lengths beyond were not decided (the time budget, the size limit
 :data:`MAX_WORDS` on the words enumerated, ``max_length``, or a word whose enclosure straddles delta).  The
-horizon record is :class:`bounds.certify.horizon.Horizon`'s (model lengths, from 3 = one letter).
+horizon record is the NoPE task's (:func:`bounds.certify.gpt2_task.horizon_record`: model lengths, from 3 = one
+letter), worded by :func:`bounds.certify.horizon.horizon_line`.
 """
 
 from __future__ import annotations
@@ -38,14 +39,12 @@ from fractions import Fraction
 import numpy as np
 
 from bounds.certify.gpt2_search import MAX_CONFIGURATIONS
-from bounds.certify.gpt2_task import GapEnclosure, torch_gap
-from bounds.certify.horizon import Horizon
+from bounds.certify.gpt2_task import FIRST_LENGTH, GapEnclosure, horizon_record, torch_gap
+from bounds.certify.horizon import Horizon, horizon_line
 from bounds.certify.search import Deadline
 
 MAX_WORDS = MAX_CONFIGURATIONS  # words enumerated over all n = 1..N0 (each word is its own class configuration)
 CHUNK_ELEMENTS = 2**22  # words per enclosure call: at most this many (word, class, width) entries
-FIRST_LENGTH = 3  # the model length of the shortest input, $ x_1 #
-LENGTHS = "model lengths: $, the n letters and # (n + 2 for n letters)"
 
 
 def word_count(k: int, N: int) -> int:
@@ -99,7 +98,7 @@ class TableTaskCertificate:
                 "defined_up_to": self.R, "positions": f"absolute positions (a table of {self.R} rows)",
                 "reached": {"enumerated_to": self.N0, "enumeration_target": self.target, "words": self.words,
                             "why_not_further": self.why},
-                "horizon": {**self.horizon.record(), "lengths": LENGTHS}, "seconds": self.seconds}
+                "horizon": horizon_record(self.horizon), "seconds": self.seconds}
 
 
 def _masses(w: np.ndarray, k: int, P: int) -> np.ndarray:
@@ -211,8 +210,9 @@ def certify_table_task(form, target, mu, delta: float = 0.0, readout: str = "arg
                    + ("" if why is None else f"; then {why}"))
     witness = _witness(form, target, ids, outputs, best, readout)
     hz = Horizon(FIRST_LENGTH, H, False, X, None if best is None else best[0],
-                 {} if best is None else {"length": X, "string": witness["string"], "ids": witness["ids"],
-                                          "description": f"`{witness['string']}`"}, 0, deadline.elapsed())
+                 {} if best is None else {**witness, "length": X, "letters": witness["length"],
+                                          "string": witness["ids"], "window": [],
+                                          "description": f"`{witness['symbols']}`"}, 0, deadline.elapsed())
     return TableTaskCertificate(verdict, target.name, mu, float(delta), readout, R, N0, goal, float(lower),
                                 float(upper), witness, hz, why, lengths, count, deadline.elapsed())
 
@@ -221,12 +221,12 @@ def _witness(form, target, ids, outputs, best, readout) -> dict:
     """The shortest failing word: letters, ids (with ``#``), the model's ids (BOS first), its margin, answer, the
     certified gap and the torch forward's gap and prediction (the saved model: it reads at most R positions)."""
     if best is None:
-        return {"ids": None, "string": None}
+        return {"ids": None, "symbols": None}
     hi, lo, word, label, many = best
     letters = [target.letters[c] for c in word]
     seq = [ids[c] for c in letters] + [ids[target.sep]]
     counts = [letters.count(c) for c in target.letters]
-    w = {"length": len(word), "string": "".join(letters) + target.sep, "ids": seq, "model_ids": [form.bos, *seq],
+    w = {"length": len(word), "symbols": "".join(letters) + target.sep, "ids": seq, "model_ids": [form.bos, *seq],
          "counts": dict(zip(target.letters, counts, strict=True)), "margin": str(target.margin(counts)),
          "answer": target.classes[label], "answer_id": outputs[label], "gap_lower": lo, "gap_upper": hi,
          "failing_words_of_this_length": many, "torch_gap": None, "torch_prediction": None}
@@ -239,7 +239,8 @@ def _witness(form, target, ids, outputs, best, readout) -> dict:
 def report(rec: dict, header: bool = True) -> str:
     """The text of one margin's certificate (``header``: the model and the statement)."""
     R, mu, d = rec["defined_up_to"], rec["margin"], rec["logit_margin"]
-    lines = []
+    lines = [f"horizon at margin {mu}: {horizon_line(rec)}",
+             "  (lengths are model lengths: $, the letters and #; n below counts the letters)"]
     if header:
         ck = rec["import_check"]
         other = "any other output" if rec["readout"] == "argmax" else "other answer"
@@ -262,7 +263,7 @@ def report(rec: dict, header: bool = True) -> str:
     elif rec["verdict"] == "fails":
         n = w["length"]
         v = (f"fails at margin {mu}: the shortest failing input has {n} letter{'s' * (n != 1)} (model length {h['X']}): "
-             f"`{w['string']}` (token ids {w['ids']}; margin {w['margin']}, answer {w['answer']!r}) has gap <= "
+             f"`{w['symbols']}` (token ids {w['ids']}; margin {w['margin']}, answer {w['answer']!r}) has gap <= "
              f"{w['gap_upper']:.6g} < {d:.6g} (torch forward: gap {w['torch_gap']}, predicts token "
              f"{w['torch_prediction']}); every shorter input has gap > {d:.6g} (H = {h['H']}, X = {h['X']}, exact)")
     else:

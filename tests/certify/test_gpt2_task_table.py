@@ -129,7 +129,7 @@ def assert_agrees(rec: dict, path, tgt, mu, delta, readout):
         assert rec["verdict"] == "fails"
         w = rec["witness"]
         assert w["length"] == n and h["X"] == n + 2 and h["H"] == n + 1 and h["exact"]
-        assert w["string"] == "".join(tgt.letters[c] for c in worst[0]) + tgt.sep
+        assert w["symbols"] == "".join(tgt.letters[c] for c in worst[0]) + tgt.sep
         assert abs(w["torch_gap"] - worst[1]) < 1e-12 and w["gap_upper"] < delta
         assert Fraction(w["margin"]) >= Fraction(mu)
 
@@ -197,6 +197,22 @@ def test_controls_are_rejected_by_the_same_assertions(models, monkeypatch):
     monkeypatch.undo()
     with pytest.raises(AssertionError):
         assert_agrees(skipped, path, MAJ, mu, delta, readout)
+
+
+def test_a_word_whose_enclosure_straddles_the_logit_margin_is_not_decided(models):
+    """D set to the least torch gap of the statement: that word can be neither certified nor refuted (its enclosure
+    holds D), so the verdict is undetermined with H just below its length and the reason named; control: D just
+    below it (by far more than the enclosure's width) is certified."""
+    path, mu = models["r8"], "1/3"
+    per_n = torch_gaps(path, MAJ, mu, "classes")
+    gaps = np.sort(np.concatenate([g for _, g in per_n]))
+    assert gaps[1] - gaps[0] > 1e-6  # a single least gap, well apart from the next
+    n = next(i for i, (_, g) in enumerate(per_n, 1) if len(g) and g.min() == gaps[0])
+    rec = _cert(path, MAJ, mu, float(gaps[0]), "classes")
+    assert rec["verdict"] == "undetermined" and rec["horizon"]["H"] == n + 1 and rec["horizon"]["X"] is None
+    assert f"a word of {n} letters has a gap enclosure around" in rec["reached"]["why_not_further"]
+    ok = _cert(path, MAJ, mu, float(gaps[0]) - 1e-6, "classes")
+    assert ok["verdict"] == "certified" and ok["horizon"]["H"] == 8
 
 
 def test_words_are_every_word_in_lexicographic_order():
