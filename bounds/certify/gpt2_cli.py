@@ -283,7 +283,12 @@ def run_task(args, given: set, started: float | None = None) -> str:
     if f.defined_up_to is not None:
         from bounds.certify import gpt2_task_table
 
-        return gpt2_task_table.run(args, given, f, tgt, vocab, common, started)
+        records = gpt2_task_table.run(args, given, f, tgt, vocab, common, started)
+        if len(records) == 1:
+            return strict_json(records[0]) if args.json else gpt2_task_table.report(records[0])
+        scan = scan_summary(records)
+        return strict_json({**scan, **common, "task": args.task, "records": records}) if args.json else \
+            gpt2_task_table.reports(records) + "\n\n" + scan_line(scan)
     records, larger = [], None
     spent = 0.0 if started is None else time.perf_counter() - started  # loading counts into the first margin's
     for i, mu in enumerate(args.margin or [0]):  # largest first: a refuted margin's witness refutes smaller ones

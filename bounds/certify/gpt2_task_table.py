@@ -275,15 +275,19 @@ def report(rec: dict, header: bool = True) -> str:
     return "\n".join(lines)
 
 
-def run(args, given: set, form, tgt, vocab, common: dict, started: float | None = None) -> str:
-    """``--model M --task NAME --margin MU`` for a model with an absolute table (``bounds.certify.gpt2_cli``):
-    each margin certified on its own (a smaller margin's statement has more words, so its shortest failure may be
-    shorter) within ``--time-budget`` seconds, the first margin's counting the command's start and loading."""
+def reports(records: list) -> str:
+    """The text of several margins' certificates of one model (the header once)."""
+    return "\n\n".join([report(records[0]), *(report(r, header=False) for r in records[1:])])
+
+
+def run(args, given: set, form, tgt, vocab, common: dict, started: float | None = None) -> list:
+    """The records of ``--model M --task NAME --margin MU[,MU...]`` for a model with an absolute table
+    (``bounds.certify.gpt2_cli`` writes them): each margin certified on its own (a smaller margin's statement has
+    more words, so its shortest failure may be shorter) within ``--time-budget`` seconds, the first margin's counting
+    the command's start and loading."""
     import time
 
-    from bounds.certify.gpt2_cli import scan_line, scan_summary
     from lengthgen_cli import UsageError
-    from lengthgen_cli.options import strict_json
 
     if "max_boxes" in given:
         raise UsageError("--max-boxes: a model with an absolute position table is certified by enumerating its "
@@ -299,8 +303,4 @@ def run(args, given: set, form, tgt, vocab, common: dict, started: float | None 
         except ValueError as e:
             raise UsageError(str(e)) from None
         records.append({**cert.record(), **common})
-    if len(records) == 1:
-        return strict_json(records[0]) if args.json else report(records[0])
-    scan = scan_summary(records)
-    return strict_json({**scan, **common, "task": args.task, "records": records}) if args.json else "\n\n".join(
-        [report(records[0]), *(report(r, header=False) for r in records[1:]), scan_line(scan)])
+    return records

@@ -297,6 +297,11 @@ def test_command_line_states_the_table_and_never_every_length(models, capsys):
     out = capsys.readouterr().out
     assert rc == 0 and "verdict: certified" in out and "on every input of model length <= 8" in out
     assert "every length" not in out and "undefined beyond its position table of 8 rows" in out
+    rc = main(["--model", models["count8"], "--task", "binary_majority", "--margin", "1/2,1/4", "--readout",
+               "classes"])
+    out = capsys.readouterr().out
+    assert rc == 0 and out.count("verdict: certified") == 2 and "certified for every margin >= 1/4" in out
+    assert "every length" not in out
     rc = main(["--model", models["r10"], "--task", "binary_majority", "--margin", "1/2", "--json"])
     rec = json.loads(capsys.readouterr().out)
     assert rc == 0 and rec["verdict"] == "fails" and rec["defined_up_to"] == 10
