@@ -244,7 +244,7 @@ def run_task(args, given: set, started: float | None = None) -> str:
     from bounds.certify.export import GPT2_TASK_CERTIFICATE
     from bounds.certify.gpt2 import FormError, import_check, tokenizer_vocab
     from bounds.certify.gpt2_targets import MAX_LETTERS, TargetError, target
-    from bounds.certify.gpt2_task import certify_task, monotone_horizons
+    from bounds.certify.gpt2_task import certify_task, monotone_horizons, scan_line, scan_summary
     from bounds.certify.search import Deadline
 
     refuse_unused(given, [o for o in _all_options(given) if o not in TASK_USED],
@@ -310,21 +310,6 @@ def run_task(args, given: set, started: float | None = None) -> str:
     return strict_json({**scan, **common, "task": args.task, "records": records}) if args.json else "\n\n".join(
         [task_report(records[0], per_length=False),
          *(task_report(r, header=False, per_length=False) for r in records[1:]), scan_line(scan)])
-
-
-def scan_summary(records: list) -> dict:
-    """The smallest certified margin (every larger one is certified too: its statement covers fewer inputs) and the
-    largest refuted one (every smaller one is refuted by the same input)."""
-    cert = [r["margin"] for r in records if r["verdict"] == "certified"]
-    fails = [r["margin"] for r in records if r["verdict"] == "fails"]
-    return {"smallest_certified_margin": cert[-1] if cert else None,
-            "largest_refuted_margin": fails[0] if fails else None}
-
-
-def scan_line(scan: dict) -> str:
-    c, f = scan["smallest_certified_margin"], scan["largest_refuted_margin"]
-    return ("margins: " + (f"certified for every margin >= {c}" if c is not None else "no margin certified") + "; "
-            + (f"refuted for every margin <= {f}" if f is not None else "no margin refuted"))
 
 
 def task_report(rec: dict, header: bool = True, per_length: bool = True) -> str:

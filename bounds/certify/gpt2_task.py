@@ -483,6 +483,21 @@ def monotone_horizons(records: list) -> None:
             best = (mine, r)
 
 
+def scan_summary(records: list) -> dict:
+    """The smallest certified margin (every larger one is certified too: its statement covers fewer inputs) and the
+    largest refuted one (every smaller one is refuted by the same input)."""
+    cert = [r["margin"] for r in records if r["verdict"] == "certified"]
+    fails = [r["margin"] for r in records if r["verdict"] == "fails"]
+    return {"smallest_certified_margin": cert[-1] if cert else None,
+            "largest_refuted_margin": fails[0] if fails else None}
+
+
+def scan_line(scan: dict) -> str:
+    c, f = scan["smallest_certified_margin"], scan["largest_refuted_margin"]
+    return ("margins: " + (f"certified for every margin >= {c}" if c is not None else "no margin certified") + "; "
+            + (f"refuted for every margin <= {f}" if f is not None else "no margin refuted"))
+
+
 def _witness(form, target, ids, outputs, best, readout) -> dict:
     """The concrete input of smallest certified upper gap: its ids (with the separator), margin, answer, torch."""
     if best is None:
