@@ -39,14 +39,7 @@ from fractions import Fraction
 import numpy as np
 
 from bounds.certify.gpt2_search import MAX_CONFIGURATIONS
-from bounds.certify.gpt2_task import (
-    FIRST_LENGTH,
-    GapEnclosure,
-    horizon_record,
-    scan_line,
-    scan_summary,
-    torch_gap,
-)
+from bounds.certify.gpt2_task import FIRST_LENGTH, GapEnclosure, horizon_record, torch_gap
 from bounds.certify.horizon import Horizon, horizon_line
 from bounds.certify.search import Deadline
 
