@@ -38,8 +38,8 @@ min of enclosures is enclosed by the min of lower ends and the min of upper ends
    open boxes (:attr:`TaskRange.proved`: closed boxes cover every input of those lengths); then lengths are
    enumerated further while they fit and the time lasts, and ranges of lengths are bisected, each by case 2's
    branch-and-bound restricted to ``rho in [1/(M + 2), 1/(m + 2)]`` (m..M letters; a closed range proves it; a failure
-   realized there lowers X).  The horizon runs in the time the verdict leaves; a length not reached is not
-   claimed.  A smaller margin's statement holds a larger one's inputs, so its H is at most the larger's and its X
+   realized there lowers X).  The branch-and-bound of case 2 gets half of the time left after the enumeration and
+   the horizon the rest (as for pairs); a length not reached is not claimed.  A smaller margin's statement holds a larger one's inputs, so its H is at most the larger's and its X
    too (:func:`monotone_horizons`; ``larger=`` hands the larger margin's failure down).
 """
 
@@ -348,8 +348,11 @@ def certify_task(form, target, mu: Fraction, delta: float = 0.0, readout: str = 
                  vocab: dict | None = None, deadline: Deadline | None = None, horizon: bool = True,
                  larger: TaskCertificate | None = None) -> TaskCertificate:
     """The verdict of the module docstring, then (``horizon``) the certified horizon H and the shortest failure X
-    of the statement (:func:`task_horizon`, in the time the verdict leaves: the verdict's phases run as without
-    it, and a verdict ``certified`` at every length costs nothing more).  ``form.alphabet`` must be the target's
+    of the statement (:func:`task_horizon`).  As for pairs (:func:`bounds.certify.gpt2_search.certify_pair`),
+    lengths 1..N0 are enumerated, the branch-and-bound over every longer length gets half of what is left when
+    the horizon runs (all of it without), and the horizon the rest: a branch-and-bound that does not close within
+    its half leaves the horizon time to enumerate further lengths, and a verdict ``certified`` at every length
+    costs nothing more (the horizon then has nothing to do).  ``form.alphabet`` must be the target's
     letters' token ids then the separator's (:meth:`Target.token_ids` of ``vocab``: a tokenizer's symbol -> id,
     else the package's).  ``larger``: the certificate of a larger margin of the same model (largest first): when
     it fails, its witness (margin >= its mu > mu) refutes this statement too and no branch-and-bound runs; its
@@ -387,7 +390,8 @@ def certify_task(form, target, mu: Fraction, delta: float = 0.0, readout: str = 
     elif N0 < target_N0:  # the budget ended in the enumeration: nothing claimed beyond
         long = TaskRange(-np.inf, None, N0 + 2)
     else:
-        long = branch_and_bound(ge, target, mu, delta, N0 + 1, None, own, own.left(), max_boxes, batch,
+        long = branch_and_bound(ge, target, mu, delta, N0 + 1, None, own,
+                                0.5 * own.left() if horizon else own.left(), max_boxes, batch,
                                 np.inf if best is None else best["hi"], tick)
     from_margin = None
     if given is not None and (best is None or given["hi"] <= best["hi"]):

@@ -262,3 +262,27 @@ def test_a_phase_that_ignores_the_deadline_is_caught(known, work, monkeypatch):
     monkeypatch.setattr(horizon, "EXTEND_MIN", 0)
     certify_task(f, MAJ, MU, delta=D, max_length=3, budget_s=6, max_boxes=64)
     assert work.t > 6 + SLACK
+
+
+def test_a_branch_and_bound_that_does_not_close_leaves_the_horizon_half_the_budget(work, monkeypatch):
+    """At margin 0 the statement reaches the ties, where the gap tends to 0, so the branch-and-bound over every
+    length > N0 never closes: it stops at half the budget (as for pairs) and the horizon gets the rest, in which
+    it enumerates lengths beyond N0; control: without the horizon the branch-and-bound takes the whole budget."""
+    from bounds.certify import gpt2_task
+
+    f = _form()
+    started = []
+    orig = gpt2_task.task_horizon
+
+    def timed(*a, **k):
+        started.append(work.t)
+        return orig(*a, **k)
+
+    monkeypatch.setattr(gpt2_task, "task_horizon", timed)
+    cert = certify_task(f, MAJ, Fraction(0), max_length=3, budget_s=40)
+    assert cert.verdict == "undetermined" and cert.boxes_open > 0
+    assert started and started[0] <= 20 + SLACK and work.t <= 40 + SLACK
+    assert cert.record()["horizon"]["H"] > cert.N0 + 2  # the horizon enumerated further lengths in its half
+    work.t = 0.0
+    alone = certify_task(f, MAJ, Fraction(0), max_length=3, budget_s=40, horizon=False)
+    assert alone.verdict == "undetermined" and work.t >= 40
