@@ -174,3 +174,15 @@ def test_command_line_refuses_in_one_line(tmp_path, capsys):
         rc = huang2024_certify.main([*argv, "--results-dir", str(tmp_path / "res")])
         err = capsys.readouterr().err.strip()
         assert rc == 2 and len(err.splitlines()) == 1 and words in err, (argv, err)
+
+
+def test_rows_carry_the_accuracy_figure_1_reports_for_their_cell():
+    """Each row shows the accuracy Huang et al. report for its (task, positions) cell beside the run's; control: a
+    row of a cell without a reported value shows '-'."""
+    rec = {"task": "majority_letters", "positions": "ape", "seeds": [0], "accuracy": [[1.0, 0.99, 0.92]],
+           "arch": {}, "steps": [10], "final_loss": [0.001], "bins": [[1, 50], [51, 100], [101, 150]]}
+    summary = huang2024_certify.summarize([rec], {}, huang2024.ONELAYER, ["1/2"], 3, 1.0)
+    assert summary["rows"][0]["reported_accuracy"] == huang2024.REPORTED_ACCURACY[("majority_letters", "ape")]
+    assert "| 100.0 / 99.0 / 92.0 | 100 / 99.6 / 97.8 | missing |" in huang2024_certify.table(summary)
+    summary["rows"][0]["reported_accuracy"] = None
+    assert "| 100.0 / 99.0 / 92.0 | - | missing |" in huang2024_certify.table(summary)
