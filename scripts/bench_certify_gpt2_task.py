@@ -8,8 +8,10 @@ a state_dict with its config, read back by :func:`bounds.certify.gpt2.load`, and
 (:func:`bounds.certify.gpt2_task.certify_task`) at the margins 1/2, 1/10, 1/50, 1/100, 1/200, 1/1000.
 
 Printed: the training loss, the exact-match accuracy on 200 inputs per bin [1, 50], [51, 100], [101, 150], and per
-margin the verdict, the certified gap bound or the failing input (length, margin, torch gap), boxes split and
-seconds (wall clock on the machine it runs on; the load average is printed beside it).
+margin the verdict, the certified gap bound or the failing input (length, margin, torch gap), the certified
+horizon (H, and X the shortest failing input found, in model lengths), boxes split and seconds (wall clock on
+the machine it runs on; the load average is printed beside it).  ``--budget`` is the whole certificate's per
+margin: the enumeration, the branch-and-bound (half of what is left) and the horizon.
 """
 
 from __future__ import annotations
@@ -95,14 +97,17 @@ def main() -> None:
     print("exact match (first answer token) on [1, 50] / [51, 100] / [101, 150]: "
           + " / ".join(f"{accuracy(form, task, a, b):.3f}" for a, b in ((1, 50), (51, 100), (101, 150))))
     print(f"load average {os.getloadavg()[0]:.1f}")
-    print("| margin | verdict | gap bound or failing input | boxes split | seconds |\n|---|---|---|---|---|")
+    print("| margin | verdict | gap bound or failing input | horizon | boxes split | seconds |\n"
+          "|---|---|---|---|---|---|")
     for mu in MARGINS:
         c = certify_task(form, target, mu, budget_s=args.budget)
         w = c.witness
         what = (f"gap >= {c.lower:.3g}" if c.verdict == "certified" else
                 f"length {w['length']}, margin {w['margin']}, answer {w['answer']}, torch gap {w['torch_gap']:.3g}"
                 if c.verdict == "fails" else f"[{c.lower:.3g}, {c.upper:.3g}]")
-        print(f"| {mu} | {c.verdict} | {what} | {c.boxes_split} | {c.seconds:.1f} |", flush=True)
+        h = c.record()["horizon"]
+        reach = ("every length" if h["every_length"] else f"H = {h['H']}") + ("" if h["X"] is None else f", X = {h['X']}")
+        print(f"| {mu} | {c.verdict} | {what} | {reach} | {c.boxes_split} | {c.seconds:.1f} |", flush=True)
 
 
 if __name__ == "__main__":
