@@ -407,14 +407,22 @@ class AffineEnclosure(CentredEnclosure):
         out.update(affine=forms, symbols=(cm, hm))
         return out
 
+    def final_form(self, trace: dict) -> Affine:
+        """The affine form of ``ln_f``'s output (B, d) from a :meth:`trace` (cached in it): every read-out of the
+        model (the logits, a difference of logits) is a linear functional of it (:func:`linear`)."""
+        if "final_form" not in trace:
+            f = self.form
+            with np.errstate(invalid="ignore", over="ignore"):
+                z = normalized(trace["affine"]["x2"], *_bounds_of(trace["x2"]), f.ln_eps)
+                trace["final_form"] = scale(z, point(f.lnf[0]), point(f.lnf[1]))
+        return trace["final_form"]
+
     def logit_form(self, trace: dict) -> Affine:
         """The affine form of the logits (B, outputs) from a :meth:`trace` (cached in it)."""
         if "logit_form" not in trace:
             f = self.form
             with np.errstate(invalid="ignore", over="ignore"):
-                z = normalized(trace["affine"]["x2"], *_bounds_of(trace["x2"]), f.ln_eps)
-                y = scale(z, point(f.lnf[0]), point(f.lnf[1]))
-                trace["logit_form"] = linear(y, point(f.head_w.T), point(f.head_b))
+                trace["logit_form"] = linear(self.final_form(trace), point(f.head_w.T), point(f.head_b))
         return trace["logit_form"]
 
     def trace_logits(self, trace: dict):

@@ -53,6 +53,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from bounds.certify.gpt2_affine import Affine, AffineEnclosure, linear
 from bounds.certify.gpt2_centred import CentredEnclosure, _centred, intersect, mul, normalize_jacobian_times
 from bounds.certify.gpt2_enclosure import Enclosure, _bounds, _to_ball, layer_norm, point
 from bounds.certify.gpt2_search import (
@@ -75,15 +76,24 @@ class GapEnclosure:
     ``centred`` (default): each difference ``logit_l - logit_j`` is also enclosed by its centred form
     ``D(c) + (m - c) J_D`` over the box's masses m (centre c), with ``J_D = J_z diag(gamma_f) (W_l - W_j)^T`` and J_z
     the interval Jacobian of ln_f's normalized output from :class:`bounds.certify.gpt2_centred.CentredEnclosure`
-    (mean-value theorem per coordinate, proof there), and the two enclosures intersected."""
+    (mean-value theorem per coordinate, proof there), and the two enclosures intersected.
 
-    def __init__(self, form, outputs, readout: str = "argmax", centred: bool = True):
+    ``affine`` (default, with ``centred``): the trace is :class:`bounds.certify.gpt2_affine.AffineEnclosure`'s
+    (every intermediate intersected with the range of its affine form over the box's symbols), and each difference
+    is also enclosed by the range of its own affine form: the difference is the linear functional ``y (W_l -
+    W_j)^T + b_l - b_j`` of ln_f's output y, and :func:`bounds.certify.gpt2_affine.linear` of y's form
+    (:meth:`~bounds.certify.gpt2_affine.AffineEnclosure.final_form`) with that (ball) matrix is a form of it (proof
+    there).  All three enclosures hold the difference at every point of the box, so their intersection does.
+    Point boxes (single inputs) get the centred trace alone."""
+
+    def __init__(self, form, outputs, readout: str = "argmax", centred: bool = True, affine: bool = True):
         if readout not in READOUTS:
             raise ValueError(f"readout must be one of {', '.join(READOUTS)}")
         n_out = form.head_w.shape[0]
         if max(outputs) >= n_out:
             raise ValueError(f"the head has {n_out} outputs: no logit for answer token {max(outputs)}")
-        self.enc = CentredEnclosure(form) if centred else Enclosure(form)
+        self.affine = affine and centred
+        self.enc = AffineEnclosure(form) if self.affine else CentredEnclosure(form) if centred else Enclosure(form)
         self.centred = centred
         self.outputs = list(outputs)
         self.maps = []
@@ -94,6 +104,11 @@ class GapEnclosure:
             self.maps.append((Ball(w.mid.T, w.rad.T), b, comp))
 
     def gaps(self, t: int, r_lo, r_hi, p_lo, p_hi):
+        return self.gaps_and_split(t, r_lo, r_hi, p_lo, p_hi)[:2]
+
+    def gaps_and_split(self, t: int, r_lo, r_hi, p_lo, p_hi):
+        """:meth:`gaps` and, per box, the branch-and-bound coordinate (0 = rho, 1 + i = letter i's share) the gaps'
+        affine forms vary most along (:func:`gap_smear`), -1 where none (no forms, or no variation)."""
         f = self.enc.form
         tr = self.enc.trace(t, r_lo, r_hi, p_lo, p_hi)
         x2 = _bounds(tr["x2"])
@@ -102,15 +117,44 @@ class GapEnclosure:
             yc = _to_ball(*layer_norm(*_bounds(tr["centre"]["x2"]), f.lnf, f.ln_eps))
             with np.errstate(invalid="ignore", over="ignore"):  # an unbounded Jacobian leaves the plain enclosure
                 jy = mul(normalize_jacobian_times(*x2, tr["jac_x2"], f.ln_eps), point(f.lnf[0]))
-        lo, hi = [], []
+        forms = self.affine and "affine" in tr
+        lo, hi, smear = [], [], np.zeros((len(r_lo), len(p_lo[0]))) if forms else None
         for w, b, _ in self.maps:
             d = _bounds(add(matmul(y, w), b))
             if self.centred:
                 with np.errstate(invalid="ignore", over="ignore"):
                     d = intersect(d, _centred(_bounds(add(matmul(yc, w), b)), tr["dm"], matmul(jy, w)))
+            if forms:
+                with np.errstate(invalid="ignore", over="ignore"):
+                    g = linear(self.enc.final_form(tr), w, b)
+                    d = intersect(d, g.bounds())
+                smear += gap_smear(g, len(p_lo[0]))
             lo.append(d[0].min(axis=1))
             hi.append(d[1].min(axis=1))
-        return np.stack(lo, axis=1), np.stack(hi, axis=1)
+        if forms:
+            split = np.where(smear.max(axis=1) > 0, np.argmax(smear, axis=1), -1)
+        else:
+            split = np.full(len(r_lo), -1)
+        return np.stack(lo, axis=1), np.stack(hi, axis=1), split
+
+
+def gap_smear(g: Affine, k: int) -> np.ndarray:
+    """Per box (B, k) and box coordinate of the branch-and-bound (rho, then the k - 1 letters' shares; the model's
+    masses are rho, the letters and the separator's, whose share is rho again), how far the gap forms ``g`` (B, S,
+    J) move along it: ``sum_j |G_sj|`` over the model symbols s of that coordinate (Hansen's "smear"; G_s already
+    carries the half-width).  Non-finite entries count 0."""
+    s = np.sum(np.abs(g.G[:, :k + 1]), axis=2)
+    s = np.where(np.isfinite(s), s, 0.0)
+    return np.concatenate([s[:, :1] + s[:, k:k + 1], s[:, 1:k]], axis=1)
+
+
+def split_coordinate(lo: np.ndarray, hi: np.ndarray, scale: np.ndarray, smear: int) -> int:
+    """The coordinate a box [lo, hi] of the branch-and-bound is halved along: the gap's smear coordinate
+    (:meth:`GapEnclosure.gaps_and_split`) where it has one and the box has width there, else the relatively
+    widest (widths divided by ``scale``)."""
+    if smear < 0 or not hi[smear] > lo[smear]:
+        return int(np.argmax((hi - lo) / scale))
+    return int(smear)
 
 
 def torch_gap(form, ids, outputs, label: int, readout: str) -> tuple[float, int]:
@@ -303,12 +347,12 @@ def branch_and_bound(ge: GapEnclosure, target, mu: Fraction, delta: float, n_min
         if not keep.any():
             return
         r_lo, r_hi, p_lo, p_hi, labs = r_lo[keep], r_hi[keep], p_lo[keep], p_hi[keep], labs[keep]
-        lo, _ = ge.gaps(k, *_boxes(r_lo, r_hi, p_lo, p_hi))
+        lo, _, axis = ge.gaps_and_split(k, *_boxes(r_lo, r_hi, p_lo, p_hi))
         g = np.where(labs, lo, np.inf).min(axis=1)  # the box is closed when g > delta
         g = np.where(np.isnan(g), -np.inf, g)  # an enclosure that broke down: open, split first
         for i in range(len(g)):
             heapq.heappush(heap, (float(g[i]), next(serial), float(r_lo[i]), float(r_hi[i]), p_lo[i].copy(),
-                                  p_hi[i].copy()))
+                                  p_hi[i].copy(), int(axis[i])))
         cs = np.array([_realize((r_lo[i] + r_hi[i]) / 2, (p_lo[i] + p_hi[i]) / 2, n_min, cap) for i in range(len(g))])
         clab, cok = target.decide(cs, mu)
         if cok.any():
@@ -323,10 +367,10 @@ def branch_and_bound(ge: GapEnclosure, target, mu: Fraction, delta: float, n_min
     while heap and heap[0][0] <= delta and best_hi() >= delta and not own.expired() and state["split"] < max_boxes:
         popped = [heapq.heappop(heap) for _ in range(min(batch, len(heap))) if heap and heap[0][0] <= delta]
         kids = []
-        for _, _, r_lo, r_hi, p_lo, p_hi in popped:
+        for _, _, r_lo, r_hi, p_lo, p_hi, axis in popped:
             lo = np.concatenate([[r_lo], p_lo])
             hi = np.concatenate([[r_hi], p_hi])
-            j = int(np.argmax((hi - lo) / scale))
+            j = split_coordinate(lo, hi, scale, axis)
             mid = lo[j] + (hi[j] - lo[j]) / 2
             at = np.arange(k + 1) == j
             kids += [(lo, np.where(at, mid, hi)), (np.where(at, mid, lo), hi)]
