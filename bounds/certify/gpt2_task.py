@@ -117,18 +117,17 @@ class GapEnclosure:
             yc = _to_ball(*layer_norm(*_bounds(tr["centre"]["x2"]), f.lnf, f.ln_eps))
             with np.errstate(invalid="ignore", over="ignore"):  # an unbounded Jacobian leaves the plain enclosure
                 jy = mul(normalize_jacobian_times(*x2, tr["jac_x2"], f.ln_eps), point(f.lnf[0]))
-        forms = self.affine and "affine" in tr
+        forms = self.forms(tr)
         lo, hi, smear = [], [], np.zeros((len(r_lo), len(p_lo[0]))) if forms else None
-        for w, b, _ in self.maps:
+        for i, (w, b, _) in enumerate(self.maps):
             d = _bounds(add(matmul(y, w), b))
             if self.centred:
                 with np.errstate(invalid="ignore", over="ignore"):
                     d = intersect(d, _centred(_bounds(add(matmul(yc, w), b)), tr["dm"], matmul(jy, w)))
             if forms:
-                with np.errstate(invalid="ignore", over="ignore"):
-                    g = linear(self.enc.final_form(tr), w, b)
-                    d = intersect(d, g.bounds())
-                smear += gap_smear(g, len(p_lo[0]))
+                with np.errstate(invalid="ignore"):
+                    d = intersect(d, forms[i].bounds())
+                smear += gap_smear(forms[i], len(p_lo[0]))
             lo.append(d[0].min(axis=1))
             hi.append(d[1].min(axis=1))
         if forms:
@@ -136,6 +135,17 @@ class GapEnclosure:
         else:
             split = np.full(len(r_lo), -1)
         return np.stack(lo, axis=1), np.stack(hi, axis=1), split
+
+
+    def forms(self, trace: dict) -> list | None:
+        """Per answer (the order of ``outputs``), the affine form (B, |J|) of the differences ``logit_l - logit_j``
+        over its competitors j on the boxes of an :class:`~bounds.certify.gpt2_affine.AffineEnclosure` trace, or
+        None where the trace has no forms (point boxes, or ``affine=False``)."""
+        if not (self.affine and "affine" in trace):
+            return None
+        with np.errstate(invalid="ignore", over="ignore"):
+            y = self.enc.final_form(trace)
+            return [linear(y, w, b) for w, b, _ in self.maps]
 
 
 def gap_smear(g: Affine, k: int) -> np.ndarray:

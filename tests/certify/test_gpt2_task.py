@@ -15,10 +15,20 @@ from hypothesis import strategies as st
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-from bounds.certify import gpt2  # noqa: E402
+from bounds.certify import gpt2, gpt2_affine  # noqa: E402
 from bounds.certify.gpt2_targets import TARGETS, TargetError, figure1_tasks, target  # noqa: E402
 from bounds.certify.gpt2_task import GapEnclosure, _point_boxes, certify_task  # noqa: E402
 from tests.certify.test_gpt2 import _hf_model, _mp_forward  # noqa: E402
+from tests.certify.test_gpt2_affine import (  # noqa: E402
+    BROKEN_DRAW,
+    _form_holds,
+    _mp_classes,
+    _point_in,
+    _shares,
+    _symbols,
+)
+from tests.certify.test_gpt2_affine import _box as _affine_box  # noqa: E402
+from tests.certify.test_gpt2_difference import _form as _affine_form  # noqa: E402
 
 MAJ = TARGETS["binary_majority"]
 IDS = MAJ.token_ids(None)  # the package's convention: $ 0, '0' 1, '1' 2, '#' 3, EOS 4
@@ -117,6 +127,70 @@ def test_gap_enclosure_holds_the_40_digit_forward(seed, ids, readout, answer, wi
     moved = GapEnclosure(f.with_params(head_b=f.head_b + 1e-5 * np.eye(4)[o]), outputs, readout)
     mlo, mhi = moved.gaps(2, *_point_boxes(counts))
     assert not mpmath.mpf(mlo[0, answer]) <= ref <= mpmath.mpf(mhi[0, answer])
+
+
+def _gap_forms_hold(ge, f, box, points) -> bool:
+    """Every gap form of ``ge`` (:meth:`GapEnclosure.forms`), evaluated exactly at the box symbols of each sampled
+    point, holds the 40-digit differences ``logit_o - logit_j`` there, and :meth:`GapEnclosure.gaps` holds their min
+    (model masses: rho, the letters, the separator; t = the separator)."""
+    t = len(f.alphabet) - 1
+    tr = ge.enc.trace(t, *box)
+    forms = ge.forms(tr)
+    assert forms is not None  # boxes of positive width carry forms
+    lo, hi = ge.gaps(t, *box)
+    for u in points:
+        m = _point_in(box, u)
+        ref = _mp_classes(f, t, m)["logits"]
+        e = _symbols(tr, m)
+        for i, (o, (_, _, comp)) in enumerate(zip(ge.outputs, ge.maps, strict=True)):
+            diffs = [ref[o] - ref[j] for j in comp]
+            if not _form_holds(forms[i], e, diffs):
+                return False
+            if not mpmath.mpf(lo[0, i]) <= min(diffs) <= mpmath.mpf(hi[0, i]):
+                return False
+    return True
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 10**6), shares=st.lists(st.floats(0, 1), min_size=4, max_size=4),
+       width=st.sampled_from([1e-3, 0.01, 0.05, 0.2]), readout=st.sampled_from(["argmax", "classes"]),
+       u=st.lists(st.lists(st.floats(0, 1), min_size=4, max_size=4), min_size=2, max_size=2))
+def test_affine_gap_forms_hold_the_40_digit_gap(seed, shares, width, readout, u):
+    """The affine forms of the gaps on random boxes of (rho, letters, separator) hold the 40-digit differences at
+    sampled points (the generators, not only the ranges), and the intersected enclosure holds the gap; both
+    read-outs."""
+    f = _affine_form(seed % 1000)
+    box = _affine_box(_shares(shares), width)
+    assert _gap_forms_hold(GapEnclosure(f, [1, 2], readout), f, box, u)
+
+
+@pytest.mark.parametrize("broken", ["no_remainder", "moved_slope", "wrong_inv_sqrt_slope"])
+def test_a_broken_gap_form_is_caught_by_the_same_check(broken, monkeypatch):
+    """Negative controls: the gap forms' remainders dropped (r and the fresh symbols of ln_2's), their generators
+    negated without widening (a slope off by 2G: the check is loose by the fresh symbols' bound, about 40x the true
+    error on this box, so a small move passes it), or ln_f's 1/sqrt relaxation slope moved (the final_form path),
+    each makes the same check reject a fixed box whose sound forms it accepts."""
+    seed, centre, _, _, points = BROKEN_DRAW
+    f = _affine_form(seed)
+    box = _affine_box(centre, 0.01)  # narrow enough that the forms' first-order part outweighs their remainder
+    assert _gap_forms_hold(GapEnclosure(f, [1, 2]), f, box, points)
+    sound = GapEnclosure.forms
+    if broken == "wrong_inv_sqrt_slope":
+        relax = gpt2_affine.inv_sqrt_relaxation
+
+        def wrong(*args):
+            lam, mu_lo, mu_hi = relax(*args)
+            return 1.5 * lam + 0.1 * np.sign(lam) * (lam == 0), mu_lo, mu_hi
+        monkeypatch.setattr(gpt2_affine, "inv_sqrt_relaxation", wrong)
+    else:
+        def forms(self, trace):
+            out = sound(self, trace)
+            if broken == "no_remainder":  # r and ln_2's remainder (its fresh symbols, after the box's K) dropped
+                K = trace["symbols"][0].shape[1]
+                return [gpt2_affine.Affine(g.c, g.G[:, :K], 0 * g.r) for g in out]
+            return [gpt2_affine.Affine(g.c, -g.G, g.r) for g in out]
+        monkeypatch.setattr(GapEnclosure, "forms", forms)
+    assert not _gap_forms_hold(GapEnclosure(f, [1, 2]), f, box, points)
 
 
 # --------------------------------------------------------------------------------------------- constructed models
