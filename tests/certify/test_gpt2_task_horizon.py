@@ -230,13 +230,13 @@ class Work:
 def work(monkeypatch):
     w = Work()
     monkeypatch.setattr(search, "clock", w)
-    orig = GapEnclosure.gaps
+    orig = GapEnclosure.gaps_and_split  # every enclosure evaluation (gaps calls it too)
 
     def counted(self, *a, **k):
         w.t += 1
         return orig(self, *a, **k)
 
-    monkeypatch.setattr(GapEnclosure, "gaps", counted)
+    monkeypatch.setattr(GapEnclosure, "gaps_and_split", counted)
     return w
 
 
