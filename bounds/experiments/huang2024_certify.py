@@ -234,7 +234,8 @@ VERDICT_COLORS = {"certified": "#228833", "fails": "#cc3311", "undetermined": "#
 
 
 def figure(summary: dict):
-    """Per cell: each seed's accuracy per bin (bars) and its verdict per margin (squares below), not saved."""
+    """Per cell: each seed's accuracy per bin (bars) and its verdict per margin (squares below, with the certified
+    horizon H and the shortest failure X where the verdict is not at every length), not saved."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -258,6 +259,10 @@ def figure(summary: dict):
         for i, r in enumerate(rows):
             for j, v in enumerate(r["verdicts"]):
                 vx.scatter([i], [j], s=180, marker="s", color=VERDICT_COLORS[v["verdict"]], edgecolors="black")
+                h = v.get("horizon")
+                if h and not h.get("every_length") and h.get("H") is not None:  # the certified horizon beside it
+                    vx.text(i + 0.12, j, f"H={h['H']}" + ("" if h.get("X") is None else f", X={h['X']}"),
+                            va="center", fontsize=7)
         vx.set_xticks(range(len(rows)), [f"seed {r['seed']}" for r in rows], fontsize=8)
         vx.set_yticks(range(len(margins)), [f"MU = {m}" for m in margins], fontsize=8)
         vx.set_xlim(-0.5, len(rows) - 0.5)
