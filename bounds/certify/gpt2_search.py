@@ -306,9 +306,7 @@ def branch_and_bound(pd: PairDifference, k: int, n_min: int, n_max: int | None, 
     n_min), i.e. rho in [1/(n_max + 1), 1/(n_min + 1)], until every open box is within eps, a realized input
     exceeds eps (``stop_above``; ``lower_start``: a failure already known elsewhere), ``max_boxes`` boxes are
     split, or ``budget_s`` or the deadline is spent."""
-    own = Deadline(budget_s)
-    if deadline.end < own.end:
-        own = deadline
+    own = Deadline.within(budget_s, deadline)
     P = period
     kP = k * P
     r0 = float(np.nextafter(1 / (n_min + 1), np.inf))
@@ -413,9 +411,7 @@ def certify_pair(f, g, eps: float, max_length: int = 16, budget_s: float = 30.0,
     branch-and-bound over every longer length gets half of what is left, the horizon the rest.  A length or
     range not reached is not claimed (U = inf, never "certified"); ``reached`` says how far each phase got.
     ``affine=False`` leaves out the affine forms (:mod:`bounds.certify.gpt2_affine`; for comparison)."""
-    own = Deadline(budget_s)
-    if deadline is not None and deadline.end < own.end:
-        own = deadline
+    own = Deadline.within(budget_s, deadline)
     deadline = own
     P = math.lcm(f.period, g.period)
     R = min((x.defined_up_to for x in (f, g) if x.defined_up_to is not None), default=None)

@@ -328,9 +328,7 @@ def branch_and_bound(ge: GapEnclosure, target, mu: Fraction, delta: float, n_min
     rho = 1/(n + 2) in [1/(n_max + 2), 1/(n_min + 2)], until every box is closed, a realized input has certified
     upper gap < delta (or ``known_hi`` < delta: a failure already known elsewhere), ``max_boxes`` boxes are split,
     or ``budget_s`` or the deadline is spent."""
-    own = Deadline(budget_s)
-    if deadline.end < own.end:
-        own = deadline
+    own = Deadline.within(budget_s, deadline)
     k = len(target.letters)
     cap = 10**12 if n_max is None else n_max
     r0 = float(np.nextafter(1 / (n_min + 2), np.inf))
@@ -397,6 +395,15 @@ def branch_and_bound(ge: GapEnclosure, target, mu: Fraction, delta: float, n_min
                      delta - gap_lower)
 
 
+def task_ids(form, target, vocab: dict | None = None) -> tuple[dict, list, int]:
+    """The target's token ids (``vocab``, a tokenizer's symbol -> id, else the package's), its answers' output ids
+    and its number of letters, after checking that the model's alphabet is the letters then the separator."""
+    ids = target.token_ids(vocab)
+    if tuple(form.alphabet) != (*[ids[c] for c in target.letters], ids[target.sep]):
+        raise ValueError(f"the model's alphabet {list(form.alphabet)} is not the letters then the separator of "
+                         f"{target.name}")
+    return ids, [ids[c] for c in target.classes], len(target.letters)
+
 def certify_task(form, target, mu: Fraction, delta: float = 0.0, readout: str = "argmax", max_length: int = 16,
                  budget_s: float = 30.0, batch: int = 64, max_boxes: int = 1_000_000, tick=None,
                  vocab: dict | None = None, deadline: Deadline | None = None, horizon: bool = True,
@@ -411,16 +418,9 @@ def certify_task(form, target, mu: Fraction, delta: float = 0.0, readout: str = 
     else the package's).  ``larger``: the certificate of a larger margin of the same model (largest first): when
     it fails, its witness (margin >= its mu > mu) refutes this statement too and no branch-and-bound runs; its
     failure bounds X from above.  The budget is ``budget_s`` seconds, or ``deadline`` when it ends first."""
-    own = Deadline(budget_s)
-    if deadline is not None and deadline.end < own.end:
-        own = deadline
+    own = Deadline.within(budget_s, deadline)
     mu = Fraction(mu)
-    ids = target.token_ids(vocab)
-    outputs = [ids[c] for c in target.classes]
-    k = len(target.letters)
-    if tuple(form.alphabet) != (*[ids[c] for c in target.letters], ids[target.sep]):
-        raise ValueError(f"the model's alphabet {list(form.alphabet)} is not the letters then the separator of "
-                         f"{target.name}")
+    ids, outputs, k = task_ids(form, target, vocab)
     if larger is not None and larger.mu < mu:
         raise ValueError(f"larger: margin {larger.mu} is not larger than {mu}")
     ge = GapEnclosure(form, outputs, readout)

@@ -39,7 +39,7 @@ from fractions import Fraction
 import numpy as np
 
 from bounds.certify.gpt2_search import MAX_CONFIGURATIONS
-from bounds.certify.gpt2_task import FIRST_LENGTH, GapEnclosure, horizon_record, torch_gap
+from bounds.certify.gpt2_task import FIRST_LENGTH, GapEnclosure, horizon_record, task_ids, torch_gap
 from bounds.certify.horizon import Horizon, horizon_line
 from bounds.certify.search import Deadline
 
@@ -119,19 +119,12 @@ def certify_table_task(form, target, mu, delta: float = 0.0, readout: str = "arg
     alphabet the target's letters' token ids then the separator's.  ``max_length`` (letters) caps the enumeration;
     given, its words must fit MAX_WORDS (else ValueError naming the limit), not given, the enumeration goes to
     R - 2 letters or as far as MAX_WORDS allows.  Every length stops at ``deadline`` (or ``budget_s``)."""
-    own = Deadline(budget_s)
-    if deadline is None or own.end < deadline.end:
-        deadline = own
+    deadline = Deadline.within(budget_s, deadline)
     R = form.defined_up_to
     if R is None:
         raise ValueError("the model has no absolute position table: certify it with bounds.certify.gpt2_task")
     mu = Fraction(mu)
-    ids = target.token_ids(vocab)
-    outputs = [ids[c] for c in target.classes]
-    k = len(target.letters)
-    if tuple(form.alphabet) != (*[ids[c] for c in target.letters], ids[target.sep]):
-        raise ValueError(f"the model's alphabet {list(form.alphabet)} is not the letters then the separator of "
-                         f"{target.name}")
+    ids, outputs, k = task_ids(form, target, vocab)
     top = R - 2
     if top < 1:
         raise ValueError(f"a position table of {R} rows reads no input $ x #: it needs at least 3 rows")

@@ -93,6 +93,13 @@ class Deadline:
     def elapsed(self) -> float:
         return clock() - self.t0
 
+    @classmethod
+    def within(cls, budget_s: float, deadline: Deadline | None = None) -> Deadline:
+        """A phase's deadline: ``budget_s`` seconds from now, or ``deadline`` (the whole command's) when it ends
+        first."""
+        own = cls(budget_s)
+        return deadline if deadline is not None and deadline.end < own.end else own
+
 
 # ------------------------------------------------------------------------------------------- targets
 @dataclass
@@ -743,9 +750,7 @@ def branch_and_bound(prob: Problem, N0: int, tol: float, budget_s: float, max_bo
     certified bound is at most that value.  The budget holds in every phase: a piece not reached by the first pass
     leaves the bound at ``inf``; boxes popped but not split when it expires stay open with their bounds."""
     t0 = clock()
-    own = Deadline(budget_s)
-    if deadline is not None and deadline.end < own.end:
-        own = deadline
+    own = Deadline.within(budget_s, deadline)
     deadline = own
     rho_max = float(np.nextafter(1.0 / (N0 + 1), 1.0))  # outward: 1/(N0 + 1) itself is inside
     rho_min = 0.0 if n_max is None else float(np.nextafter(1.0 / n_max, 0.0))

@@ -18,6 +18,7 @@ pytest.importorskip("transformers")
 from bounds.certify import gpt2, gpt2_search, search  # noqa: E402
 from bounds.certify.gpt2_difference import PairDifference  # noqa: E402
 from bounds.certify.gpt2_search import certify_pair  # noqa: E402
+from tests.certify.gpt2_checks import work_clock  # noqa: E402
 from tests.certify.test_gpt2 import _saved  # noqa: E402
 
 SLACK = 6  # evaluations one phase may finish after the deadline (one branch-and-bound step: 2 per last token)
@@ -87,28 +88,10 @@ def test_command_line_leads_with_the_horizon_and_json_carries_it(tmp_path, capsy
 
 
 # --------------------------------------------------------------------------------------------- time budget
-class Work:
-    """A clock advanced by the work itself: one unit per enclosure evaluation of a batch of boxes or inputs."""
-
-    def __init__(self):
-        self.t = 0.0
-
-    def __call__(self):
-        return self.t
-
-
 @pytest.fixture
 def work(monkeypatch):
-    w = Work()
-    monkeypatch.setattr(search, "clock", w)
-    orig = PairDifference.difference_and_split  # every evaluation (difference() calls it too)
-
-    def counted(self, *a, **k):
-        w.t += 1
-        return orig(self, *a, **k)
-
-    monkeypatch.setattr(PairDifference, "difference_and_split", counted)
-    return w
+    """The work clock, advanced by PairDifference.difference_and_split (every evaluation (difference() calls it too))."""
+    return work_clock(monkeypatch, PairDifference, "difference_and_split")
 
 
 def _slow_pair(form):

@@ -19,6 +19,7 @@ transformers = pytest.importorskip("transformers")
 from bounds.certify import gpt2, horizon, search  # noqa: E402
 from bounds.certify.gpt2_targets import Target  # noqa: E402
 from bounds.certify.gpt2_task import GapEnclosure, certify_task, monotone_horizons  # noqa: E402
+from tests.certify.gpt2_checks import work_clock  # noqa: E402
 from tests.certify.test_gpt2_task import ALPHABET, MAJ, majority_model  # noqa: E402
 
 CFG = {"model_type": "gpt2", "n_layer": 1, "n_embd": 8, "n_head": 1, "bos_token_id": 0}
@@ -216,28 +217,10 @@ def test_command_line_leads_with_the_horizon(known, tmp_path, capsys):
 
 
 # --------------------------------------------------------------------------------------------- time budget
-class Work:
-    """A clock advanced by the work itself: one unit per enclosure evaluation of a batch of boxes or inputs."""
-
-    def __init__(self):
-        self.t = 0.0
-
-    def __call__(self):
-        return self.t
-
-
 @pytest.fixture
 def work(monkeypatch):
-    w = Work()
-    monkeypatch.setattr(search, "clock", w)
-    orig = GapEnclosure.gaps_and_split  # every enclosure evaluation (gaps calls it too)
-
-    def counted(self, *a, **k):
-        w.t += 1
-        return orig(self, *a, **k)
-
-    monkeypatch.setattr(GapEnclosure, "gaps_and_split", counted)
-    return w
+    """The work clock, advanced by GapEnclosure.gaps_and_split (every enclosure evaluation (gaps calls it too))."""
+    return work_clock(monkeypatch, GapEnclosure, "gaps_and_split")
 
 
 @pytest.mark.parametrize("budget", [2, 6, 15, 40])
@@ -266,23 +249,32 @@ def test_a_phase_that_ignores_the_deadline_is_caught(known, work, monkeypatch):
 
 def test_a_branch_and_bound_that_does_not_close_leaves_the_horizon_half_the_budget(work, monkeypatch):
     """At margin 0 the statement reaches the ties, where the gap tends to 0, so the branch-and-bound over every
-    length > N0 never closes: it stops at half the budget (as for pairs) and the horizon gets the rest, in which
-    it enumerates lengths beyond N0; control: without the horizon the branch-and-bound takes the whole budget."""
+    length > N0 does not close: it is handed half of the time left after the enumeration (as for pairs) and the
+    horizon gets the rest, in which it enumerates lengths beyond N0; control: without the horizon the
+    branch-and-bound is handed all of it."""
     from bounds.certify import gpt2_task
 
     f = _form()
-    started = []
-    orig = gpt2_task.task_horizon
+    handed, started = [], []
+    orig_bnb, orig_horizon = gpt2_task.branch_and_bound, gpt2_task.task_horizon
+
+    def bnb(*a, **k):
+        handed.append((work.t, a[7]))  # (the clock when called, the seconds it is given)
+        return orig_bnb(*a, **k)
 
     def timed(*a, **k):
         started.append(work.t)
-        return orig(*a, **k)
+        return orig_horizon(*a, **k)
 
+    monkeypatch.setattr(gpt2_task, "branch_and_bound", bnb)
     monkeypatch.setattr(gpt2_task, "task_horizon", timed)
     cert = certify_task(f, MAJ, Fraction(0), max_length=3, budget_s=40)
-    assert cert.verdict == "undetermined" and cert.boxes_open > 0
-    assert started and started[0] <= 20 + SLACK and work.t <= 40 + SLACK
+    t, seconds = handed[0]
+    assert seconds == pytest.approx((40 - t) / 2) and started and started[0] <= t + seconds + SLACK
+    assert cert.boxes_open > 0 and work.t <= 40 + SLACK
     assert cert.record()["horizon"]["H"] > cert.N0 + 2  # the horizon enumerated further lengths in its half
+    handed.clear()
     work.t = 0.0
-    alone = certify_task(f, MAJ, Fraction(0), max_length=3, budget_s=40, horizon=False)
-    assert alone.verdict == "undetermined" and work.t >= 40
+    certify_task(f, MAJ, Fraction(0), max_length=3, budget_s=40, horizon=False)
+    t, seconds = handed[0]
+    assert seconds == pytest.approx(40 - t)

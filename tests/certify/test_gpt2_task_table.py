@@ -22,6 +22,7 @@ from bounds.certify import gpt2, search  # noqa: E402
 from bounds.certify import gpt2_task_table as tt  # noqa: E402
 from bounds.certify.gpt2_targets import TARGETS  # noqa: E402
 from bounds.certify.gpt2_task import GapEnclosure  # noqa: E402
+from tests.certify.gpt2_checks import work_clock  # noqa: E402
 
 MAJ = TARGETS["binary_majority"]
 PAR = TARGETS["parity"]
@@ -247,28 +248,10 @@ def test_prefix_table_is_the_model_on_its_inputs(models):
 
 
 # --------------------------------------------------------------------------------------------- time budget
-class Work:
-    """A clock advanced by the work itself: one unit per gap enclosure of a chunk of words."""
-
-    def __init__(self):
-        self.t = 0.0
-
-    def __call__(self):
-        return self.t
-
-
 @pytest.fixture
 def work(monkeypatch):
-    w = Work()
-    monkeypatch.setattr(search, "clock", w)
-    orig = GapEnclosure.gaps
-
-    def counted(self, *a, **k):
-        w.t += 1
-        return orig(self, *a, **k)
-
-    monkeypatch.setattr(GapEnclosure, "gaps", counted)
-    return w
+    """The work clock, advanced by GapEnclosure.gaps (one unit per gap enclosure of a chunk of words)."""
+    return work_clock(monkeypatch, GapEnclosure, "gaps")
 
 
 @pytest.mark.parametrize("budget", [0, 1, 3, 5])
