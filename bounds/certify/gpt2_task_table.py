@@ -228,7 +228,7 @@ def _witness(form, target, ids, outputs, best, readout) -> dict:
     return w
 
 
-# --------------------------------------------------------------------------------------------- the words
+# ------------------------------------------------------------------------------------------------ the text
 def report(rec: dict, header: bool = True) -> str:
     """The text of one margin's certificate (``header``: the model and the statement)."""
     R, mu, d = rec["defined_up_to"], rec["margin"], rec["logit_margin"]
